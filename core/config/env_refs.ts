@@ -1,0 +1,31 @@
+/** Environment references in config values: `env:NAME` (the whole value) and `${NAME}` (interpolated). */
+
+/** Reads one environment variable; `undefined` when it is not set. */
+export type EnvLookup = (name: string) => string | undefined;
+
+const WHOLE = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
+const INTERPOLATED = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** Whether a string refers to the environment (and so is not a literal secret). */
+export function hasEnvRef(value: string): boolean {
+  return WHOLE.test(value) || /\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(value);
+}
+
+/** Resolves the references in one string; a missing variable becomes an empty string. */
+export function resolveEnvRef(value: string, lookup: EnvLookup): string {
+  const whole = WHOLE.exec(value);
+  if (whole) return lookup(whole[1]) ?? "";
+  return value.replace(INTERPOLATED, (_, name: string) => lookup(name) ?? "");
+}
+
+/** Resolves every string inside a JSON-like value, returning a new value; the input is untouched. */
+export function resolveEnvRefs<T>(value: T, lookup: EnvLookup): T {
+  if (typeof value === "string") return resolveEnvRef(value, lookup) as T;
+  if (Array.isArray(value)) return value.map((item) => resolveEnvRefs(item, lookup)) as T;
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = resolveEnvRefs(item, lookup);
+    return out as T;
+  }
+  return value;
+}

@@ -1,0 +1,235 @@
+/** The config store: loads `service.json`, validates it, writes it atomically and follows edits on disk. */
+import { type FSWatcher, watch } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { LassError } from "../errors.ts";
+import type { EventBus } from "../events.ts";
+import { readTextIfExists, SerialQueue, writeFileAtomic } from "../files.ts";
+import { defaultConfig, SCHEMA_FILE_NAME } from "./defaults.ts";
+import type { EnvLookup } from "./env_refs.ts";
+import { configJsonSchema, parseConfig, ServiceConfigSchema } from "./schema.ts";
+import type { ServiceConfig } from "./schema.ts";
+
+/** The config as stored in the file: a JSON object, defaults not filled in. */
+export type StoredConfig = Record<string, unknown>;
+
+/** Options of {@link ConfigStore.open}. */
+export interface ConfigStoreOptions {
+  /** The config file; created with the default config when missing. */
+  path: string;
+  /** Environment lookup, used only to pick the default config's model profiles. */
+  env: EnvLookup;
+  events: EventBus;
+  /** Follow edits made to the file on disk; default true. */
+  watch?: boolean;
+  /** Quiet time after a change on disk before it is read; default 75 ms. */
+  debounceMs?: number;
+}
+
+/** Called after the config changed, with the new and the previous config. */
+export type ConfigListener = (config: ServiceConfig, previous: ServiceConfig) => void;
+
+const KNOWN_TOP_LEVEL = new Set(Object.keys(ServiceConfigSchema.shape));
+
+/** Serialises a config the way Lass writes it: two-space JSON and a final newline. */
+export function formatConfig(config: StoredConfig): string {
+  return JSON.stringify(config, null, 2) + "\n";
+}
+
+function asObject(input: unknown): StoredConfig {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    throw new LassError("invalid-config", "the config must be a JSON object");
+  }
+  return input as StoredConfig;
+}
+
+function parseJsonObject(text: string, path: string): StoredConfig {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new LassError("invalid-config", `${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new LassError("invalid-config", `${path} must hold a JSON object`);
+  }
+  return asObject(value);
+}
+
+/** Owns the config file: every read and write of it goes through one store. */
+export class ConfigStore {
+  readonly path: string;
+  readonly #events: EventBus;
+  readonly #writes = new SerialQueue();
+  readonly #listeners = new Set<ConfigListener>();
+  #stored: StoredConfig;
+  #config: ServiceConfig;
+  #text: string;
+  /** The file's text as last seen on disk, valid or not, so one bad edit is reported once. */
+  #seen: string | undefined;
+  #revision = 1;
+  #watcher?: FSWatcher;
+  #debounce?: ReturnType<typeof setTimeout>;
+
+  private constructor(path: string, text: string, stored: StoredConfig, events: EventBus) {
+    this.path = path;
+    this.#text = text;
+    this.#seen = text;
+    this.#stored = stored;
+    this.#config = parseConfig(stored);
+    this.#events = events;
+  }
+
+  /**
+   * Opens the config file, creating it (and the JSON Schema beside it) when it does not exist.
+   * Throws 400 `invalid-config` with details when the file on disk is not a valid config.
+   */
+  static async open(options: ConfigStoreOptions): Promise<ConfigStore> {
+    let path = options.path;
+    let text = await readTextIfExists(path);
+    if (text === undefined) {
+      text = formatConfig(defaultConfig(options.env) as StoredConfig);
+      await writeFileAtomic(path, text, { mode: 0o600 });
+    }
+    path = await realpath(path);
+    const store = new ConfigStore(path, text, parseJsonObject(text, path), options.events);
+    await store.#writeSchemaBeside();
+    if (options.watch !== false) store.#watch(options.debounceMs ?? 75);
+    return store;
+  }
+
+  /** The config as the service uses it, defaults filled in. */
+  get config(): ServiceConfig {
+    return this.#config;
+  }
+
+  /** The config as stored in the file, unknown top-level fields included. */
+  get stored(): StoredConfig {
+    return this.#stored;
+  }
+
+  /** The exact text of the file as last read or written. */
+  get text(): string {
+    return this.#text;
+  }
+
+  /** Increases with every accepted change; lets callers cache what they derive from the config. */
+  get revision(): number {
+    return this.#revision;
+  }
+
+  /** Calls `listener` after every accepted change until the returned function is called. */
+  subscribe(listener: ConfigListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Replaces the whole config. Throws 400 `invalid-config` (and leaves the file byte-identical)
+   * when it is invalid. Unknown top-level fields of the current file that `input` does not
+   * mention are kept.
+   */
+  replace(input: unknown): Promise<StoredConfig> {
+    const next = asObject(input);
+    parseConfig(next);
+    return this.#writes.run(() => this.#write(next));
+  }
+
+  /**
+   * Changes the stored config with `change` (given a copy), validated and serialised with every
+   * other write, so concurrent changes never lose each other.
+   */
+  update(change: (stored: StoredConfig) => StoredConfig): Promise<StoredConfig> {
+    return this.#writes.run(() => {
+      const next = asObject(change(structuredClone(this.#stored)));
+      parseConfig(next);
+      return this.#write(next);
+    });
+  }
+
+  /** Stops following the file and waits for writes in progress. */
+  async close(): Promise<void> {
+    clearTimeout(this.#debounce);
+    this.#watcher?.close();
+    this.#watcher = undefined;
+    await this.#writes.idle();
+  }
+
+  async #write(input: StoredConfig): Promise<StoredConfig> {
+    const next: StoredConfig = { ...input };
+    for (const [key, value] of Object.entries(this.#stored)) {
+      if (!KNOWN_TOP_LEVEL.has(key) && !(key in next)) next[key] = value;
+    }
+    const text = formatConfig(next);
+    const mode = (await stat(this.path).catch(() => undefined))?.mode ?? 0o600;
+    await writeFileAtomic(this.path, text, { mode: mode & 0o777 });
+    this.#apply(text, next, "api");
+    return next;
+  }
+
+  #apply(text: string, stored: StoredConfig, source: "api" | "file"): void {
+    const previous = this.#config;
+    this.#config = parseConfig(stored);
+    this.#stored = stored;
+    this.#text = text;
+    this.#seen = text;
+    this.#revision++;
+    this.#events.emit("config.changed", { source, revision: this.#revision });
+    for (const listener of this.#listeners) listener(this.#config, previous);
+  }
+
+  #watch(debounceMs: number): void {
+    const name = basename(this.path);
+    try {
+      this.#watcher = watch(dirname(this.path), (_event, file) => {
+        if (file !== null && file !== name) return;
+        clearTimeout(this.#debounce);
+        this.#debounce = setTimeout(
+          () => this.#writes.run(() => this.#reloadFromDisk()),
+          debounceMs,
+        );
+      });
+      this.#watcher.on("error", () => this.#watcher?.close());
+    } catch (error) {
+      this.#events.emit("config.invalid", {
+        path: this.path,
+        message: `cannot follow edits of the config file: ${(error as Error).message}`,
+      });
+    }
+  }
+
+  /** Picks up an edit made on disk; an invalid file keeps the last good config and says why. */
+  async #reloadFromDisk(): Promise<void> {
+    const text = await readTextIfExists(this.path);
+    if (text === this.#seen) return;
+    if (text === undefined) {
+      this.#seen = undefined;
+      this.#events.emit("config.invalid", {
+        path: this.path,
+        message: "the config file was removed; the last good config stays in use",
+      });
+      return;
+    }
+    try {
+      const stored = parseJsonObject(text, this.path);
+      parseConfig(stored);
+      this.#apply(text, stored, "file");
+    } catch (error) {
+      const problem = error instanceof LassError ? error : new LassError("internal", String(error));
+      this.#seen = text;
+      this.#events.emit("config.invalid", {
+        path: this.path,
+        message: `${problem.message}; the last good config stays in use`,
+        details: problem.details ?? [],
+      });
+    }
+  }
+
+  /** Keeps `service.schema.json` beside a config that points at it, so editors can check it. */
+  async #writeSchemaBeside(): Promise<void> {
+    if (this.#stored.$schema !== `./${SCHEMA_FILE_NAME}`) return;
+    const path = join(dirname(this.path), SCHEMA_FILE_NAME);
+    const schema = JSON.stringify(configJsonSchema(), null, 2) + "\n";
+    if (await readTextIfExists(path) !== schema) await writeFileAtomic(path, schema);
+  }
+}

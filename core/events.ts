@@ -1,0 +1,164 @@
+/** The event bus: a ring buffer of recent events, live listeners, and bounded per-client streams. */
+
+/** One recorded event, as `GET /api/events` sends it. */
+export interface LassEvent {
+  seq: number;
+  time: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** The keep-alive line of an event stream. */
+export interface Heartbeat {
+  type: "heartbeat";
+  time: string;
+}
+
+/** A line of an event stream: an event or a heartbeat. */
+export type EventLine = LassEvent | Heartbeat;
+
+/** Options of {@link EventBus}. */
+export interface EventBusOptions {
+  /** How many recent events are kept; default 1,000. */
+  capacity?: number;
+  /** Events whose data serialises to more bytes than this keep only a note of their size. */
+  maxDataBytes?: number;
+  now?: () => Date;
+}
+
+/** Options of {@link EventBus.stream}. */
+export interface EventStreamOptions {
+  /** Replay only events with a greater `seq`; absent: the whole buffer. */
+  since?: number;
+  /** Interval of heartbeat lines; default 15 s. */
+  heartbeatMs?: number;
+}
+
+interface StreamSubscriber {
+  cursor(): number;
+  drop(): void;
+}
+
+/** A bus of events with a bounded history; no subscriber can make it grow without bound. */
+export class EventBus {
+  readonly #capacity: number;
+  readonly #maxDataBytes: number;
+  readonly #now: () => Date;
+  #ring: LassEvent[] = [];
+  #nextSeq = 1;
+  /** The highest seq pushed out of the ring by newer events (not by `clear`). */
+  #evictedThrough = 0;
+  #listeners = new Set<(event: LassEvent) => void>();
+  #streams = new Set<StreamSubscriber>();
+
+  constructor(options: EventBusOptions = {}) {
+    this.#capacity = options.capacity ?? 1000;
+    this.#maxDataBytes = options.maxDataBytes ?? 64 * 1024;
+    this.#now = options.now ?? (() => new Date());
+  }
+
+  /** Records an event and tells every listener; returns the recorded event. */
+  emit(type: string, data: Record<string, unknown> = {}): LassEvent {
+    const size = JSON.stringify(data).length;
+    const event: LassEvent = {
+      seq: this.#nextSeq++,
+      time: this.#now().toISOString(),
+      type,
+      data: size > this.#maxDataBytes ? { truncated: true, bytes: size } : data,
+    };
+    this.#ring.push(event);
+    if (this.#ring.length > this.#capacity) this.#evictedThrough = this.#ring.shift()!.seq;
+    for (const stream of this.#streams) {
+      if (stream.cursor() <= this.#evictedThrough) stream.drop();
+    }
+    for (const listener of this.#listeners) listener(event);
+    return event;
+  }
+
+  /** The buffered events with `seq` greater than `since`, oldest first. */
+  history(since = 0): LassEvent[] {
+    return this.#ring.filter((event) => event.seq > since);
+  }
+
+  /** Forgets the buffered events; `seq` keeps increasing. */
+  clear(): void {
+    this.#ring = [];
+  }
+
+  /** The seq of the newest event ever emitted (0 before the first). */
+  get lastSeq(): number {
+    return this.#nextSeq - 1;
+  }
+
+  /** How many event streams are open; for tests and diagnostics. */
+  get streamCount(): number {
+    return this.#streams.size;
+  }
+
+  /** Calls `listener` for each new event until the returned function is called. */
+  subscribe(listener: (event: LassEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * A pull-based stream of buffered then live events, with heartbeats. It holds only a cursor
+   * into the ring, so a slow reader costs no memory; a reader that falls further behind than
+   * the ring holds is dropped (the stream errors) instead of being allowed to lag forever.
+   */
+  stream(options: EventStreamOptions = {}): ReadableStream<EventLine> {
+    const heartbeatMs = options.heartbeatMs ?? 15_000;
+    const oldest = this.#ring[0]?.seq ?? this.#nextSeq;
+    let cursor = Math.max(oldest, (options.since ?? 0) + 1);
+    let nextBeat = Date.now() + heartbeatMs;
+    let wake: (() => void) | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let controller!: ReadableStreamDefaultController<EventLine>;
+    const unsubscribe = this.subscribe(() => wake?.());
+    const subscriber: StreamSubscriber = {
+      cursor: () => cursor,
+      drop: () => {
+        close();
+        controller.error(new Error("event stream dropped: the reader fell too far behind"));
+      },
+    };
+    const close = () => {
+      this.#streams.delete(subscriber);
+      unsubscribe();
+      clearTimeout(timer);
+      wake?.();
+    };
+    this.#streams.add(subscriber);
+    return new ReadableStream<EventLine>({
+      start: (c) => {
+        controller = c;
+      },
+      pull: async (c) => {
+        while (this.#streams.has(subscriber)) {
+          const first = this.#ring[0];
+          // Events before the ring's start were cleared (an evicted cursor was dropped on emit).
+          if (first && cursor < first.seq) cursor = first.seq;
+          const event = first ? this.#ring[cursor - first.seq] : undefined;
+          if (event) {
+            cursor = event.seq + 1;
+            c.enqueue(event);
+            return;
+          }
+          const wait = nextBeat - Date.now();
+          if (wait <= 0) {
+            nextBeat = Date.now() + heartbeatMs;
+            c.enqueue({ type: "heartbeat", time: this.#now().toISOString() });
+            return;
+          }
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            timer = setTimeout(resolve, wait);
+          });
+          clearTimeout(timer);
+          wake = undefined;
+        }
+      },
+      cancel: close,
+    }, { highWaterMark: 0 });
+  }
+}

@@ -1,0 +1,203 @@
+/** The registry of pending approval, elicitation and sampling requests that a person answers. */
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { detailsFromIssues, LassError } from "./errors.ts";
+import type { EventBus } from "./events.ts";
+
+/** Where an interaction came from: a chat run and/or a tool server. */
+interface Origin {
+  runId?: string;
+  serverId?: string;
+}
+
+/** A tool call that waits for the user's approval. */
+export interface ApprovalRequest extends Origin {
+  kind: "approval";
+  tool: string;
+  input: unknown;
+}
+
+/** A tool server asking the user for input (MCP elicitation). */
+export interface ElicitationRequest extends Origin {
+  kind: "elicitation";
+  message: string;
+  mode: "form" | "url";
+  requestedSchema?: Record<string, unknown>;
+  url?: string;
+}
+
+/** A tool server asking for a model completion (MCP sampling). */
+export interface SamplingRequest extends Origin {
+  kind: "sampling";
+  messages: unknown[];
+  systemPrompt?: string;
+  maxTokens: number;
+  modelPreferences?: Record<string, unknown>;
+}
+
+/** What can be asked. */
+export type InteractionRequest = ApprovalRequest | ElicitationRequest | SamplingRequest;
+/** The three kinds of interaction. */
+export type InteractionKind = InteractionRequest["kind"];
+/** A pending interaction as `GET /api/interactions` lists it. */
+export type Interaction = InteractionRequest & { id: string; createdAt: string };
+
+/** The answer to an approval or sampling request. */
+export const ApprovalResponseSchema = z.strictObject({
+  approved: z.boolean(),
+  remember: z.enum(["session", "always"]).optional(),
+});
+
+/** The answer to an elicitation request. */
+export const ElicitationResponseSchema = z.strictObject({
+  action: z.enum(["accept", "decline", "cancel"]),
+  content: z.record(
+    z.string(),
+    z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]),
+  ).optional(),
+});
+
+const RESPONSE_SCHEMAS = {
+  approval: ApprovalResponseSchema,
+  sampling: ApprovalResponseSchema,
+  elicitation: ElicitationResponseSchema,
+} as const;
+
+/** The answer type for each kind. */
+export type InteractionResponse<K extends InteractionKind = InteractionKind> = z.output<
+  typeof RESPONSE_SCHEMAS[K]
+>;
+
+/** Options of {@link InteractionRegistry.create}. */
+export interface CreateOptions {
+  /** Expire (reject) after this long without an answer. */
+  timeoutMs?: number;
+  /** Cancel (reject) when this signal aborts, e.g. when the chat turn ends. */
+  signal?: AbortSignal;
+}
+
+interface Pending {
+  interaction: Interaction;
+  resolve(response: unknown): void;
+  reject(error: Error): void;
+  cleanup(): void;
+}
+
+const REMEMBERED_ANSWERS = 1000;
+
+/** Holds pending interactions until they are answered, expire or their run ends. */
+export class InteractionRegistry {
+  readonly #events: EventBus;
+  readonly #pending = new Map<string, Pending>();
+  /** Recently settled ids, so a second answer gets 409 rather than 404. */
+  readonly #settled = new Set<string>();
+
+  constructor(events: EventBus) {
+    this.#events = events;
+  }
+
+  /** Records a request and returns it with a promise of the person's answer. */
+  create<R extends InteractionRequest>(
+    request: R,
+    options: CreateOptions = {},
+  ): { interaction: Interaction; response: Promise<InteractionResponse<R["kind"]>> } {
+    const interaction = {
+      ...request,
+      id: randomUUID(),
+      createdAt: new Date().toISOString(),
+    } as Interaction;
+    const response = new Promise<InteractionResponse<R["kind"]>>((resolve, reject) => {
+      const onAbort = () =>
+        this.#settle(
+          interaction.id,
+          "cancelled",
+          new LassError("conflict", "the request was cancelled"),
+        );
+      const timer = options.timeoutMs === undefined ? undefined : setTimeout(
+        () =>
+          this.#settle(
+            interaction.id,
+            "expired",
+            new LassError("timeout", "nobody answered in time"),
+          ),
+        options.timeoutMs,
+      );
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      this.#pending.set(interaction.id, {
+        interaction,
+        resolve: resolve as (response: unknown) => void,
+        reject,
+        cleanup: () => {
+          clearTimeout(timer);
+          options.signal?.removeEventListener("abort", onAbort);
+        },
+      });
+    });
+    this.#events.emit("interaction.created", { interaction });
+    if (options.signal?.aborted) {
+      this.#settle(
+        interaction.id,
+        "cancelled",
+        new LassError("conflict", "the request was cancelled"),
+      );
+    }
+    return { interaction, response };
+  }
+
+  /** The pending interactions, oldest first. */
+  list(): Interaction[] {
+    return [...this.#pending.values()].map((pending) => pending.interaction);
+  }
+
+  /** Answers a pending interaction; the response is validated for its kind. */
+  answer(id: string, response: unknown): void {
+    const pending = this.#pending.get(id);
+    if (!pending) {
+      if (this.#settled.has(id)) {
+        throw new LassError("conflict", `interaction ${id} was already answered or has ended`);
+      }
+      throw new LassError("not-found", `no pending interaction has id ${id}`);
+    }
+    const parsed = RESPONSE_SCHEMAS[pending.interaction.kind].safeParse(response);
+    if (!parsed.success) {
+      throw new LassError(
+        "invalid-request",
+        `not a valid answer to a ${pending.interaction.kind} request`,
+        detailsFromIssues(parsed.error.issues, "response"),
+      );
+    }
+    this.#settle(id, "answered", parsed.data);
+  }
+
+  /** Rejects every pending interaction of a chat run, e.g. when the turn is aborted. */
+  rejectRun(runId: string, reason = "the chat turn ended"): void {
+    for (const pending of [...this.#pending.values()]) {
+      if (pending.interaction.runId === runId) {
+        this.#settle(pending.interaction.id, "cancelled", new LassError("conflict", reason));
+      }
+    }
+  }
+
+  #settle(
+    id: string,
+    outcome: "answered" | "expired" | "cancelled",
+    result: unknown,
+  ): void {
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    this.#pending.delete(id);
+    pending.cleanup();
+    this.#settled.add(id);
+    if (this.#settled.size > REMEMBERED_ANSWERS) {
+      this.#settled.delete(this.#settled.values().next().value!);
+    }
+    const { kind } = pending.interaction;
+    if (outcome === "answered") {
+      pending.resolve(result);
+      this.#events.emit("interaction.resolved", { id, kind, outcome, response: result });
+    } else {
+      pending.reject(result as Error);
+      this.#events.emit("interaction.resolved", { id, kind, outcome });
+    }
+  }
+}

@@ -1,0 +1,52 @@
+/** Opens the parts of a running Lass that hold state: config, events, interactions and sessions. */
+import { join } from "node:path";
+import type { EnvLookup } from "./config/env_refs.ts";
+import { ConfigStore } from "./config/store.ts";
+import { EventBus, type EventBusOptions } from "./events.ts";
+import { InteractionRegistry } from "./interactions.ts";
+import { SessionStore } from "./sessions.ts";
+
+/** Where the service keeps its files and how it reads the environment. */
+export interface ServiceOptions {
+  configPath: string;
+  dataDir: string;
+  env: EnvLookup;
+  /** Follow edits of the config file on disk; default true. */
+  watchConfig?: boolean;
+  events?: EventBusOptions;
+}
+
+/** The stateful parts of a running service, shared by every route. */
+export interface Service {
+  readonly config: ConfigStore;
+  readonly events: EventBus;
+  readonly interactions: InteractionRegistry;
+  readonly sessions: SessionStore;
+  readonly env: EnvLookup;
+  readonly dataDir: string;
+  /** Stops watching and waits until every write in progress is on disk. */
+  close(): Promise<void>;
+}
+
+/** Opens (and on a first start creates) the config and the data dir. */
+export async function openService(options: ServiceOptions): Promise<Service> {
+  const events = new EventBus(options.events);
+  const config = await ConfigStore.open({
+    path: options.configPath,
+    env: options.env,
+    events,
+    watch: options.watchConfig,
+  });
+  const sessions = new SessionStore(join(options.dataDir, "sessions"));
+  return {
+    config,
+    events,
+    interactions: new InteractionRegistry(events),
+    sessions,
+    env: options.env,
+    dataDir: options.dataDir,
+    close: async () => {
+      await Promise.all([config.close(), sessions.flush()]);
+    },
+  };
+}

@@ -1,0 +1,180 @@
+/** Stored chat sessions: one JSON file per session in the data dir, written atomically. */
+import { readdir, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+import { detailsFromIssues, LassError } from "./errors.ts";
+import { readTextIfExists, SerialQueue, writeFileAtomic } from "./files.ts";
+
+/** Session ids: letters, digits, `_` and `-`, at most 128; nothing that can leave the folder. */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+
+const ModelMessage = z.looseObject({
+  role: z.enum(["system", "user", "assistant", "tool"]),
+  content: z.unknown(),
+});
+
+/** The body of `PUT /api/sessions/:id`: everything but the id and the timestamps. */
+export const SessionInputSchema = z.strictObject({
+  title: z.string().max(500).optional(),
+  workspaceId: z.string().min(1),
+  llmId: z.string().optional(),
+  agentId: z.string().optional(),
+  messages: z.array(ModelMessage),
+  meta: z.record(z.string(), z.unknown()).optional(),
+  createdAt: z.iso.datetime().optional(),
+});
+
+/** A stored chat history. */
+export type Session = Omit<z.output<typeof SessionInputSchema>, "title" | "createdAt"> & {
+  id: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** One line of `GET /api/sessions`. */
+export interface SessionSummary {
+  id: string;
+  title: string;
+  workspaceId: string;
+  createdAt: string;
+  updatedAt: string;
+  messageCount: number;
+}
+
+/** Checks a session id from a URL; throws 400 `invalid-request` for anything unsafe. */
+export function assertSessionId(id: string): void {
+  if (!SESSION_ID_PATTERN.test(id)) {
+    throw new LassError(
+      "invalid-request",
+      "a session id is 1-128 letters, digits, '_' or '-'",
+      [{ path: "id", message: `not a valid session id: ${JSON.stringify(id.slice(0, 200))}` }],
+    );
+  }
+}
+
+/** A title from the first user message, for sessions saved without one. */
+function titleFrom(messages: z.output<typeof ModelMessage>[]): string {
+  const first = messages.find((message) => message.role === "user");
+  const content = first?.content;
+  const text = typeof content === "string"
+    ? content
+    : Array.isArray(content)
+    ? content.map((part) => (part as { text?: unknown })?.text).filter((t) => typeof t === "string")
+      .join(" ")
+    : "";
+  const line = text.replace(/\s+/g, " ").trim();
+  return line === "" ? "New chat" : line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+/** The session files of one data dir, with a summary cache keyed by file mtime and size. */
+export class SessionStore {
+  readonly #dir: string;
+  readonly #writes = new SerialQueue();
+  readonly #summaries = new Map<string, { stamp: string; summary: SessionSummary }>();
+
+  constructor(dir: string) {
+    this.#dir = dir;
+  }
+
+  #file(id: string): string {
+    assertSessionId(id);
+    return join(this.#dir, `${id}.json`);
+  }
+
+  /** All sessions, newest `updatedAt` first. Unreadable files are skipped, never fatal. */
+  async list(): Promise<SessionSummary[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.#dir);
+    } catch (error) {
+      if ((error as { code?: string }).code === "ENOENT") return [];
+      throw error;
+    }
+    const ids = names.filter((name) => name.endsWith(".json")).map((name) => name.slice(0, -5))
+      .filter((id) => SESSION_ID_PATTERN.test(id));
+    const summaries = await Promise.all(ids.map((id) => this.#summary(id)));
+    const present = new Set(ids);
+    for (const id of this.#summaries.keys()) if (!present.has(id)) this.#summaries.delete(id);
+    return summaries.filter((s): s is SessionSummary => s !== undefined)
+      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id));
+  }
+
+  async #summary(id: string): Promise<SessionSummary | undefined> {
+    try {
+      const info = await stat(this.#file(id));
+      const stamp = `${info.mtimeMs}:${info.size}`;
+      const cached = this.#summaries.get(id);
+      if (cached?.stamp === stamp) return cached.summary;
+      const session = await this.get(id);
+      const summary: SessionSummary = {
+        id,
+        title: session.title,
+        workspaceId: session.workspaceId,
+        createdAt: session.createdAt,
+        updatedAt: session.updatedAt,
+        messageCount: session.messages.length,
+      };
+      this.#summaries.set(id, { stamp, summary });
+      return summary;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** One session; 404 `not-found` when there is none with that id. */
+  async get(id: string): Promise<Session> {
+    const text = await readTextIfExists(this.#file(id));
+    if (text === undefined) throw new LassError("not-found", `no session has id ${id}`);
+    return JSON.parse(text) as Session;
+  }
+
+  /** Creates or replaces a session; keeps `createdAt` of an existing one. */
+  put(id: string, input: unknown): Promise<Session> {
+    const file = this.#file(id);
+    const parsed = SessionInputSchema.safeParse(input);
+    if (!parsed.success) {
+      throw new LassError(
+        "invalid-request",
+        "not a valid session",
+        detailsFromIssues(parsed.error.issues),
+      );
+    }
+    return this.#writes.run(async () => {
+      const now = new Date().toISOString();
+      const previous = await readTextIfExists(file);
+      const createdAt = parsed.data.createdAt ??
+        (previous ? (JSON.parse(previous) as Session).createdAt : undefined) ?? now;
+      const session: Session = {
+        id,
+        ...parsed.data,
+        title: parsed.data.title?.trim() || titleFrom(parsed.data.messages),
+        createdAt,
+        updatedAt: now,
+      };
+      await writeFileAtomic(file, JSON.stringify(session, null, 2) + "\n", { mode: 0o600 });
+      return session;
+    });
+  }
+
+  /** Deletes a session; 404 `not-found` when there is none with that id. */
+  delete(id: string): Promise<void> {
+    const file = this.#file(id);
+    return this.#writes.run(async () => {
+      try {
+        await rm(file);
+      } catch (error) {
+        if ((error as { code?: string }).code === "ENOENT") {
+          throw new LassError("not-found", `no session has id ${id}`);
+        }
+        throw error;
+      }
+      this.#summaries.delete(id);
+    });
+  }
+
+  /** Resolves when every write that has started is on disk. */
+  flush(): Promise<void> {
+    return this.#writes.idle();
+  }
+}

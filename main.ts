@@ -1,0 +1,159 @@
+/** The Lass command line: flags, config lookup, token, `Deno.serve` and clean shutdown. */
+import { existsSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { findConfigPath, findDataDir } from "./core/config/lookup.ts";
+import { LassError } from "./core/errors.ts";
+import { openService } from "./core/service.ts";
+import { VERSION } from "./core/version.ts";
+import { createHandler } from "./routes/app.ts";
+import { hostName, isLoopbackName } from "./routes/security.ts";
+
+const EXPOSE_FLAG = "unsafe-expose-to-network";
+
+const HELP = `Lass ${VERSION}: the Local Agent Sandbox Service
+
+Usage: deno task start [options]
+
+Options:
+  --port <n>          Port to listen on (default 7420; 0 picks a free port)   [LASS_PORT]
+  --host <name>       Address to bind (default 127.0.0.1)                        [LASS_HOST]
+  --config <path>     Config file (default ./service.json if it exists,
+                      else $XDG_CONFIG_HOME/lass/service.json)                   [LASS_CONFIG]
+  --data-dir <dir>    Sessions and OAuth tokens (default $XDG_DATA_HOME/lass)    [LASS_DATA_DIR]
+  --${EXPOSE_FLAG}
+                      Allow a non-loopback --host such as 0.0.0.0. Anyone who can
+                      reach the port and learns the token can run tools on this machine.
+  --help              Show this help
+  --version           Show the version
+
+The token is new at every start unless LASS_TOKEN is set. There is no way to turn it off.
+`;
+
+/** A startup problem: printed as one line, exit code 2 for usage errors, 1 otherwise. */
+class StartupError extends Error {
+  constructor(message: string, readonly exitCode = 2) {
+    super(message);
+  }
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) {
+    throw new StartupError(`--port must be a number from 0 to 65535, not ${JSON.stringify(value)}`);
+  }
+  return port;
+}
+
+function newToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(
+    /=+$/,
+    "",
+  );
+}
+
+/** Host names this machine answers to, for `Host` checks when bound beyond loopback. */
+function machineHostNames(host: string): string[] {
+  const names = [hostName(host)];
+  try {
+    names.push(Deno.hostname().toLowerCase());
+    for (const iface of Deno.networkInterfaces()) names.push(hostName(iface.address));
+  } catch {
+    // Without --allow-sys only the bound address itself is accepted.
+  }
+  return names;
+}
+
+async function main(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: "string" },
+      host: { type: "string" },
+      config: { type: "string" },
+      "data-dir": { type: "string" },
+      [EXPOSE_FLAG]: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
+    },
+    strict: true,
+  });
+  if (values.help) return console.log(HELP);
+  if (values.version) return console.log(VERSION);
+
+  const env = (name: string) => Deno.env.get(name);
+  const port = parsePort(values.port ?? env("LASS_PORT") ?? "7420");
+  const host = values.host ?? env("LASS_HOST") ?? "127.0.0.1";
+  const exposed = !isLoopbackName(
+    hostName(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host),
+  );
+  if (exposed && !values[EXPOSE_FLAG]) {
+    throw new StartupError(
+      `refusing to listen on ${host}: it is reachable from other machines. ` +
+        `Pass --${EXPOSE_FLAG} if you really mean it.`,
+    );
+  }
+  const lookup = {
+    env,
+    cwd: Deno.cwd(),
+    home: env("HOME") ?? env("USERPROFILE") ?? "",
+    exists: existsSync,
+  };
+  const configPath = findConfigPath({ ...lookup, configFlag: values.config });
+  const dataDir = findDataDir({ ...lookup, dataDirFlag: values["data-dir"] });
+  const token = env("LASS_TOKEN") || newToken();
+
+  let service;
+  try {
+    service = await openService({ configPath, dataDir, env });
+  } catch (error) {
+    if (!(error instanceof LassError)) throw error;
+    const details = (error.details ?? []).map((d) =>
+      `\n  ${d.path || "(top level)"}: ${d.message}`
+    );
+    throw new StartupError(`cannot start: ${error.message}${details.join("")}`, 1);
+  }
+
+  const shutdown = new AbortController();
+  const server = Deno.serve({
+    hostname: host,
+    port,
+    signal: shutdown.signal,
+    onListen: ({ port }) => {
+      const shown = host.includes(":") ? `[${host}]` : host;
+      console.log(`Lass ready: http://${shown}:${port}/?token=${token}`);
+      if (exposed) console.warn(`WARNING: Lass is reachable from the network on ${host}.`);
+    },
+  }, createHandler({ service, token, allowedHosts: exposed ? machineHostNames(host) : [] }));
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    shutdown.abort();
+    // Long-lived streams (events, chat) must not hold the exit: give requests a moment, then go.
+    await Promise.race([server.finished, new Promise((resolve) => setTimeout(resolve, 1000))]);
+    await service.close();
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+}
+
+if (import.meta.main) {
+  try {
+    await main(Deno.args);
+  } catch (error) {
+    if (error instanceof StartupError) {
+      console.error(`lass: ${error.message}`);
+      Deno.exit(error.exitCode);
+    }
+    if (
+      error instanceof TypeError && (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
+    ) {
+      console.error(`lass: ${error.message}\n\n${HELP}`);
+      Deno.exit(2);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,109 @@
+/** `createHandler`: the whole HTTP API as one `(req: Request) => Promise<Response>` on web standards. */
+import { LassError } from "../core/errors.ts";
+import type { Service } from "../core/service.ts";
+import { VERSION } from "../core/version.ts";
+import { checkDeclaredLength } from "./body.ts";
+import { bootstrapRoutes } from "./bootstrap.ts";
+import { configRoutes } from "./config.ts";
+import type { RouteContext, Routes } from "./context.ts";
+import { eventRoutes } from "./events.ts";
+import { healthRoutes } from "./health.ts";
+import { homeRoutes } from "./home.ts";
+import { errorResponse, responseForError } from "./http.ts";
+import { interactionRoutes } from "./interactions.ts";
+import { Router } from "./router.ts";
+import { checkHostAndOrigin, OPEN_ROUTES, tokenOf, tokensMatch } from "./security.ts";
+import { sessionRoutes } from "./sessions.ts";
+
+/** What {@link createHandler} needs; everything with a side effect comes in here. */
+export interface HandlerOptions {
+  service: Service;
+  /** The service token every non-open route requires. */
+  token: string;
+  /** Host names accepted besides loopback names, e.g. the address given with `--host`. */
+  allowedHosts?: string[];
+  /** Interval of event-stream heartbeats; default 15 s. */
+  heartbeatMs?: number;
+  version?: string;
+  /** Where 5xx errors are logged; default `console.error`. */
+  log?: (message: string) => void;
+}
+
+/** Every route of the API, by path and method. */
+export const ROUTES: Routes = {
+  ...homeRoutes,
+  ...healthRoutes,
+  ...bootstrapRoutes,
+  ...configRoutes,
+  ...eventRoutes,
+  ...interactionRoutes,
+  ...sessionRoutes,
+};
+
+const SECURITY_HEADERS: Record<string, string> = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+};
+
+/** Builds the request handler of the Lass API. */
+export function createHandler(options: HandlerOptions): (req: Request) => Promise<Response> {
+  const router = new Router(ROUTES);
+  const allowedHosts = new Set((options.allowedHosts ?? []).map((host) => host.toLowerCase()));
+  const log = options.log ?? ((message: string) => console.error(message));
+  const base = {
+    service: options.service,
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+    version: options.version ?? VERSION,
+  };
+
+  async function route(req: Request): Promise<Response> {
+    const url = new URL(req.url);
+    checkHostAndOrigin(req, url, allowedHosts);
+    const match = router.match(req.method, url.pathname);
+    const method = req.method === "HEAD" ? "GET" : req.method;
+    if (!(match.kind === "found" && OPEN_ROUTES.has(`${method} ${match.path}`))) {
+      const token = tokenOf(req, url);
+      if (token === null || !tokensMatch(token, options.token)) {
+        throw new LassError(
+          "unauthorized",
+          token === null
+            ? "this request needs the service token (header x-service-token or query token)"
+            : "the service token is wrong; use the token printed at startup",
+        );
+      }
+    }
+    if (match.kind === "not-found") {
+      throw new LassError("not-found", `there is nothing at ${url.pathname}`);
+    }
+    if (match.kind === "method-not-allowed") {
+      return errorResponse(
+        new LassError("method-not-allowed", `${req.method} is not allowed on ${url.pathname}`),
+        { allow: match.allow },
+      );
+    }
+    checkDeclaredLength(req);
+    const context: RouteContext & { params: Record<string, string> } = {
+      ...base,
+      url,
+      params: match.params,
+    };
+    return await match.handler(req, context);
+  }
+
+  return async (req) => {
+    let response: Response;
+    try {
+      response = await route(req);
+    } catch (error) {
+      response = responseForError(error, log);
+    }
+    if (req.method === "HEAD" && response.body) {
+      await response.body.cancel();
+      response = new Response(null, response);
+    }
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
+    if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
+    return response;
+  };
+}

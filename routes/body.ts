@@ -1,0 +1,72 @@
+/** Reading request bodies: a size cap (413), JSON parsing (400 `invalid-json`) and zod validation. */
+import type { z } from "zod";
+import { detailsFromIssues, LassError } from "../core/errors.ts";
+
+/** The largest request body Lass reads: 10 MiB. */
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+function tooLarge(limit: number): LassError {
+  return new LassError("too-large", `the request body is larger than ${limit} bytes`);
+}
+
+/** Throws 413 when a declared `Content-Length` is over the limit, before anything is read. */
+export function checkDeclaredLength(req: Request, limit = MAX_BODY_BYTES): void {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > limit) throw tooLarge(limit);
+}
+
+/** Reads the body as text, stopping (413) as soon as it passes `limit` bytes. */
+export async function readText(req: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  checkDeclaredLength(req, limit);
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** Reads and parses a JSON body; an empty or malformed body is 400 `invalid-json`. */
+export async function readJson(req: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
+  const text = await readText(req, limit);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const reason = text.trim() === "" ? "the request body is empty" : (error as Error).message;
+    throw new LassError("invalid-json", `the request body is not valid JSON: ${reason}`);
+  }
+}
+
+/** Validates a value against a schema; a mismatch is 400 `invalid-request` with dotted paths. */
+export function validate<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const details = detailsFromIssues(parsed.error.issues);
+  throw new LassError(
+    "invalid-request",
+    `the request does not have the expected shape: ${details[0].path || "(body)"}: ${
+      details[0].message
+    }`,
+    details,
+  );
+}
+
+/** Reads a JSON body and validates it. */
+export async function readBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+  return validate(schema, await readJson(req));
+}

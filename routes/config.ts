@@ -1,0 +1,39 @@
+/** The config: `PUT /api/config`, `GET /api/config/export` and `GET /api/schema`. */
+import { z } from "zod";
+import { redactConfig } from "../core/config/redact.ts";
+import { configJsonSchema } from "../core/config/schema.ts";
+import { readJson, validate } from "./body.ts";
+import { json } from "./http.ts";
+import type { Routes } from "./context.ts";
+
+const ExportQuery = z.object({
+  redact: z.enum(["1", "true", "0", "false", ""]).optional(),
+});
+
+let schemaText: string | undefined;
+
+/** Config routes. */
+export const configRoutes: Routes = {
+  "/api/config": {
+    PUT: async (req, { service }) => {
+      const config = await service.config.replace(await readJson(req));
+      return json({ ok: true, config });
+    },
+  },
+  "/api/config/export": {
+    GET: (_req, { service, url }) => {
+      const { redact } = validate(ExportQuery, Object.fromEntries(url.searchParams));
+      const headers = { "content-type": "application/json; charset=utf-8" };
+      if (redact === "1" || redact === "true") return json(redactConfig(service.config.stored));
+      return new Response(service.config.text, { headers });
+    },
+  },
+  "/api/schema": {
+    GET: () => {
+      schemaText ??= JSON.stringify(configJsonSchema(), null, 2) + "\n";
+      return new Response(schemaText, {
+        headers: { "content-type": "application/schema+json; charset=utf-8" },
+      });
+    },
+  },
+};

@@ -1,0 +1,19 @@
+/** What every route handler gets besides the request. */
+import type { Service } from "../core/service.ts";
+import type { RouteHandler, RouteTable } from "./router.ts";
+
+/** The per-request context of a route handler. */
+export interface RouteContext {
+  service: Service;
+  url: URL;
+  /** Interval of event-stream heartbeats. */
+  heartbeatMs: number;
+  /** Lass's version, for health and bootstrap. */
+  version: string;
+}
+
+/** A handler of a Lass route. */
+export type Handler = RouteHandler<RouteContext>;
+
+/** The routes of one resource module. */
+export type Routes = RouteTable<RouteContext>;

@@ -1,0 +1,52 @@
+/** HTTP helpers: JSON responses, the contract's error body, and the error boundary's mapping. */
+import { type ErrorCode, LassError } from "../core/errors.ts";
+
+/** The status of each contract error code. */
+export const STATUS_OF: Readonly<Record<ErrorCode, number>> = {
+  "invalid-json": 400,
+  "invalid-request": 400,
+  "invalid-config": 400,
+  "unauthorized": 401,
+  "forbidden-host": 403,
+  "forbidden-origin": 403,
+  "not-found": 404,
+  "method-not-allowed": 405,
+  "conflict": 409,
+  "too-large": 413,
+  "upstream-error": 502,
+  "timeout": 504,
+  "internal": 500,
+};
+
+/** A JSON response. */
+export function json(body: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("content-type", "application/json; charset=utf-8");
+  return new Response(JSON.stringify(body), { ...init, headers });
+}
+
+/** The contract's error response for a {@link LassError}. */
+export function errorResponse(error: LassError, headers?: HeadersInit): Response {
+  const body = {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.details && { details: error.details }),
+    },
+  };
+  return json(body, { status: STATUS_OF[error.code], headers });
+}
+
+/**
+ * The error boundary's mapping: a {@link LassError} keeps its code; anything else becomes a
+ * 500 `internal` whose message never carries a stack. Only 5xx are logged.
+ */
+export function responseForError(error: unknown, log: (message: string) => void): Response {
+  if (error instanceof LassError) {
+    if (STATUS_OF[error.code] >= 500) log(`${error.code}: ${error.message}`);
+    return errorResponse(error);
+  }
+  log(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  const message = error instanceof Error && error.message ? error.message : String(error);
+  return errorResponse(new LassError("internal", `unexpected error: ${message}`));
+}

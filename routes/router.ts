@@ -1,0 +1,83 @@
+/** A small router: static paths from a Map first, then URLPatterns; 404, and 405 with `Allow`. */
+
+/** The HTTP methods routes can answer. */
+export type Method = "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
+
+/** A route handler: a pure function of the request and its context. */
+export type RouteHandler<C> = (req: Request, ctx: C & { params: Record<string, string> }) =>
+  | Response
+  | Promise<Response>;
+
+/** A route module's handlers for one path, keyed by method. */
+export type MethodMap<C> = Partial<Record<Method, RouteHandler<C>>>;
+
+/** Paths (`/api/sessions/:id`) to their method maps. */
+export type RouteTable<C> = Record<string, MethodMap<C>>;
+
+/** What {@link Router.match} found. */
+export type RouteMatch<C> =
+  | { kind: "found"; handler: RouteHandler<C>; params: Record<string, string>; path: string }
+  | { kind: "method-not-allowed"; allow: string }
+  | { kind: "not-found" };
+
+interface Entry<C> {
+  path: string;
+  methods: MethodMap<C>;
+  pattern?: URLPattern;
+}
+
+/** Maps method and path to a handler; no I/O. HEAD is answered by the GET handler. */
+export class Router<C> {
+  readonly #static = new Map<string, Entry<C>>();
+  readonly #patterns: Entry<C>[] = [];
+
+  constructor(table: RouteTable<C>) {
+    for (const [path, methods] of Object.entries(table)) {
+      if (/[:*(]/.test(path)) {
+        this.#patterns.push({ path, methods, pattern: new URLPattern({ pathname: path }) });
+      } else this.#static.set(path, { path, methods });
+    }
+  }
+
+  /** Every route as `{method, path}`, e.g. for a test that walks the whole table. */
+  get routes(): { method: Method; path: string }[] {
+    return [...this.#static.values(), ...this.#patterns].flatMap((entry) =>
+      (Object.keys(entry.methods) as Method[]).map((method) => ({ method, path: entry.path }))
+    );
+  }
+
+  /** Finds the handler of a request. */
+  match(method: string, pathname: string): RouteMatch<C> {
+    let entry = this.#static.get(pathname);
+    let params: Record<string, string> = {};
+    if (!entry) {
+      for (const candidate of this.#patterns) {
+        const result = candidate.pattern!.exec({ pathname });
+        if (result) {
+          entry = candidate;
+          params = decodeParams(result.pathname.groups);
+          break;
+        }
+      }
+    }
+    if (!entry) return { kind: "not-found" };
+    const handler = entry.methods[(method === "HEAD" ? "GET" : method) as Method];
+    if (handler) return { kind: "found", handler, params, path: entry.path };
+    const allow = Object.keys(entry.methods);
+    if (allow.includes("GET")) allow.push("HEAD");
+    return { kind: "method-not-allowed", allow: allow.join(", ") };
+  }
+}
+
+function decodeParams(groups: Record<string, string | undefined>): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [name, value] of Object.entries(groups)) {
+    if (value === undefined) continue;
+    try {
+      params[name] = decodeURIComponent(value);
+    } catch {
+      params[name] = value;
+    }
+  }
+  return params;
+}

@@ -1,0 +1,133 @@
+/** Test helpers: a service on a temp dir and a handler called with real Requests. */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openService, type Service } from "../core/service.ts";
+import { createHandler } from "../routes/app.ts";
+
+/** The token of every test service. */
+export const TOKEN = "test-token-0123456789";
+
+/** A service under test and a way to call its handler. */
+export interface TestService {
+  dir: string;
+  configPath: string;
+  service: Service;
+  handler: (req: Request) => Promise<Response>;
+  /** Calls the handler with the token set, unless `init.token` is null. */
+  call(
+    path: string,
+    init?: RequestInit & { token?: string | null; json?: unknown },
+  ): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** Options of {@link startService}. */
+export interface StartOptions {
+  /** Written as `service.json` first (a string is written as is); absent: the default config. */
+  config?: unknown;
+  env?: Record<string, string>;
+  watchConfig?: boolean;
+  heartbeatMs?: number;
+}
+
+/** Opens a service on a fresh temp dir. */
+export async function startService(options: StartOptions = {}): Promise<TestService> {
+  const dir = await mkdtemp(join(tmpdir(), "lass-test-"));
+  const configPath = join(dir, "service.json");
+  if (options.config !== undefined) {
+    const text = typeof options.config === "string"
+      ? options.config
+      : JSON.stringify(options.config, null, 2);
+    await writeFile(configPath, text);
+  }
+  const env = options.env ?? {};
+  const service = await openService({
+    configPath,
+    dataDir: join(dir, "data"),
+    env: (name) => env[name],
+    watchConfig: options.watchConfig ?? false,
+  });
+  const handler = createHandler({
+    service,
+    token: TOKEN,
+    heartbeatMs: options.heartbeatMs,
+    log: () => {},
+  });
+  return {
+    dir,
+    configPath,
+    service,
+    handler,
+    call: (path, init = {}) => {
+      const { token = TOKEN, json, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (token !== null) headers.set("x-service-token", token);
+      const body = json === undefined ? rest.body : JSON.stringify(json);
+      return handler(new Request(`http://127.0.0.1:7420${path}`, { ...rest, headers, body }));
+    },
+    close: async () => {
+      await service.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A parsed JSON body; tests read fields freely. */
+// deno-lint-ignore no-explicit-any
+export type Json = any;
+
+/** Reads a JSON response body and returns it with the status. */
+export async function readJsonResponse(
+  response: Response,
+): Promise<{ status: number; body: Json }> {
+  return { status: response.status, body: await response.json() };
+}
+
+/** A valid config with two of everything that cross-references. */
+export function sampleConfig(): Record<string, unknown> {
+  return {
+    version: 1,
+    activeWorkspaceId: "main",
+    llms: [
+      {
+        id: "demo",
+        name: "Demo",
+        provider: "compatible-api",
+        model: "demo",
+        baseURL: "service:demo",
+      },
+      {
+        id: "gpt",
+        name: "GPT",
+        provider: "hosted-a",
+        model: "gpt-5-mini",
+        apiKey: "env:OPENAI_API_KEY",
+      },
+    ],
+    mcpServers: [
+      { id: "demo", name: "Demo tools", transport: "stdio", command: "service:demo" },
+      {
+        id: "remote",
+        name: "Remote",
+        transport: "http",
+        url: "https://mcp.example.com/mcp",
+        headers: { authorization: "Bearer literal-secret" },
+      },
+    ],
+    skills: [{ id: "notes", content: "---\nname: notes\ndescription: Take notes\n---\nBody" }],
+    agents: [{ id: "helper", name: "Helper", protocol: "a2a", url: "http://127.0.0.1:9999" }],
+    catalogs: [{ id: "cards", catalog: { catalogId: "https://example.com/cards.json" } }],
+    workspaces: [
+      {
+        id: "main",
+        name: "Main",
+        llmId: "gpt",
+        mcpServerIds: ["demo", "remote"],
+        skillIds: ["notes"],
+        generativeUi: { catalogIds: ["cards"] },
+      },
+      { id: "agent", name: "Agent", agentId: "helper", mcpServerIds: [], skillIds: [] },
+    ],
+  };
+}
