@@ -35,13 +35,24 @@ export class LassError extends Error {
   }
 }
 
-/** Turns zod-style issues (`{path: PropertyKey[], message}`) into dotted-path details. */
+/** Turns zod-style issues into dotted-path details; an unknown field gets its own path. */
 export function detailsFromIssues(
-  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  issues: readonly {
+    path: readonly PropertyKey[];
+    message: string;
+    code?: string;
+    keys?: string[];
+  }[],
   prefix = "",
 ): ErrorDetail[] {
-  return issues.map((issue) => {
-    const path = [prefix, ...issue.path.map(String)].filter((part) => part !== "").join(".");
-    return { path, message: issue.message };
-  });
+  const at = (path: readonly PropertyKey[]) =>
+    [prefix, ...path.map(String)].filter((part) => part !== "").join(".");
+  return issues.flatMap((issue) =>
+    issue.code === "unrecognized_keys" && issue.keys?.length
+      ? issue.keys.map((key) => ({
+        path: at([...issue.path, key]),
+        message: "is not a known field",
+      }))
+      : [{ path: at(issue.path), message: issue.message }]
+  );
 }

@@ -126,7 +126,11 @@ export class SessionStore {
   async get(id: string): Promise<Session> {
     const text = await readTextIfExists(this.#file(id));
     if (text === undefined) throw new LassError("not-found", `no session has id ${id}`);
-    return JSON.parse(text) as Session;
+    try {
+      return JSON.parse(text) as Session;
+    } catch {
+      throw new LassError("internal", `the file of session ${id} is not valid JSON`);
+    }
   }
 
   /** Creates or replaces a session; keeps `createdAt` of an existing one. */

@@ -1,0 +1,633 @@
+/** Benchmarks the real Lass server against a bare `Deno.serve` baseline: latency, req/s, startup, RSS. */
+import { parseArgs } from "node:util";
+
+const MAIN_TS = new URL("../main.ts", import.meta.url);
+const REPO_ROOT = new URL("..", import.meta.url);
+const SERVER_FLAGS = [
+  "--allow-net",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+  "--allow-sys=hostname",
+];
+const REAL_READY = /^Lass ready: http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/;
+const BASELINE_READY = /^Baseline ready: (\d+)$/;
+const JSON_TYPE = "application/json; charset=utf-8";
+
+const LATENCY_WARMUP = 500;
+const LATENCY_REQUESTS = 3000;
+const CONCURRENCY = 16;
+const THROUGHPUT_WARMUP_MS = 1000;
+const THROUGHPUT_MS = 3000;
+const REPS = 2;
+const STARTUP_RUNS = 5;
+const IDLE_WAIT_MS = 1000;
+const READY_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 5000;
+
+const GOAL_BOOTSTRAP_P50_RATIO = 1.5;
+const GOAL_STARTUP_MS = 300;
+const GOAL_IDLE_RSS_MB = 80;
+
+/** Which client drives the load: a minimal keep-alive HTTP/1.1 socket client, or `fetch`. */
+type ClientKind = "raw" | "fetch";
+
+/** One endpoint on one server, as the load generator sees it. */
+interface Target {
+  port: number;
+  path: string;
+  headers: Record<string, string>;
+}
+
+/** Sends the same request again and again, reading each response fully. */
+interface Client {
+  send(): Promise<void>;
+  close(): void;
+}
+
+/** Results of the 1-connection sequential phase. */
+interface LatencyResult {
+  p50Ms: number;
+  p99Ms: number;
+  rps: number;
+}
+
+/** Results of the concurrent fixed-duration phase. */
+interface ThroughputResult {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+}
+
+/** Best-of-reps results for one endpoint on one server. */
+interface ServerResult {
+  latency: LatencyResult;
+  throughput: ThroughputResult;
+}
+
+/** A child process that printed its ready line. */
+interface Spawned {
+  child: Deno.ChildProcess;
+  ready: RegExpExecArray;
+  stderr: () => string;
+  stop: () => Promise<void>;
+}
+
+/** An endpoint under test: its name, path and whether it needs the token header. */
+interface Endpoint {
+  name: "health" | "bootstrap";
+  path: string;
+  authenticated: boolean;
+}
+
+const ENDPOINTS: Endpoint[] = [
+  { name: "health", path: "/api/health", authenticated: false },
+  { name: "bootstrap", path: "/api/bootstrap", authenticated: true },
+];
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Races `promise` against a timer that is always cleared, so no timer outlives the race. */
+async function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
+  let timer = 0;
+  const timeout = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(onTimeout()), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function round(value: number, digits: number): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}
+
+/** Calls `onLine` for each stdout line; keeps draining so the child never blocks on a full pipe. */
+async function readLines(
+  stream: ReadableStream<Uint8Array>,
+  onLine: (line: string) => void,
+): Promise<void> {
+  let rest = "";
+  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+    rest += chunk;
+    for (let end = rest.indexOf("\n"); end >= 0; end = rest.indexOf("\n")) {
+      onLine(rest.slice(0, end).replace(/\r$/, ""));
+      rest = rest.slice(end + 1);
+    }
+  }
+  if (rest) onLine(rest);
+}
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
+  let text = "";
+  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) text += chunk;
+  return text;
+}
+
+async function stopChild(child: Deno.ChildProcess): Promise<void> {
+  try {
+    child.kill("SIGTERM");
+  } catch {
+    // Already exited.
+  }
+  const exited = await withTimeout(child.status.then(() => true), STOP_TIMEOUT_MS, () => false);
+  if (!exited) {
+    child.kill("SIGKILL");
+    await child.status;
+  }
+}
+
+/** Spawns `deno <args>` in the repo root and waits for a stdout line matching `ready`. */
+async function spawnDeno(args: string[], ready: RegExp): Promise<Spawned> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: REPO_ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let stderrText = "";
+  const stderrDone = readAll(child.stderr).then((text) => void (stderrText = text));
+  let onReady: (match: RegExpExecArray) => void = () => {};
+  const readyLine = new Promise<RegExpExecArray>((resolve) => (onReady = resolve));
+  const stdoutDone = readLines(child.stdout, (line) => {
+    const match = ready.exec(line);
+    if (match) onReady(match);
+  });
+  const stop = async () => {
+    await stopChild(child);
+    await Promise.all([stdoutDone, stderrDone]);
+  };
+  const failed = child.status.then((status) => {
+    throw new Error(`exited with code ${status.code} before printing its ready line`);
+  });
+  try {
+    const match = await withTimeout(Promise.race([readyLine, failed]), READY_TIMEOUT_MS, () => {
+      throw new Error(`printed no ready line within ${READY_TIMEOUT_MS} ms`);
+    });
+    return { child, ready: match, stderr: () => stderrText, stop };
+  } catch (error) {
+    await stop();
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`deno ${args.join(" ")}: ${message}\n${stderrText.trim()}`);
+  }
+}
+
+/** Starts the real server with its config and data under `dir`. */
+function startRealServer(dir: string): Promise<Spawned> {
+  return spawnDeno([
+    "run",
+    ...SERVER_FLAGS,
+    MAIN_TS.pathname,
+    "--port",
+    "0",
+    "--config",
+    `${dir}/service.json`,
+    "--data-dir",
+    `${dir}/data`,
+  ], REAL_READY);
+}
+
+function baselineSource(bodies: Record<string, string>): string {
+  return `const BODIES: Record<string, string> = ${JSON.stringify(bodies)};
+const HEADERS = { "content-type": ${JSON.stringify(JSON_TYPE)} };
+Deno.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  onListen: ({ port }) => console.log(\`Baseline ready: \${port}\`),
+}, (request) => {
+  const body = BODIES[new URL(request.url).pathname];
+  return body === undefined ? new Response("not found", { status: 404 }) : new Response(body, { headers: HEADERS });
+});
+`;
+}
+
+/** Writes a bare `Deno.serve` that answers each path in `bodies` with that body, and starts it. */
+async function startBaseline(dir: string, bodies: Record<string, string>): Promise<Spawned> {
+  const file = `${dir}/baseline_server.ts`;
+  await Deno.writeTextFile(file, baselineSource(bodies));
+  return spawnDeno(["run", "--allow-net", file], BASELINE_READY);
+}
+
+async function fetchBody(target: Target): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${target.port}${target.path}`, {
+    headers: target.headers,
+  });
+  const body = await response.text();
+  if (response.status !== 200) throw new Error(`${target.path}: HTTP ${response.status} ${body}`);
+  return body;
+}
+
+function fetchClient(target: Target): Client {
+  const url = `http://127.0.0.1:${target.port}${target.path}`;
+  return {
+    send: async () => {
+      const response = await fetch(url, { headers: target.headers });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`${target.path}: HTTP ${response.status}`);
+    },
+    close: () => {},
+  };
+}
+
+function findHeaderEnd(buffer: Uint8Array, filled: number): number {
+  for (let i = 3; i < filled; i++) {
+    if (buffer[i] === 10 && buffer[i - 1] === 13 && buffer[i - 2] === 10 && buffer[i - 3] === 13) {
+      return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** Total response length once the head is in, or -1 while it is not; only 200 + content-length. */
+function responseLength(buffer: Uint8Array, filled: number): number {
+  const headEnd = findHeaderEnd(buffer, filled);
+  if (headEnd < 0) return -1;
+  const head = new TextDecoder().decode(buffer.subarray(0, headEnd));
+  if (!head.startsWith("HTTP/1.1 200 ")) throw new Error(`unexpected response: ${head}`);
+  const length = /\r\ncontent-length: *(\d+)\r\n/i.exec(head);
+  if (!length) throw new Error(`response without content-length: ${head}`);
+  return headEnd + Number(length[1]);
+}
+
+/** A keep-alive HTTP/1.1 client on one socket: far less client overhead than `fetch`. */
+async function rawClient(target: Target): Promise<Client> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: target.port });
+  conn.setNoDelay(true);
+  const headers = Object.entries(target.headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  const request = new TextEncoder().encode(
+    `GET ${target.path} HTTP/1.1\r\nhost: 127.0.0.1:${target.port}\r\n${headers.join("")}\r\n`,
+  );
+  let buffer = new Uint8Array(16 * 1024);
+  const send = async () => {
+    for (let written = 0; written < request.length;) {
+      written += await conn.write(request.subarray(written));
+    }
+    let filled = 0;
+    let total = -1;
+    while (total < 0 || filled < total) {
+      if (filled === buffer.length) {
+        const bigger = new Uint8Array(buffer.length * 2);
+        bigger.set(buffer);
+        buffer = bigger;
+      }
+      const read = await conn.read(buffer.subarray(filled));
+      if (read === null) throw new Error(`${target.path}: connection closed mid-response`);
+      filled += read;
+      if (total < 0) total = responseLength(buffer, filled);
+    }
+  };
+  return { send, close: () => conn.close() };
+}
+
+function openClient(kind: ClientKind, target: Target): Promise<Client> {
+  return kind === "raw" ? rawClient(target) : Promise.resolve(fetchClient(target));
+}
+
+/** Phase (a): one connection, sequential requests, per-request time. */
+async function measureLatency(kind: ClientKind, target: Target): Promise<LatencyResult> {
+  const client = await openClient(kind, target);
+  try {
+    for (let i = 0; i < LATENCY_WARMUP; i++) await client.send();
+    const times: number[] = [];
+    const start = performance.now();
+    for (let i = 0; i < LATENCY_REQUESTS; i++) {
+      const sent = performance.now();
+      await client.send();
+      times.push(performance.now() - sent);
+    }
+    const elapsedMs = performance.now() - start;
+    times.sort((a, b) => a - b);
+    return {
+      p50Ms: percentile(times, 0.5),
+      p99Ms: percentile(times, 0.99),
+      rps: LATENCY_REQUESTS / (elapsedMs / 1000),
+    };
+  } finally {
+    client.close();
+  }
+}
+
+async function runWorkers(clients: Client[], durationMs: number, times?: number[]): Promise<void> {
+  const deadline = performance.now() + durationMs;
+  await Promise.all(clients.map(async (client) => {
+    while (performance.now() < deadline) {
+      const sent = performance.now();
+      await client.send();
+      times?.push(performance.now() - sent);
+    }
+  }));
+}
+
+/** Phase (b): CONCURRENCY workers for a fixed time after a warm-up, counting completed requests. */
+async function measureThroughput(kind: ClientKind, target: Target): Promise<ThroughputResult> {
+  const clients = await Promise.all(
+    Array.from({ length: CONCURRENCY }, () => openClient(kind, target)),
+  );
+  try {
+    await runWorkers(clients, THROUGHPUT_WARMUP_MS);
+    const times: number[] = [];
+    const start = performance.now();
+    await runWorkers(clients, THROUGHPUT_MS, times);
+    const elapsedMs = performance.now() - start;
+    times.sort((a, b) => a - b);
+    return {
+      rps: times.length / (elapsedMs / 1000),
+      p50Ms: percentile(times, 0.5),
+      p99Ms: percentile(times, 0.99),
+      requests: times.length,
+    };
+  } finally {
+    for (const client of clients) client.close();
+  }
+}
+
+/** Runs both phases REPS times per server, interleaving baseline and real; keeps the best rep. */
+async function benchEndpoint(
+  kind: ClientKind,
+  targets: { baseline: Target; real: Target },
+): Promise<{ baseline: ServerResult; real: ServerResult }> {
+  const runs: Record<"baseline" | "real", ServerResult[]> = { baseline: [], real: [] };
+  for (let rep = 0; rep < REPS; rep++) {
+    for (const server of ["baseline", "real"] as const) {
+      const latency = await measureLatency(kind, targets[server]);
+      const throughput = await measureThroughput(kind, targets[server]);
+      runs[server].push({ latency, throughput });
+    }
+  }
+  const best = (results: ServerResult[]): ServerResult => ({
+    latency: results.map((r) => r.latency).reduce((a, b) => (b.p50Ms < a.p50Ms ? b : a)),
+    throughput: results.map((r) => r.throughput).reduce((a, b) => (b.rps > a.rps ? b : a)),
+  });
+  return { baseline: best(runs.baseline), real: best(runs.real) };
+}
+
+async function waitHealthy(port: number): Promise<void> {
+  for (;;) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/api/health`);
+      await response.body?.cancel();
+      if (response.status === 200) return;
+    } catch {
+      // Not accepting yet: poll again.
+    }
+    await delay(1);
+  }
+}
+
+/** Milliseconds from just before spawn to the first 200 from `/api/health`, fresh config dir. */
+async function timeStartToHealthy(): Promise<number> {
+  const dir = await Deno.makeTempDir({ prefix: "lass-bench-start-" });
+  try {
+    const start = performance.now();
+    const server = await startRealServer(dir);
+    try {
+      await waitHealthy(Number(server.ready[1]));
+      return performance.now() - start;
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** One warm-up run (module cache), then STARTUP_RUNS measured runs. */
+async function measureStartup(): Promise<number[]> {
+  await timeStartToHealthy();
+  const runs: number[] = [];
+  for (let i = 0; i < STARTUP_RUNS; i++) runs.push(await timeStartToHealthy());
+  return runs;
+}
+
+async function readRssMb(pid: number): Promise<number> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(status);
+  if (!match) throw new Error(`no VmRSS in /proc/${pid}/status`);
+  return Number(match[1]) / 1024;
+}
+
+function pad(cells: (string | number)[], widths: number[]): string {
+  return cells.map((cell, i) => {
+    const text = String(cell);
+    return i === 0 ? text.padEnd(widths[i]) : text.padStart(widths[i]);
+  }).join("  ");
+}
+
+function ms(value: number): string {
+  return value.toFixed(3);
+}
+
+function printLoadTable(results: Record<string, { baseline: ServerResult; real: ServerResult }>) {
+  const widths = [20, 9, 9, 9, 10, 9, 9];
+  console.log(
+    `\nLoad (best of ${REPS} reps; latency phase: 1 connection, ${LATENCY_REQUESTS} sequential ` +
+      `requests; throughput phase: ${CONCURRENCY} connections, ${THROUGHPUT_MS / 1000} s)`,
+  );
+  console.log(
+    pad(["", "seq p50", "seq p99", "seq req/s", "conc req/s", "conc p50", "conc p99"], widths),
+  );
+  for (const [name, pair] of Object.entries(results)) {
+    for (const server of ["baseline", "real"] as const) {
+      const { latency, throughput } = pair[server];
+      console.log(pad([
+        `${name} ${server}`,
+        ms(latency.p50Ms),
+        ms(latency.p99Ms),
+        latency.rps.toFixed(0),
+        throughput.rps.toFixed(0),
+        ms(throughput.p50Ms),
+        ms(throughput.p99Ms),
+      ], widths));
+    }
+  }
+  console.log("(latencies in ms)");
+}
+
+function ratios(pair: { baseline: ServerResult; real: ServerResult }) {
+  return {
+    p50: pair.real.latency.p50Ms / pair.baseline.latency.p50Ms,
+    p99: pair.real.latency.p99Ms / pair.baseline.latency.p99Ms,
+    throughput: pair.real.throughput.rps / pair.baseline.throughput.rps,
+  };
+}
+
+function goalLine(label: string, pass: boolean): string {
+  return `  ${pass ? "PASS" : "FAIL"}  ${label}`;
+}
+
+function parseOptions(): { client: ClientKind } {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: { client: { type: "string", default: "raw" } },
+  });
+  if (values.client !== "raw" && values.client !== "fetch") {
+    throw new Error(`--client must be raw or fetch, not ${values.client}`);
+  }
+  return { client: values.client };
+}
+
+/** Starts the real server and the baseline, runs every measurement, prints a table and JSON. */
+async function main(): Promise<void> {
+  const { client } = parseOptions();
+  const dir = await Deno.makeTempDir({ prefix: "lass-bench-" });
+  const running: Spawned[] = [];
+  try {
+    console.log(
+      `Lass server bench: deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} CPUs, client=${client}`,
+    );
+    const real = await startRealServer(dir);
+    running.push(real);
+    const realPort = Number(real.ready[1]);
+    const token = real.ready[2];
+    const realTargets = ENDPOINTS.map((endpoint) => ({
+      port: realPort,
+      path: endpoint.path,
+      headers: endpoint.authenticated ? { "x-service-token": token } : {},
+    }));
+    const bodies: Record<string, string> = {};
+    for (const target of realTargets) bodies[target.path] = await fetchBody(target);
+    const baseline = await startBaseline(dir, bodies);
+    running.push(baseline);
+    const baselinePort = Number(baseline.ready[1]);
+    console.log(
+      `real server pid ${real.child.pid} port ${realPort}; baseline pid ${baseline.child.pid} port ${baselinePort}`,
+    );
+
+    const load: Record<string, { baseline: ServerResult; real: ServerResult }> = {};
+    for (const [i, endpoint] of ENDPOINTS.entries()) {
+      const targets = { real: realTargets[i], baseline: { ...realTargets[i], port: baselinePort } };
+      load[endpoint.name] = await benchEndpoint(client, targets);
+    }
+    await delay(IDLE_WAIT_MS);
+    const idleRssMb = {
+      real: await readRssMb(real.child.pid),
+      baseline: await readRssMb(baseline.child.pid),
+    };
+    for (const server of running.splice(0)) await server.stop();
+
+    const startupMs = await measureStartup();
+    const startup = {
+      runsMs: startupMs,
+      minMs: Math.min(...startupMs),
+      medianMs: median(startupMs),
+    };
+
+    printLoadTable(load);
+    console.log("\nRatios (real / baseline)   seq p50   seq p99   conc req/s");
+    const allRatios = Object.fromEntries(
+      Object.entries(load).map(([name, pair]) => [name, ratios(pair)]),
+    );
+    for (const [name, r] of Object.entries(allRatios)) {
+      console.log(
+        `  ${name.padEnd(24)}${r.p50.toFixed(2).padStart(8)}${r.p99.toFixed(2).padStart(10)}${
+          r.throughput.toFixed(2).padStart(13)
+        }`,
+      );
+    }
+    console.log(
+      `\nStart to healthy (${STARTUP_RUNS} runs, ms): ${
+        startupMs.map((t) => t.toFixed(0)).join(", ")
+      }`,
+    );
+    console.log(`  min ${startup.minMs.toFixed(0)} ms, median ${startup.medianMs.toFixed(0)} ms`);
+    console.log(
+      `\nIdle RSS: real ${idleRssMb.real.toFixed(1)} MB, baseline ${
+        idleRssMb.baseline.toFixed(1)
+      } MB`,
+    );
+
+    const goals = {
+      bootstrapP50Ratio: {
+        value: allRatios.bootstrap.p50,
+        limit: GOAL_BOOTSTRAP_P50_RATIO,
+        pass: allRatios.bootstrap.p50 <= GOAL_BOOTSTRAP_P50_RATIO,
+      },
+      startupMedianMs: {
+        value: startup.medianMs,
+        limit: GOAL_STARTUP_MS,
+        pass: startup.medianMs < GOAL_STARTUP_MS,
+      },
+      idleRssMb: {
+        value: idleRssMb.real,
+        limit: GOAL_IDLE_RSS_MB,
+        pass: idleRssMb.real < GOAL_IDLE_RSS_MB,
+      },
+    };
+    console.log("\nGoals (informational):");
+    console.log(
+      goalLine(
+        `bootstrap p50 latency ratio <= ${GOAL_BOOTSTRAP_P50_RATIO} (${
+          allRatios.bootstrap.p50.toFixed(2)
+        })`,
+        goals.bootstrapP50Ratio.pass,
+      ),
+    );
+    console.log(
+      goalLine(
+        `start to healthy median < ${GOAL_STARTUP_MS} ms (${startup.medianMs.toFixed(0)} ms)`,
+        goals.startupMedianMs.pass,
+      ),
+    );
+    console.log(
+      goalLine(
+        `idle RSS < ${GOAL_IDLE_RSS_MB} MB (${idleRssMb.real.toFixed(1)} MB)`,
+        goals.idleRssMb.pass,
+      ),
+    );
+
+    console.log(JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        deno: Deno.version.deno,
+        cpus: navigator.hardwareConcurrency,
+        client,
+        settings: {
+          LATENCY_WARMUP,
+          LATENCY_REQUESTS,
+          CONCURRENCY,
+          THROUGHPUT_WARMUP_MS,
+          THROUGHPUT_MS,
+          REPS,
+          STARTUP_RUNS,
+        },
+        load,
+        ratios: allRatios,
+        startup,
+        idleRssMb,
+        goals,
+      },
+      (_key, value) => (typeof value === "number" ? round(value, 3) : value),
+    ));
+  } finally {
+    for (const server of running) await server.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+if (import.meta.main) {
+  try {
+    await main();
+  } catch (error) {
+    console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
+    Deno.exitCode = 1;
+  }
+}

@@ -1,0 +1,288 @@
+import assert from "node:assert/strict";
+import { readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { LassEvent } from "../core/events.ts";
+import { REDACTED } from "../core/config/redact.ts";
+import { type Json, readJsonResponse, sampleConfig, startService } from "./_helpers.ts";
+
+async function putConfig(t: Awaited<ReturnType<typeof startService>>, body: unknown) {
+  return readJsonResponse(
+    await t.call("/api/config", {
+      method: "PUT",
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    }),
+  );
+}
+
+/** Waits until an event of `type` is emitted (or fails after `ms`). */
+function nextEvent(t: Awaited<ReturnType<typeof startService>>, type: string, ms = 5000) {
+  return new Promise<LassEvent>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`no ${type} event within ${ms} ms`));
+    }, ms);
+    const stop = t.service.events.subscribe((event) => {
+      if (event.type !== type) return;
+      clearTimeout(timer);
+      stop();
+      resolve(event);
+    });
+  });
+}
+
+Deno.test("a first start writes the default config (0600) and the JSON Schema beside it", async () => {
+  const t = await startService();
+  try {
+    const config = JSON.parse(await readFile(t.configPath, "utf8"));
+    assert.equal(config.$schema, "./service.schema.json");
+    assert.equal(config.workspaces[0].name, "Playground");
+    assert.equal((await stat(t.configPath)).mode & 0o777, 0o600);
+    const schema = JSON.parse(await readFile(join(t.dir, "service.schema.json"), "utf8"));
+    assert.equal(schema.type, "object");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("GET /api/bootstrap has config, path, presets, detected env names and empty lists", async () => {
+  const t = await startService({ env: { OPENAI_API_KEY: "sk-secret-value", OLLAMA_HOST: "" } });
+  try {
+    const { status, body } = await readJsonResponse(await t.call("/api/bootstrap"));
+    assert.equal(status, 200);
+    assert.equal(body.configPath, t.configPath);
+    assert.equal(body.config.llms[1].apiKey, "env:OPENAI_API_KEY");
+    assert.deepEqual(body.env.detected, ["OPENAI_API_KEY"]);
+    assert.deepEqual(Object.keys(body.presets).sort(), [
+      "cloud-d",
+      "compatible-api",
+      "hosted-a",
+      "hosted-b",
+      "hosted-c",
+      "local-e",
+    ]);
+    assert.deepEqual(body.presets["hosted-b"].envKeys.includes("ANTHROPIC_API_KEY"), true);
+    assert.deepEqual([body.mcp, body.skills, body.catalogs], [[], [], []]);
+    assert.ok(!JSON.stringify(body).includes("sk-secret-value"), "env values are never sent");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("PUT /api/config saves a valid config and answers the normalized one", async () => {
+  const t = await startService();
+  try {
+    const changed = t.service.events.history().length;
+    const { status, body } = await putConfig(t, sampleConfig());
+    assert.equal(status, 200);
+    assert.equal(body.ok, true);
+    assert.deepEqual(body.config.workspaces[0].mcpServerIds, ["demo", "remote"]);
+    const onDisk = JSON.parse(await readFile(t.configPath, "utf8"));
+    assert.deepEqual(onDisk, body.config);
+    assert.equal(t.service.config.config.workspaces[0].maxSteps, 12, "defaults apply in memory");
+    assert.equal(
+      onDisk.workspaces[0].maxSteps,
+      undefined,
+      "defaults are not written into the file",
+    );
+    assert.equal(t.service.events.history().slice(changed)[0].type, "config.changed");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a rejected PUT /api/config leaves the file byte-identical", async () => {
+  const t = await startService();
+  try {
+    const before = await readFile(t.configPath);
+    const dangling = sampleConfig();
+    (dangling.workspaces as Json)[0].llmId = "nope";
+    const duplicate = sampleConfig();
+    (duplicate.llms as Json).push({ ...(duplicate.llms as Json)[0] });
+    const outOfRange = sampleConfig();
+    (outOfRange.llms as Json)[1].temperature = 7;
+    const unknownProvider = sampleConfig();
+    (unknownProvider.llms as Json)[1].provider = "hosted-q";
+    const cases: [unknown, number, string, string?][] = [
+      ["{not json", 400, "invalid-json"],
+      ["", 400, "invalid-json"],
+      ["[1,2]", 400, "invalid-config"],
+      [dangling, 400, "invalid-config", "workspaces.0.llmId"],
+      [duplicate, 400, "invalid-config", "llms.2.id"],
+      [outOfRange, 400, "invalid-config", "llms.1.temperature"],
+      [unknownProvider, 400, "invalid-config", "llms.1.provider"],
+    ];
+    for (const [input, status, code, path] of cases) {
+      const response = await putConfig(t, input);
+      assert.equal(response.status, status, JSON.stringify(input).slice(0, 60));
+      assert.equal(response.body.error.code, code);
+      if (path) assert.deepEqual(response.body.error.details.map((d: Json) => d.path), [path]);
+      assert.deepEqual(await readFile(t.configPath), before);
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a 20 MiB PUT /api/config is refused with 413 and nothing changes", async () => {
+  const t = await startService();
+  try {
+    const before = await readFile(t.configPath);
+    const huge = JSON.stringify({ ...sampleConfig(), padding: "x".repeat(20 * 1024 * 1024) });
+    const declared = await putConfig(t, huge);
+    assert.equal(declared.status, 413);
+    assert.equal(declared.body.error.code, "too-large");
+    // The same body streamed without a Content-Length is cut off while reading.
+    const bytes = new TextEncoder().encode(huge);
+    const streamed = await t.call("/api/config", {
+      method: "PUT",
+      body: new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < bytes.length; i += 1 << 20) {
+            controller.enqueue(bytes.slice(i, i + (1 << 20)));
+          }
+          controller.close();
+        },
+      }),
+    });
+    assert.equal(streamed.status, 413);
+    await streamed.body?.cancel();
+    assert.deepEqual(await readFile(t.configPath), before);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("two concurrent PUTs leave the file as one of the two, never a mix", async () => {
+  const t = await startService();
+  try {
+    const a = sampleConfig();
+    a.activeWorkspaceId = "main";
+    const b = sampleConfig();
+    b.activeWorkspaceId = "agent";
+    (b.llms as Json)[0].name = "Renamed";
+    for (let round = 0; round < 10; round++) {
+      const [ra, rb] = await Promise.all([putConfig(t, a), putConfig(t, b)]);
+      assert.equal(ra.status, 200);
+      assert.equal(rb.status, 200);
+      const onDisk = JSON.parse(await readFile(t.configPath, "utf8"));
+      assert.ok(
+        JSON.stringify(onDisk) === JSON.stringify(a) ||
+          JSON.stringify(onDisk) === JSON.stringify(b),
+        "the file is exactly one of the two configs",
+      );
+      assert.deepEqual(t.service.config.stored, onDisk, "memory and disk agree");
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("PUT keeps unknown top-level fields of the file that the body does not mention", async () => {
+  const t = await startService({ config: { ...sampleConfig(), x_notes: "mine" } });
+  try {
+    const { body } = await putConfig(t, sampleConfig());
+    assert.equal(body.config.x_notes, "mine");
+    assert.equal(JSON.parse(await readFile(t.configPath, "utf8")).x_notes, "mine");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("GET /api/config/export returns the file as stored, or redacted with ?redact=1", async () => {
+  const config = sampleConfig();
+  (config.llms as Json)[0].apiKey = "sk-literal";
+  const text = JSON.stringify(config, null, 4);
+  const t = await startService({ config: text });
+  try {
+    const raw = await t.call("/api/config/export");
+    assert.equal(raw.status, 200);
+    assert.equal(await raw.text(), text);
+    const { body } = await readJsonResponse(await t.call("/api/config/export?redact=1"));
+    assert.equal(body.llms[0].apiKey, REDACTED);
+    assert.equal(body.llms[1].apiKey, "env:OPENAI_API_KEY");
+    assert.equal(body.mcpServers[1].headers.authorization, REDACTED);
+    const bad = await readJsonResponse(await t.call("/api/config/export?redact=maybe"));
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error.code, "invalid-request");
+    assert.equal(bad.body.error.details[0].path, "redact");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("GET /api/schema serves the JSON Schema", async () => {
+  const t = await startService();
+  try {
+    const response = await t.call("/api/schema");
+    assert.match(response.headers.get("content-type")!, /schema\+json/);
+    const schema = await response.json();
+    assert.ok(schema.properties.llms);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("config routes answer 405 with Allow for other methods", async () => {
+  const t = await startService();
+  try {
+    for (
+      const [path, method, allow] of [
+        ["/api/config", "GET", "PUT"],
+        ["/api/config/export", "POST", "GET, HEAD"],
+        ["/api/schema", "DELETE", "GET, HEAD"],
+        ["/api/bootstrap", "PUT", "GET, HEAD"],
+        ["/api/health", "POST", "GET, HEAD"],
+      ]
+    ) {
+      const response = await t.call(path, { method, body: method === "GET" ? undefined : "{}" });
+      const { status, body } = await readJsonResponse(response);
+      assert.equal(status, 405, `${method} ${path}`);
+      assert.equal(body.error.code, "method-not-allowed");
+      assert.equal(response.headers.get("allow"), allow);
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("an edit of the file on disk is picked up and announced", async () => {
+  const t = await startService({ config: sampleConfig(), watchConfig: true });
+  try {
+    const changed = nextEvent(t, "config.changed");
+    const edited = sampleConfig();
+    edited.activeWorkspaceId = "agent";
+    await writeFile(t.configPath, JSON.stringify(edited));
+    assert.equal((await changed).data.source, "file");
+    assert.equal(t.service.config.config.activeWorkspaceId, "agent");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("an invalid file on disk keeps the last good config and says why", async () => {
+  const t = await startService({ config: sampleConfig(), watchConfig: true });
+  try {
+    const invalid = nextEvent(t, "config.invalid");
+    const broken = sampleConfig();
+    (broken.workspaces as Json)[0].llmId = "gone";
+    await writeFile(t.configPath, JSON.stringify(broken));
+    const event = await invalid;
+    assert.match(String(event.data.message), /workspaces\.0\.llmId/);
+    assert.equal(t.service.config.config.workspaces[0].llmId, "gpt");
+    const notJson = nextEvent(t, "config.invalid");
+    await writeFile(t.configPath, "{ oops");
+    assert.match(String((await notJson).data.message), /not valid JSON/);
+    assert.equal(t.service.config.config.workspaces[0].llmId, "gpt");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a service refuses to open an invalid config file and does not touch it", async () => {
+  const text = '{"llms": [{"id": "x"}]}';
+  await assert.rejects(startService({ config: text }), (error: Json) => {
+    assert.equal(error.code, "invalid-config");
+    assert.ok(error.details.some((d: Json) => d.path === "llms.0.provider"));
+    return true;
+  });
+});

@@ -1,0 +1,143 @@
+import assert from "node:assert/strict";
+import { ROUTES } from "../routes/app.ts";
+import { Router } from "../routes/router.ts";
+import { isLoopbackName, OPEN_ROUTES, tokensMatch } from "../routes/security.ts";
+import { readJsonResponse, startService, TOKEN } from "./_helpers.ts";
+
+Deno.test("every route except health and the OAuth callback answers 401 without the token", async () => {
+  const t = await startService();
+  try {
+    const routes = new Router(ROUTES).routes;
+    assert.ok(routes.length >= 12, "the route table is walked, not an empty list");
+    for (const { method, path } of routes) {
+      if (OPEN_ROUTES.has(`${method} ${path}`)) continue;
+      const concrete = path.replace(/:(\w+)/g, "x");
+      for (const token of [null, "wrong-token", ""]) {
+        const response = await t.call(concrete, {
+          method,
+          token,
+          body: ["GET", "HEAD"].includes(method) ? undefined : "{}",
+        });
+        const { status, body } = await readJsonResponse(response);
+        assert.equal(status, 401, `${method} ${concrete} with token ${token} → ${status}`);
+        assert.equal(body.error.code, "unauthorized");
+      }
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the token is accepted in the header and in the query", async () => {
+  const t = await startService();
+  try {
+    assert.equal((await t.call("/api/bootstrap")).status, 200);
+    const viaQuery = await t.call(`/api/bootstrap?token=${TOKEN}`, { token: null });
+    assert.equal(viaQuery.status, 200);
+    await viaQuery.body?.cancel();
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("unknown paths need the token too, then answer 404", async () => {
+  const t = await startService();
+  try {
+    assert.equal((await readJsonResponse(await t.call("/api/nope", { token: null }))).status, 401);
+    const { status, body } = await readJsonResponse(await t.call("/api/nope"));
+    assert.equal(status, 404);
+    assert.equal(body.error.code, "not-found");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("GET /api/health needs no token", async () => {
+  const t = await startService();
+  try {
+    const { status, body } = await readJsonResponse(await t.call("/api/health", { token: null }));
+    assert.equal(status, 200);
+    assert.equal(body.ok, true);
+    assert.match(body.version, /^\d+\.\d+\.\d+/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a non-loopback Host is refused with 403 forbidden-host, even with the token", async () => {
+  const t = await startService();
+  try {
+    for (const host of ["evil.example.com", "evil.example.com:7420", "192.168.1.5:7420"]) {
+      const { status, body } = await readJsonResponse(
+        await t.call("/api/health", { headers: { host } }),
+      );
+      assert.equal(status, 403, host);
+      assert.equal(body.error.code, "forbidden-host");
+    }
+    for (const host of ["localhost:7420", "127.0.0.1:7420", "[::1]:7420", "app.localhost"]) {
+      const response = await t.call("/api/health", { headers: { host } });
+      assert.equal(response.status, 200, host);
+      await response.body?.cancel();
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a foreign Origin is refused with 403 forbidden-origin; the own origin is fine", async () => {
+  const t = await startService();
+  try {
+    for (const origin of ["http://evil.example.com", "null", "http://127.0.0.1:9999"]) {
+      const { status, body } = await readJsonResponse(
+        await t.call("/api/bootstrap", { headers: { origin } }),
+      );
+      assert.equal(status, 403, origin);
+      assert.equal(body.error.code, "forbidden-origin");
+    }
+    const own = await t.call("/api/bootstrap", { headers: { origin: "http://127.0.0.1:7420" } });
+    assert.equal(own.status, 200);
+    await own.body?.cancel();
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("responses carry no-sniff, no-referrer and no-store headers", async () => {
+  const t = await startService();
+  try {
+    const response = await t.call("/api/bootstrap");
+    await response.body?.cancel();
+    assert.equal(response.headers.get("x-content-type-options"), "nosniff");
+    assert.equal(response.headers.get("referrer-policy"), "no-referrer");
+    assert.equal(response.headers.get("cache-control"), "no-store");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("HEAD answers like GET without a body", async () => {
+  const t = await startService();
+  try {
+    const response = await t.call("/api/bootstrap", { method: "HEAD" });
+    assert.equal(response.status, 200);
+    assert.equal(response.body, null);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("tokensMatch compares whole tokens", () => {
+  assert.equal(tokensMatch("abc", "abc"), true);
+  assert.equal(tokensMatch("abc", "abd"), false);
+  assert.equal(tokensMatch("ab", "abc"), false);
+  assert.equal(tokensMatch("", "abc"), false);
+});
+
+Deno.test("isLoopbackName knows loopback names and nothing else", () => {
+  for (const name of ["localhost", "127.0.0.1", "127.1.2.3", "::1", "x.localhost"]) {
+    assert.equal(isLoopbackName(name), true, name);
+  }
+  for (const name of ["0.0.0.0", "10.0.0.1", "localhost.evil.com", "127.0.0.1.nip.io", ""]) {
+    assert.equal(isLoopbackName(name), false, name);
+  }
+});
