@@ -30,6 +30,9 @@ const GOAL_BOOTSTRAP_P50_RATIO = 1.5;
 const GOAL_STARTUP_MS = 300;
 const GOAL_IDLE_RSS_MB = 80;
 
+type EndpointName = "health" | "bootstrap";
+type Pair<T> = { baseline: T; real: T };
+
 /** Which client drives the load: a minimal keep-alive HTTP/1.1 socket client, or `fetch`. */
 type ClientKind = "raw" | "fetch";
 
@@ -77,7 +80,7 @@ interface Spawned {
 
 /** An endpoint under test: its name, path and whether it needs the token header. */
 interface Endpoint {
-  name: "health" | "bootstrap";
+  name: EndpointName;
   path: string;
   authenticated: boolean;
 }
@@ -93,7 +96,7 @@ function delay(ms: number): Promise<void> {
 
 /** Races `promise` against a timer that is always cleared, so no timer outlives the race. */
 async function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
-  let timer = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<T>((resolve) => {
     timer = setTimeout(() => resolve(onTimeout()), ms);
   });
@@ -363,8 +366,8 @@ async function measureThroughput(kind: ClientKind, target: Target): Promise<Thro
 /** Runs both phases REPS times per server, interleaving baseline and real; keeps the best rep. */
 async function benchEndpoint(
   kind: ClientKind,
-  targets: { baseline: Target; real: Target },
-): Promise<{ baseline: ServerResult; real: ServerResult }> {
+  targets: Pair<Target>,
+): Promise<Pair<ServerResult>> {
   const runs: Record<"baseline" | "real", ServerResult[]> = { baseline: [], real: [] };
   for (let rep = 0; rep < REPS; rep++) {
     for (const server of ["baseline", "real"] as const) {
@@ -425,44 +428,63 @@ async function readRssMb(pid: number): Promise<number> {
   return Number(match[1]) / 1024;
 }
 
-function pad(cells: (string | number)[], widths: number[]): string {
-  return cells.map((cell, i) => {
-    const text = String(cell);
-    return i === 0 ? text.padEnd(widths[i]) : text.padStart(widths[i]);
-  }).join("  ");
+/** Both servers, running, with a target per endpoint on each. */
+interface Servers extends Pair<Spawned> {
+  targets: Record<EndpointName, Pair<Target>>;
 }
 
-function ms(value: number): string {
-  return value.toFixed(3);
+/** Everything measured, as printed in the final JSON line. */
+interface Report {
+  date: string;
+  deno: string;
+  cpus: number;
+  client: ClientKind;
+  settings: Record<string, number>;
+  load: Record<EndpointName, Pair<ServerResult>>;
+  ratios: Record<EndpointName, { p50: number; p99: number; throughput: number }>;
+  startup: { runsMs: number[]; minMs: number; medianMs: number };
+  idleRssMb: Pair<number>;
+  goals: Record<string, { value: number; limit: number; pass: boolean }>;
 }
 
-function printLoadTable(results: Record<string, { baseline: ServerResult; real: ServerResult }>) {
-  const widths = [20, 9, 9, 9, 10, 9, 9];
-  console.log(
-    `\nLoad (best of ${REPS} reps; latency phase: 1 connection, ${LATENCY_REQUESTS} sequential ` +
-      `requests; throughput phase: ${CONCURRENCY} connections, ${THROUGHPUT_MS / 1000} s)`,
-  );
-  console.log(
-    pad(["", "seq p50", "seq p99", "seq req/s", "conc req/s", "conc p50", "conc p99"], widths),
-  );
-  for (const [name, pair] of Object.entries(results)) {
-    for (const server of ["baseline", "real"] as const) {
-      const { latency, throughput } = pair[server];
-      console.log(pad([
-        `${name} ${server}`,
-        ms(latency.p50Ms),
-        ms(latency.p99Ms),
-        latency.rps.toFixed(0),
-        throughput.rps.toFixed(0),
-        ms(throughput.p50Ms),
-        ms(throughput.p99Ms),
-      ], widths));
-    }
-  }
-  console.log("(latencies in ms)");
+/** Starts the real server in `dir`, fetches its bodies, and starts a baseline serving them. */
+async function startServers(dir: string, running: Spawned[]): Promise<Servers> {
+  const real = await startRealServer(dir);
+  running.push(real);
+  const realTargets = ENDPOINTS.map((endpoint): Target => ({
+    port: Number(real.ready[1]),
+    path: endpoint.path,
+    headers: endpoint.authenticated ? { "x-service-token": real.ready[2] } : {},
+  }));
+  const bodies: Record<string, string> = {};
+  for (const target of realTargets) bodies[target.path] = await fetchBody(target);
+  const baseline = await startBaseline(dir, bodies);
+  running.push(baseline);
+  const targets = Object.fromEntries(ENDPOINTS.map((endpoint, i) => [endpoint.name, {
+    real: realTargets[i],
+    baseline: { ...realTargets[i], port: Number(baseline.ready[1]) },
+  }])) as Record<EndpointName, Pair<Target>>;
+  return { real, baseline, targets };
 }
 
-function ratios(pair: { baseline: ServerResult; real: ServerResult }) {
+async function runLoad(
+  client: ClientKind,
+  servers: Servers,
+): Promise<Record<EndpointName, Pair<ServerResult>>> {
+  const load: Partial<Record<EndpointName, Pair<ServerResult>>> = {};
+  for (const { name } of ENDPOINTS) load[name] = await benchEndpoint(client, servers.targets[name]);
+  return load as Record<EndpointName, Pair<ServerResult>>;
+}
+
+async function measureIdleRss(servers: Servers): Promise<Pair<number>> {
+  await delay(IDLE_WAIT_MS);
+  return {
+    real: await readRssMb(servers.real.child.pid),
+    baseline: await readRssMb(servers.baseline.child.pid),
+  };
+}
+
+function ratios(pair: Pair<ServerResult>): { p50: number; p99: number; throughput: number } {
   return {
     p50: pair.real.latency.p50Ms / pair.baseline.latency.p50Ms,
     p99: pair.real.latency.p99Ms / pair.baseline.latency.p99Ms,
@@ -470,153 +492,139 @@ function ratios(pair: { baseline: ServerResult; real: ServerResult }) {
   };
 }
 
-function goalLine(label: string, pass: boolean): string {
-  return `  ${pass ? "PASS" : "FAIL"}  ${label}`;
+function buildReport(
+  client: ClientKind,
+  load: Record<EndpointName, Pair<ServerResult>>,
+  startupMs: number[],
+  idleRssMb: Pair<number>,
+): Report {
+  const allRatios = { health: ratios(load.health), bootstrap: ratios(load.bootstrap) };
+  const startup = { runsMs: startupMs, minMs: Math.min(...startupMs), medianMs: median(startupMs) };
+  const goal = (value: number, limit: number, pass: boolean) => ({ value, limit, pass });
+  return {
+    date: new Date().toISOString(),
+    deno: Deno.version.deno,
+    cpus: navigator.hardwareConcurrency,
+    client,
+    settings: {
+      LATENCY_WARMUP,
+      LATENCY_REQUESTS,
+      CONCURRENCY,
+      THROUGHPUT_WARMUP_MS,
+      THROUGHPUT_MS,
+      REPS,
+      STARTUP_RUNS,
+    },
+    load,
+    ratios: allRatios,
+    startup,
+    idleRssMb,
+    goals: {
+      bootstrapP50Ratio: goal(
+        allRatios.bootstrap.p50,
+        GOAL_BOOTSTRAP_P50_RATIO,
+        allRatios.bootstrap.p50 <= GOAL_BOOTSTRAP_P50_RATIO,
+      ),
+      startupMedianMs: goal(startup.medianMs, GOAL_STARTUP_MS, startup.medianMs < GOAL_STARTUP_MS),
+      idleRssMb: goal(idleRssMb.real, GOAL_IDLE_RSS_MB, idleRssMb.real < GOAL_IDLE_RSS_MB),
+    },
+  };
 }
 
-function parseOptions(): { client: ClientKind } {
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: { client: { type: "string", default: "raw" } },
-  });
+function row(cells: (string | number)[], widths: number[]): string {
+  return cells.map((cell, i) => {
+    const text = String(cell);
+    return i === 0 ? text.padEnd(widths[i]) : text.padStart(widths[i]);
+  }).join("  ");
+}
+
+function printLoad(report: Report): void {
+  const widths = [20, 9, 9, 9, 10, 9, 9];
+  console.log(
+    `\nLoad, best of ${REPS} reps (seq: 1 connection, ${LATENCY_REQUESTS} sequential requests; ` +
+      `conc: ${CONCURRENCY} connections for ${THROUGHPUT_MS / 1000} s). Latencies in ms.`,
+  );
+  console.log(
+    row(["", "seq p50", "seq p99", "seq req/s", "conc req/s", "conc p50", "conc p99"], widths),
+  );
+  for (const { name } of ENDPOINTS) {
+    for (const server of ["baseline", "real"] as const) {
+      const { latency, throughput } = report.load[name][server];
+      console.log(row([
+        `${name} ${server}`,
+        latency.p50Ms.toFixed(3),
+        latency.p99Ms.toFixed(3),
+        latency.rps.toFixed(0),
+        throughput.rps.toFixed(0),
+        throughput.p50Ms.toFixed(3),
+        throughput.p99Ms.toFixed(3),
+      ], widths));
+    }
+  }
+  const ratioWidths = [20, 9, 9, 10];
+  console.log("\nRatios, real / baseline");
+  console.log(row(["", "seq p50", "seq p99", "conc req/s"], ratioWidths));
+  for (const { name } of ENDPOINTS) {
+    const r = report.ratios[name];
+    console.log(
+      row([name, r.p50.toFixed(2), r.p99.toFixed(2), r.throughput.toFixed(2)], ratioWidths),
+    );
+  }
+}
+
+function printReport(report: Report): void {
+  printLoad(report);
+  const { startup, idleRssMb, goals } = report;
+  const runs = startup.runsMs.map((t) => t.toFixed(0)).join(", ");
+  console.log(`\nStart to healthy, ${STARTUP_RUNS} runs (ms): ${runs}`);
+  console.log(`  min ${startup.minMs.toFixed(0)} ms, median ${startup.medianMs.toFixed(0)} ms`);
+  console.log(
+    `\nIdle RSS: real ${idleRssMb.real.toFixed(1)} MB, baseline ${
+      idleRssMb.baseline.toFixed(1)
+    } MB`,
+  );
+  const line = (pass: boolean, text: string) => console.log(`  ${pass ? "PASS" : "FAIL"}  ${text}`);
+  console.log("\nGoals (informational):");
+  line(
+    goals.bootstrapP50Ratio.pass,
+    `bootstrap p50 latency ratio <= ${GOAL_BOOTSTRAP_P50_RATIO} ` +
+      `(${goals.bootstrapP50Ratio.value.toFixed(2)})`,
+  );
+  line(
+    goals.startupMedianMs.pass,
+    `start to healthy median < ${GOAL_STARTUP_MS} ms (${startup.medianMs.toFixed(0)} ms)`,
+  );
+  line(goals.idleRssMb.pass, `idle RSS < ${GOAL_IDLE_RSS_MB} MB (${idleRssMb.real.toFixed(1)} MB)`);
+  console.log();
+  console.log(
+    JSON.stringify(report, (_key, value) => typeof value === "number" ? round(value, 3) : value),
+  );
+}
+
+function parseClient(args: string[]): ClientKind {
+  const { values } = parseArgs({ args, options: { client: { type: "string", default: "raw" } } });
   if (values.client !== "raw" && values.client !== "fetch") {
     throw new Error(`--client must be raw or fetch, not ${values.client}`);
   }
-  return { client: values.client };
+  return values.client;
 }
 
-/** Starts the real server and the baseline, runs every measurement, prints a table and JSON. */
-async function main(): Promise<void> {
-  const { client } = parseOptions();
+/** Runs every measurement (load, idle RSS, then start to healthy) and prints the report. */
+async function main(args: string[]): Promise<void> {
+  const client = parseClient(args);
+  console.log(
+    `Lass server bench: deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} CPUs, ` +
+      `client ${client}`,
+  );
   const dir = await Deno.makeTempDir({ prefix: "lass-bench-" });
   const running: Spawned[] = [];
   try {
-    console.log(
-      `Lass server bench: deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} CPUs, client=${client}`,
-    );
-    const real = await startRealServer(dir);
-    running.push(real);
-    const realPort = Number(real.ready[1]);
-    const token = real.ready[2];
-    const realTargets = ENDPOINTS.map((endpoint) => ({
-      port: realPort,
-      path: endpoint.path,
-      headers: endpoint.authenticated ? { "x-service-token": token } : {},
-    }));
-    const bodies: Record<string, string> = {};
-    for (const target of realTargets) bodies[target.path] = await fetchBody(target);
-    const baseline = await startBaseline(dir, bodies);
-    running.push(baseline);
-    const baselinePort = Number(baseline.ready[1]);
-    console.log(
-      `real server pid ${real.child.pid} port ${realPort}; baseline pid ${baseline.child.pid} port ${baselinePort}`,
-    );
-
-    const load: Record<string, { baseline: ServerResult; real: ServerResult }> = {};
-    for (const [i, endpoint] of ENDPOINTS.entries()) {
-      const targets = { real: realTargets[i], baseline: { ...realTargets[i], port: baselinePort } };
-      load[endpoint.name] = await benchEndpoint(client, targets);
-    }
-    await delay(IDLE_WAIT_MS);
-    const idleRssMb = {
-      real: await readRssMb(real.child.pid),
-      baseline: await readRssMb(baseline.child.pid),
-    };
+    const servers = await startServers(dir, running);
+    const load = await runLoad(client, servers);
+    const idleRssMb = await measureIdleRss(servers);
     for (const server of running.splice(0)) await server.stop();
-
     const startupMs = await measureStartup();
-    const startup = {
-      runsMs: startupMs,
-      minMs: Math.min(...startupMs),
-      medianMs: median(startupMs),
-    };
-
-    printLoadTable(load);
-    console.log("\nRatios (real / baseline)   seq p50   seq p99   conc req/s");
-    const allRatios = Object.fromEntries(
-      Object.entries(load).map(([name, pair]) => [name, ratios(pair)]),
-    );
-    for (const [name, r] of Object.entries(allRatios)) {
-      console.log(
-        `  ${name.padEnd(24)}${r.p50.toFixed(2).padStart(8)}${r.p99.toFixed(2).padStart(10)}${
-          r.throughput.toFixed(2).padStart(13)
-        }`,
-      );
-    }
-    console.log(
-      `\nStart to healthy (${STARTUP_RUNS} runs, ms): ${
-        startupMs.map((t) => t.toFixed(0)).join(", ")
-      }`,
-    );
-    console.log(`  min ${startup.minMs.toFixed(0)} ms, median ${startup.medianMs.toFixed(0)} ms`);
-    console.log(
-      `\nIdle RSS: real ${idleRssMb.real.toFixed(1)} MB, baseline ${
-        idleRssMb.baseline.toFixed(1)
-      } MB`,
-    );
-
-    const goals = {
-      bootstrapP50Ratio: {
-        value: allRatios.bootstrap.p50,
-        limit: GOAL_BOOTSTRAP_P50_RATIO,
-        pass: allRatios.bootstrap.p50 <= GOAL_BOOTSTRAP_P50_RATIO,
-      },
-      startupMedianMs: {
-        value: startup.medianMs,
-        limit: GOAL_STARTUP_MS,
-        pass: startup.medianMs < GOAL_STARTUP_MS,
-      },
-      idleRssMb: {
-        value: idleRssMb.real,
-        limit: GOAL_IDLE_RSS_MB,
-        pass: idleRssMb.real < GOAL_IDLE_RSS_MB,
-      },
-    };
-    console.log("\nGoals (informational):");
-    console.log(
-      goalLine(
-        `bootstrap p50 latency ratio <= ${GOAL_BOOTSTRAP_P50_RATIO} (${
-          allRatios.bootstrap.p50.toFixed(2)
-        })`,
-        goals.bootstrapP50Ratio.pass,
-      ),
-    );
-    console.log(
-      goalLine(
-        `start to healthy median < ${GOAL_STARTUP_MS} ms (${startup.medianMs.toFixed(0)} ms)`,
-        goals.startupMedianMs.pass,
-      ),
-    );
-    console.log(
-      goalLine(
-        `idle RSS < ${GOAL_IDLE_RSS_MB} MB (${idleRssMb.real.toFixed(1)} MB)`,
-        goals.idleRssMb.pass,
-      ),
-    );
-
-    console.log(JSON.stringify(
-      {
-        date: new Date().toISOString(),
-        deno: Deno.version.deno,
-        cpus: navigator.hardwareConcurrency,
-        client,
-        settings: {
-          LATENCY_WARMUP,
-          LATENCY_REQUESTS,
-          CONCURRENCY,
-          THROUGHPUT_WARMUP_MS,
-          THROUGHPUT_MS,
-          REPS,
-          STARTUP_RUNS,
-        },
-        load,
-        ratios: allRatios,
-        startup,
-        idleRssMb,
-        goals,
-      },
-      (_key, value) => (typeof value === "number" ? round(value, 3) : value),
-    ));
+    printReport(buildReport(client, load, startupMs, idleRssMb));
   } finally {
     for (const server of running) await server.stop();
     await Deno.remove(dir, { recursive: true });
@@ -625,7 +633,7 @@ async function main(): Promise<void> {
 
 if (import.meta.main) {
   try {
-    await main();
+    await main(Deno.args);
   } catch (error) {
     console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
     Deno.exitCode = 1;

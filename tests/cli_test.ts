@@ -1,0 +1,192 @@
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { VERSION } from "../core/version.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const PERMISSIONS = [
+  "--allow-net",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+  "--allow-sys=hostname",
+];
+const READY = /^Lass ready: http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+)$/;
+
+interface Running {
+  process: Deno.ChildProcess;
+  port: number;
+  token: string;
+  stderr: () => Promise<string>;
+}
+
+/** Runs a command to its end and returns its exit code and output. */
+async function run(args: string[], env: Record<string, string> = {}) {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args,
+    env: { NO_COLOR: "1", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
+/** Starts a server and waits for its ready line. */
+async function start(
+  entry: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Running> {
+  const process = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...PERMISSIONS, entry, "--port", "0", ...args],
+    env: { NO_COLOR: "1", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderrText = new Response(process.stderr).text();
+  const lines = process.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  while (!buffered.includes("\n")) {
+    const { done, value } = await lines.read();
+    if (done) throw new Error(`the server exited before it was ready: ${await stderrText}`);
+    buffered += value;
+  }
+  lines.releaseLock();
+  const match = READY.exec(buffered.split("\n")[0]);
+  assert.ok(match, `ready line: ${buffered}`);
+  return { process, port: Number(match[1]), token: match[2], stderr: () => stderrText };
+}
+
+async function tempDir() {
+  return await mkdtemp(join(tmpdir(), "lass-cli-"));
+}
+
+Deno.test("--help and --version print and exit 0; bad flags exit 2", async () => {
+  const help = await run(["run", ...PERMISSIONS, MAIN, "--help"]);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /--data-dir/);
+  const version = await run(["run", ...PERMISSIONS, MAIN, "--version"]);
+  assert.deepEqual([version.code, version.stdout.trim()], [0, VERSION]);
+  const badPort = await run(["run", ...PERMISSIONS, MAIN, "--port", "http"]);
+  assert.equal(badPort.code, 2);
+  assert.match(badPort.stderr, /--port must be a number/);
+  const unknown = await run(["run", ...PERMISSIONS, MAIN, "--frobnicate"]);
+  assert.equal(unknown.code, 2);
+});
+
+Deno.test("an all-interfaces host is refused without the loud flag", async () => {
+  const dir = await tempDir();
+  try {
+    const refused = await run([
+      "run",
+      ...PERMISSIONS,
+      MAIN,
+      "--host",
+      "0.0.0.0",
+      "--config",
+      join(dir, "s.json"),
+    ]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /--unsafe-expose-to-network/);
+    const viaEnv = await run(["run", ...PERMISSIONS, MAIN], { LASS_HOST: "::" });
+    assert.equal(viaEnv.code, 2);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("the server starts with no setup, prints its URL, serves, and stops cleanly on SIGTERM", async () => {
+  const dir = await tempDir();
+  try {
+    const server = await start(MAIN, [
+      "--config",
+      join(dir, "service.json"),
+      "--data-dir",
+      join(dir, "data"),
+    ]);
+    assert.equal(server.token.length, 43, "32 random bytes, base64url");
+    const base = `http://127.0.0.1:${server.port}`;
+    const health = await fetch(`${base}/api/health`);
+    assert.deepEqual(await health.json(), { ok: true, version: VERSION });
+    const denied = await fetch(`${base}/api/bootstrap`);
+    assert.equal(denied.status, 401);
+    await denied.body?.cancel();
+    const bootstrap = await fetch(`${base}/api/bootstrap`, {
+      headers: { "x-service-token": server.token },
+    });
+    assert.equal((await bootstrap.json()).configPath, join(dir, "service.json"));
+    // An open event stream must not hold the shutdown.
+    const events = await fetch(`${base}/api/events?token=${server.token}`);
+    server.process.kill("SIGTERM");
+    const status = await server.process.status;
+    await events.body?.cancel().catch(() => {});
+    assert.equal(status.code, 0, await server.stderr());
+    JSON.parse(await readFile(join(dir, "service.json"), "utf8"));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("LASS_TOKEN, LASS_CONFIG and LASS_DATA_DIR are honoured", async () => {
+  const dir = await tempDir();
+  try {
+    const server = await start(MAIN, [], {
+      LASS_TOKEN: "fixed-token",
+      LASS_CONFIG: join(dir, "env.json"),
+      LASS_DATA_DIR: join(dir, "data"),
+    });
+    assert.equal(server.token, "fixed-token");
+    const response = await fetch(`http://127.0.0.1:${server.port}/api/sessions/s1`, {
+      method: "PUT",
+      headers: { "x-service-token": "fixed-token" },
+      body: JSON.stringify({ workspaceId: "playground", messages: [] }),
+    });
+    assert.equal(response.status, 200);
+    await response.body?.cancel();
+    server.process.kill("SIGINT");
+    assert.equal((await server.process.status).code, 0);
+    await readFile(join(dir, "env.json"));
+    await readFile(join(dir, "data", "sessions", "s1.json"));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("an invalid config file stops the start with its problems and stays untouched", async () => {
+  const dir = await tempDir();
+  try {
+    const path = join(dir, "service.json");
+    const text = '{"llms": [{"id": "a", "name": "A", "provider": "hosted-z", "model": "m"}]}';
+    await writeFile(path, text);
+    const result = await run(["run", ...PERMISSIONS, MAIN, "--config", path, "--port", "0"]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /llms\.0\.provider/);
+    assert.equal(await readFile(path, "utf8"), text);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("the bundled dist/lass.js (deno task build) starts and serves", async () => {
+  const dir = await tempDir();
+  try {
+    const bundle = join(dir, "lass.js");
+    const built = await run(["bundle", "--platform", "deno", "--quiet", "-o", bundle, MAIN]);
+    assert.equal(built.code, 0, built.stderr);
+    const server = await start(bundle, [
+      "--config",
+      join(dir, "service.json"),
+      "--data-dir",
+      join(dir, "data"),
+    ]);
+    const health = await fetch(`http://127.0.0.1:${server.port}/api/health`);
+    assert.equal((await health.json()).ok, true);
+    server.process.kill("SIGTERM");
+    assert.equal((await server.process.status).code, 0);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
