@@ -107,11 +107,13 @@ async function main(args: string[]): Promise<void> {
   try {
     service = await openService({ configPath, dataDir, env });
   } catch (error) {
-    if (!(error instanceof LassError)) throw error;
-    const details = (error.details ?? []).map((d) =>
-      `\n  ${d.path || "(top level)"}: ${d.message}`
+    const details = error instanceof LassError
+      ? (error.details ?? []).map((d) => `\n  ${d.path || "(top level)"}: ${d.message}`)
+      : [];
+    throw new StartupError(
+      `cannot start with ${configPath}: ${(error as Error).message}${details.join("")}`,
+      1,
     );
-    throw new StartupError(`cannot start: ${error.message}${details.join("")}`, 1);
   }
 
   const shutdown = new AbortController();

@@ -286,3 +286,24 @@ Deno.test("a service refuses to open an invalid config file and does not touch i
     return true;
   });
 });
+
+Deno.test("concurrent updates each see the previous one, so none is lost", async () => {
+  const t = await startService({ config: sampleConfig() });
+  try {
+    await Promise.all(Array.from({ length: 8 }, (_, i) =>
+      t.service.config.update((stored) => {
+        const workspaces = stored.workspaces as Json[];
+        workspaces[0].starterPrompts = [...workspaces[0].starterPrompts ?? [], `p${i}`];
+        return stored;
+      })));
+    const prompts = JSON.parse(await readFile(t.configPath, "utf8")).workspaces[0].starterPrompts;
+    assert.deepEqual(prompts, ["p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7"]);
+    await assert.rejects(
+      t.service.config.update((stored) => ({ ...stored, activeWorkspaceId: "nowhere" })),
+      (error: Json) => error.code === "invalid-config",
+    );
+    assert.equal(t.service.config.config.activeWorkspaceId, "main");
+  } finally {
+    await t.close();
+  }
+});
