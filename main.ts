@@ -55,11 +55,12 @@ function newToken(): string {
 /** Host names this machine answers to, for `Host` checks when bound beyond loopback. */
 function machineHostNames(host: string): string[] {
   const names = [hostName(host)];
-  try {
-    names.push(Deno.hostname().toLowerCase());
+  // Query first: a missing permission must not stop the start with an interactive prompt.
+  const granted = (kind: "hostname" | "networkInterfaces") =>
+    Deno.permissions.querySync({ name: "sys", kind }).state === "granted";
+  if (granted("hostname")) names.push(Deno.hostname().toLowerCase());
+  if (granted("networkInterfaces")) {
     for (const iface of Deno.networkInterfaces()) names.push(hostName(iface.address));
-  } catch {
-    // Without --allow-sys only the bound address itself is accepted.
   }
   return names;
 }

@@ -59,12 +59,11 @@ export class EventBus {
 
   /** Records an event and tells every listener; returns the recorded event. */
   emit(type: string, data: Record<string, unknown> = {}): LassEvent {
-    const size = JSON.stringify(data).length;
     const event: LassEvent = {
       seq: this.#nextSeq++,
       time: this.#now().toISOString(),
       type,
-      data: size > this.#maxDataBytes ? { truncated: true, bytes: size } : data,
+      data: this.#bounded(data),
     };
     this.#ring.push(event);
     if (this.#ring.length > this.#capacity) this.#evictedThrough = this.#ring.shift()!.seq;
@@ -73,6 +72,15 @@ export class EventBus {
     }
     for (const listener of this.#listeners) listener(event);
     return event;
+  }
+
+  /** The data itself, or a note of its size when it serialises to more than the limit. */
+  #bounded(data: Record<string, unknown>): Record<string, unknown> {
+    const json = JSON.stringify(data);
+    // A UTF-16 code unit encodes to at most 3 UTF-8 bytes: most events skip the encoding.
+    if (json.length * 3 <= this.#maxDataBytes) return data;
+    const bytes = new TextEncoder().encode(json).byteLength;
+    return bytes > this.#maxDataBytes ? { truncated: true, bytes } : data;
   }
 
   /** The buffered events with `seq` greater than `since`, oldest first. */

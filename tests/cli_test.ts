@@ -11,9 +11,9 @@ const PERMISSIONS = [
   "--allow-write",
   "--allow-env",
   "--allow-run",
-  "--allow-sys=hostname",
+  "--allow-sys=hostname,networkInterfaces",
 ];
-const READY = /^Lass ready: http:\/\/127\.0\.0\.1:(\d+)\/\?token=([A-Za-z0-9_-]+)$/;
+const READY = /^Lass ready: http:\/\/(?:127\.0\.0\.1|0\.0\.0\.0):(\d+)\/\?token=([A-Za-z0-9_-]+)$/;
 
 interface Running {
   process: Deno.ChildProcess;
@@ -93,6 +93,35 @@ Deno.test("an all-interfaces host is refused without the loud flag", async () =>
     assert.match(refused.stderr, /--unsafe-expose-to-network/);
     const viaEnv = await run(["run", ...PERMISSIONS, MAIN], { LASS_HOST: "::" });
     assert.equal(viaEnv.code, 2);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("with the loud flag an all-interfaces host starts, warns, and still checks Host", async () => {
+  const dir = await tempDir();
+  try {
+    const server = await start(MAIN, [
+      "--host",
+      "0.0.0.0",
+      "--unsafe-expose-to-network",
+      "--config",
+      join(dir, "service.json"),
+    ]);
+    const health = await fetch(`http://127.0.0.1:${server.port}/api/health`);
+    assert.equal(health.status, 200);
+    await health.body?.cancel();
+    // fetch cannot set Host, so a raw request plays the DNS-rebinding page.
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.port });
+    await conn.write(new TextEncoder().encode(
+      "GET /api/health HTTP/1.1\r\nHost: attacker.example\r\nConnection: close\r\n\r\n",
+    ));
+    const reply = await new Response(conn.readable).text();
+    assert.match(reply, /^HTTP\/1\.1 403/);
+    assert.match(reply, /forbidden-host/);
+    server.process.kill("SIGTERM");
+    assert.equal((await server.process.status).code, 0);
+    assert.match(await server.stderr(), /WARNING: Lass is reachable from the network/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -215,3 +215,17 @@ Deno.test("the default config has the demo model and tools, plus a profile per d
   assert.equal(withKeys.workspaces![0].llmId, "openai");
   assert.ok(!JSON.stringify(withKeys).includes('"sk"'), "key values are never copied in");
 });
+
+Deno.test("URLs must be http(s) or env references; a model may use service:demo", () => {
+  const paths = problems({
+    llms: [{ id: "l", name: "L", provider: "compatible-api", model: "m", baseURL: "file:///etc" }],
+    agents: [{ id: "a", name: "A", protocol: "a2a", url: "javascript:alert(1)" }],
+    catalogs: [{ id: "c", url: "not a url" }],
+  }).map((p) => p.path);
+  assert.deepEqual(paths, ["llms.0.baseURL", "agents.0.url", "catalogs.0.url"]);
+  parseConfig({
+    llms: [{ id: "l", name: "L", provider: "compatible-api", model: "m", baseURL: "env:LLM_URL" }],
+    agents: [{ id: "a", name: "A", protocol: "ag-ui", url: "http://${AGENT_HOST}/run" }],
+    catalogs: [{ id: "c", url: "https://example.com/catalog.json" }],
+  });
+});

@@ -38,6 +38,8 @@ Deno.test("an oversized event keeps only a note of its size", () => {
   const bus = new EventBus({ maxDataBytes: 100 });
   const event = bus.emit("big", { text: "x".repeat(500) });
   assert.deepEqual(event.data, { truncated: true, bytes: 511 });
+  const wide = bus.emit("wide", { text: "é".repeat(50) });
+  assert.deepEqual(wide.data, { truncated: true, bytes: 111 }, "the limit counts UTF-8 bytes");
 });
 
 Deno.test("a stream replays history, then delivers live events and heartbeats", async () => {

@@ -1,6 +1,7 @@
 /** The zod schema of `service.json`: the single source of the config's types, JSON Schema and 400 details. */
 import { z } from "zod";
 import { detailsFromIssues, LassError } from "../errors.ts";
+import { hasEnvRef } from "./env_refs.ts";
 
 /** Defaults the schema fills in when a field is absent. */
 export const CONFIG_DEFAULTS = {
@@ -27,6 +28,17 @@ const Secretish = z.string().meta({
 
 const StringMap = z.record(z.string(), Secretish);
 
+/** Whether a value is an http(s) URL, or refers to the environment (checked when resolved). */
+function isHttpUrlOrRef(value: string): boolean {
+  if (hasEnvRef(value)) return true;
+  return URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
+}
+
+/** An http or https URL, or an env reference to one. */
+const HttpUrl = Secretish.refine(isHttpUrlOrRef, {
+  message: "must be an http or https URL (or an env reference)",
+});
+
 /** The six provider kinds of a model profile. */
 export const PROVIDERS = [
   "hosted-a",
@@ -52,7 +64,9 @@ export const LlmProfileSchema = z.strictObject({
     description: "Model id (cloud-d: the deployment name)",
   }),
   apiKey: Secretish.optional(),
-  baseURL: Secretish.optional().meta({
+  baseURL: Secretish.refine((value) => value === "service:demo" || isHttpUrlOrRef(value), {
+    message: "must be an http or https URL, an env reference, or service:demo",
+  }).optional().meta({
     description: "Required for compatible-api (`service:demo` is the built-in demo model); " +
       "an optional override for the others",
   }),
@@ -96,7 +110,7 @@ export const McpServerSchema = z.strictObject({
   args: z.array(Secretish).optional().meta({ description: "stdio: arguments" }),
   env: StringMap.optional().meta({ description: "stdio: extra environment variables" }),
   cwd: z.string().optional().meta({ description: "stdio: working directory" }),
-  url: Secretish.optional().meta({ description: "http/sse: endpoint" }),
+  url: HttpUrl.optional().meta({ description: "http/sse: endpoint" }),
   headers: StringMap.optional().meta({ description: "http/sse: request headers" }),
   disabledTools: z.array(z.string()).optional().meta({
     description: "Tools hidden from the model",
@@ -129,11 +143,6 @@ export const McpServerSchema = z.strictObject({
   }
   if (remote && !server.url) {
     ctx.addIssue({ code: "custom", path: ["url"], message: `is required for ${server.transport}` });
-  }
-  if (remote && server.url && !server.url.includes("${") && !server.url.startsWith("env:")) {
-    if (!URL.canParse(server.url) || !/^https?:$/.test(new URL(server.url).protocol)) {
-      ctx.addIssue({ code: "custom", path: ["url"], message: "must be an http or https URL" });
-    }
   }
   for (const field of ["command", "args", "env", "cwd"] as const) {
     if (remote && server[field] !== undefined) {
@@ -168,7 +177,7 @@ export const AgentSchema = z.strictObject({
   id: Id.meta({ description: "Unique id, referenced by workspaces[].agentId" }),
   name: Name,
   protocol: z.enum(["a2a", "ag-ui"]),
-  url: Secretish.meta({ description: "a2a: agent card or endpoint; ag-ui: run endpoint" }),
+  url: HttpUrl.meta({ description: "a2a: agent card or endpoint; ag-ui: run endpoint" }),
   headers: StringMap.optional(),
   shareTools: z.boolean().optional().meta({
     description: "ag-ui: offer the workspace's MCP tools as frontend tools",
@@ -182,7 +191,7 @@ export const CatalogSchema = z.strictObject({
   path: z.string().min(1).optional().meta({
     description: "Catalog JSON file, relative to the config file",
   }),
-  url: Secretish.optional().meta({ description: "Catalog JSON over http or https" }),
+  url: HttpUrl.optional().meta({ description: "Catalog JSON over http or https" }),
   catalog: z.record(z.string(), z.unknown()).optional().meta({ description: "Inline catalog" }),
 }).refine(
   (catalog) =>
