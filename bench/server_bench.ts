@@ -1,4 +1,4 @@
-/** Benchmarks the real Lass server against a bare `Deno.serve` baseline: latency, req/s, startup, RSS. */
+/** Benchmarks the real Lass server against a bare `Deno.serve` baseline in the same run. */
 import { parseArgs } from "node:util";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url);
@@ -14,6 +14,7 @@ const SERVER_FLAGS = [
 const REAL_READY = /^Lass ready: http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/;
 const BASELINE_READY = /^Baseline ready: (\d+)$/;
 const JSON_TYPE = "application/json; charset=utf-8";
+const DECODER = new TextDecoder();
 
 const LATENCY_WARMUP = 500;
 const LATENCY_REQUESTS = 3000;
@@ -74,7 +75,6 @@ interface ServerResult {
 interface Spawned {
   child: Deno.ChildProcess;
   ready: RegExpExecArray;
-  stderr: () => string;
   stop: () => Promise<void>;
 }
 
@@ -83,6 +83,33 @@ interface Endpoint {
   name: EndpointName;
   path: string;
   authenticated: boolean;
+}
+
+/** Real / baseline ratios for one endpoint, plus the absolute sequential p50 difference. */
+interface Ratios {
+  p50: number;
+  p99: number;
+  throughput: number;
+  p50DeltaMs: number;
+}
+
+/** Both servers, running, with a target per endpoint on each. */
+interface Servers extends Pair<Spawned> {
+  targets: Record<EndpointName, Pair<Target>>;
+}
+
+/** Everything measured, as printed in the final JSON line. */
+interface Report {
+  date: string;
+  deno: string;
+  cpus: number;
+  client: ClientKind;
+  settings: Record<string, number>;
+  load: Record<EndpointName, Pair<ServerResult>>;
+  ratios: Record<EndpointName, Ratios>;
+  startup: { runsMs: number[]; minMs: number; medianMs: number };
+  idleRssMb: Pair<number>;
+  goals: Record<string, { value: number; limit: number; pass: boolean }>;
 }
 
 const ENDPOINTS: Endpoint[] = [
@@ -186,7 +213,7 @@ async function spawnDeno(args: string[], ready: RegExp): Promise<Spawned> {
     const match = await withTimeout(Promise.race([readyLine, failed]), READY_TIMEOUT_MS, () => {
       throw new Error(`printed no ready line within ${READY_TIMEOUT_MS} ms`);
     });
-    return { child, ready: match, stderr: () => stderrText, stop };
+    return { child, ready: match, stop };
   } catch (error) {
     await stop();
     const message = error instanceof Error ? error.message : String(error);
@@ -264,7 +291,7 @@ function findHeaderEnd(buffer: Uint8Array, filled: number): number {
 function responseLength(buffer: Uint8Array, filled: number): number {
   const headEnd = findHeaderEnd(buffer, filled);
   if (headEnd < 0) return -1;
-  const head = new TextDecoder().decode(buffer.subarray(0, headEnd));
+  const head = DECODER.decode(buffer.subarray(0, headEnd));
   if (!head.startsWith("HTTP/1.1 200 ")) throw new Error(`unexpected response: ${head}`);
   const length = /\r\ncontent-length: *(\d+)\r\n/i.exec(head);
   if (!length) throw new Error(`response without content-length: ${head}`);
@@ -428,25 +455,6 @@ async function readRssMb(pid: number): Promise<number> {
   return Number(match[1]) / 1024;
 }
 
-/** Both servers, running, with a target per endpoint on each. */
-interface Servers extends Pair<Spawned> {
-  targets: Record<EndpointName, Pair<Target>>;
-}
-
-/** Everything measured, as printed in the final JSON line. */
-interface Report {
-  date: string;
-  deno: string;
-  cpus: number;
-  client: ClientKind;
-  settings: Record<string, number>;
-  load: Record<EndpointName, Pair<ServerResult>>;
-  ratios: Record<EndpointName, { p50: number; p99: number; throughput: number }>;
-  startup: { runsMs: number[]; minMs: number; medianMs: number };
-  idleRssMb: Pair<number>;
-  goals: Record<string, { value: number; limit: number; pass: boolean }>;
-}
-
 /** Starts the real server in `dir`, fetches its bodies, and starts a baseline serving them. */
 async function startServers(dir: string, running: Spawned[]): Promise<Servers> {
   const real = await startRealServer(dir);
@@ -472,7 +480,10 @@ async function runLoad(
   servers: Servers,
 ): Promise<Record<EndpointName, Pair<ServerResult>>> {
   const load: Partial<Record<EndpointName, Pair<ServerResult>>> = {};
-  for (const { name } of ENDPOINTS) load[name] = await benchEndpoint(client, servers.targets[name]);
+  for (const { name } of ENDPOINTS) {
+    console.error(`measuring ${name} (${REPS} reps, baseline and real interleaved)...`);
+    load[name] = await benchEndpoint(client, servers.targets[name]);
+  }
   return load as Record<EndpointName, Pair<ServerResult>>;
 }
 
@@ -484,11 +495,12 @@ async function measureIdleRss(servers: Servers): Promise<Pair<number>> {
   };
 }
 
-function ratios(pair: Pair<ServerResult>): { p50: number; p99: number; throughput: number } {
+function ratios(pair: Pair<ServerResult>): Ratios {
   return {
     p50: pair.real.latency.p50Ms / pair.baseline.latency.p50Ms,
     p99: pair.real.latency.p99Ms / pair.baseline.latency.p99Ms,
     throughput: pair.real.throughput.rps / pair.baseline.throughput.rps,
+    p50DeltaMs: pair.real.latency.p50Ms - pair.baseline.latency.p50Ms,
   };
 }
 
@@ -561,13 +573,19 @@ function printLoad(report: Report): void {
       ], widths));
     }
   }
-  const ratioWidths = [20, 9, 9, 10];
+  const ratioWidths = [20, 9, 9, 10, 16];
   console.log("\nRatios, real / baseline");
-  console.log(row(["", "seq p50", "seq p99", "conc req/s"], ratioWidths));
+  console.log(row(["", "seq p50", "seq p99", "conc req/s", "seq p50 diff ms"], ratioWidths));
   for (const { name } of ENDPOINTS) {
     const r = report.ratios[name];
     console.log(
-      row([name, r.p50.toFixed(2), r.p99.toFixed(2), r.throughput.toFixed(2)], ratioWidths),
+      row([
+        name,
+        r.p50.toFixed(2),
+        r.p99.toFixed(2),
+        r.throughput.toFixed(2),
+        r.p50DeltaMs.toFixed(3),
+      ], ratioWidths),
     );
   }
 }
@@ -623,6 +641,7 @@ async function main(args: string[]): Promise<void> {
     const load = await runLoad(client, servers);
     const idleRssMb = await measureIdleRss(servers);
     for (const server of running.splice(0)) await server.stop();
+    console.error(`measuring start to healthy (1 warm-up + ${STARTUP_RUNS} runs)...`);
     const startupMs = await measureStartup();
     printReport(buildReport(client, load, startupMs, idleRssMb));
   } finally {
