@@ -9,7 +9,7 @@ const SERVER_FLAGS = [
   "--allow-write",
   "--allow-env",
   "--allow-run",
-  "--allow-sys=hostname",
+  "--allow-sys=hostname,networkInterfaces",
 ];
 const REAL_READY = /^Lass ready: http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/;
 const BASELINE_READY = /^Baseline ready: (\d+)$/;
@@ -108,7 +108,10 @@ interface Report {
   load: Record<EndpointName, Pair<ServerResult>>;
   ratios: Record<EndpointName, Ratios>;
   startup: { runsMs: number[]; minMs: number; medianMs: number };
+  /** RSS after start-up with no requests served yet: the goal's "idle". */
   idleRssMb: Pair<number>;
+  /** RSS once the load has passed (V8 keeps some of the heap it grew). */
+  afterLoadRssMb: Pair<number>;
   goals: Record<string, { value: number; limit: number; pass: boolean }>;
 }
 
@@ -508,8 +511,9 @@ function buildReport(
   client: ClientKind,
   load: Record<EndpointName, Pair<ServerResult>>,
   startupMs: number[],
-  idleRssMb: Pair<number>,
+  rss: { idle: Pair<number>; afterLoad: Pair<number> },
 ): Report {
+  const idleRssMb = rss.idle;
   const allRatios = { health: ratios(load.health), bootstrap: ratios(load.bootstrap) };
   const startup = { runsMs: startupMs, minMs: Math.min(...startupMs), medianMs: median(startupMs) };
   const goal = (value: number, limit: number, pass: boolean) => ({ value, limit, pass });
@@ -531,6 +535,7 @@ function buildReport(
     ratios: allRatios,
     startup,
     idleRssMb,
+    afterLoadRssMb: rss.afterLoad,
     goals: {
       bootstrapP50Ratio: goal(
         allRatios.bootstrap.p50,
@@ -592,13 +597,18 @@ function printLoad(report: Report): void {
 
 function printReport(report: Report): void {
   printLoad(report);
-  const { startup, idleRssMb, goals } = report;
+  const { startup, idleRssMb, afterLoadRssMb, goals } = report;
   const runs = startup.runsMs.map((t) => t.toFixed(0)).join(", ");
   console.log(`\nStart to healthy, ${STARTUP_RUNS} runs (ms): ${runs}`);
   console.log(`  min ${startup.minMs.toFixed(0)} ms, median ${startup.medianMs.toFixed(0)} ms`);
   console.log(
-    `\nIdle RSS: real ${idleRssMb.real.toFixed(1)} MB, baseline ${
+    `\nIdle RSS after start-up: real ${idleRssMb.real.toFixed(1)} MB, baseline ${
       idleRssMb.baseline.toFixed(1)
+    } MB`,
+  );
+  console.log(
+    `RSS after the load: real ${afterLoadRssMb.real.toFixed(1)} MB, baseline ${
+      afterLoadRssMb.baseline.toFixed(1)
     } MB`,
   );
   const line = (pass: boolean, text: string) => console.log(`  ${pass ? "PASS" : "FAIL"}  ${text}`);
@@ -627,7 +637,7 @@ function parseClient(args: string[]): ClientKind {
   return values.client;
 }
 
-/** Runs every measurement (load, idle RSS, then start to healthy) and prints the report. */
+/** Runs every measurement (idle RSS, load, RSS after load, start to healthy) and prints the report. */
 async function main(args: string[]): Promise<void> {
   const client = parseClient(args);
   console.log(
@@ -638,12 +648,13 @@ async function main(args: string[]): Promise<void> {
   const running: Spawned[] = [];
   try {
     const servers = await startServers(dir, running);
+    const idle = await measureIdleRss(servers);
     const load = await runLoad(client, servers);
-    const idleRssMb = await measureIdleRss(servers);
+    const afterLoad = await measureIdleRss(servers);
     for (const server of running.splice(0)) await server.stop();
     console.error(`measuring start to healthy (1 warm-up + ${STARTUP_RUNS} runs)...`);
     const startupMs = await measureStartup();
-    printReport(buildReport(client, load, startupMs, idleRssMb));
+    printReport(buildReport(client, load, startupMs, { idle, afterLoad }));
   } finally {
     for (const server of running) await server.stop();
     await Deno.remove(dir, { recursive: true });

@@ -1,5 +1,4 @@
 /** Small file helpers shared by the config and session stores, on `node:fs` only. */
-import { randomBytes } from "node:crypto";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
@@ -20,7 +19,7 @@ export async function writeFileAtomic(
 ): Promise<void> {
   const folder = dirname(path);
   await mkdir(folder, { recursive: true });
-  const temp = join(folder, `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = join(folder, `.${basename(path)}.${crypto.randomUUID().slice(0, 8)}.tmp`);
   const handle = await open(temp, "wx", options.mode ?? 0o644);
   try {
     await handle.writeFile(content, "utf8");

@@ -1,5 +1,4 @@
 /** The registry of pending approval, elicitation and sampling requests that a person answers. */
-import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { detailsFromIssues, LassError } from "./errors.ts";
 import type { EventBus } from "./events.ts";
@@ -103,7 +102,7 @@ export class InteractionRegistry {
   ): { interaction: Interaction; response: Promise<InteractionResponse<R["kind"]>> } {
     const interaction = {
       ...request,
-      id: randomUUID(),
+      id: crypto.randomUUID(),
       createdAt: new Date().toISOString(),
     } as Interaction;
     const response = new Promise<InteractionResponse<R["kind"]>>((resolve, reject) => {

@@ -4,6 +4,7 @@ import type { EnvLookup } from "./config/env_refs.ts";
 import { ConfigStore } from "./config/store.ts";
 import { EventBus, type EventBusOptions } from "./events.ts";
 import { InteractionRegistry } from "./interactions.ts";
+import { detectedEnvKeys } from "./llm/presets.ts";
 import { SessionStore } from "./sessions.ts";
 
 /** Where the service keeps its files and how it reads the environment. */
@@ -23,6 +24,8 @@ export interface Service {
   readonly interactions: InteractionRegistry;
   readonly sessions: SessionStore;
   readonly env: EnvLookup;
+  /** Names of the provider env variables that were set when the service opened. */
+  readonly detectedEnv: readonly string[];
   readonly dataDir: string;
   /** Stops watching and waits until every write in progress is on disk. */
   close(): Promise<void>;
@@ -44,6 +47,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     interactions: new InteractionRegistry(events),
     sessions,
     env: options.env,
+    detectedEnv: detectedEnvKeys(options.env),
     dataDir: options.dataDir,
     close: async () => {
       await Promise.all([config.close(), sessions.flush()]);

@@ -1,7 +1,7 @@
 /** The config: `PUT /api/config`, `GET /api/config/export` and `GET /api/schema`. */
 import { z } from "zod";
 import { redactConfig } from "../core/config/redact.ts";
-import { configJsonSchema } from "../core/config/schema.ts";
+import { CONFIG_JSON_SCHEMA_TEXT } from "../core/config/json_schema.ts";
 import { readJson, validate } from "./body.ts";
 import { json } from "./http.ts";
 import type { Routes } from "./context.ts";
@@ -9,8 +9,6 @@ import type { Routes } from "./context.ts";
 const ExportQuery = z.object({
   redact: z.enum(["1", "true", "0", "false", ""]).optional(),
 });
-
-let schemaText: string | undefined;
 
 /** Config routes. */
 export const configRoutes: Routes = {
@@ -29,11 +27,9 @@ export const configRoutes: Routes = {
     },
   },
   "/api/schema": {
-    GET: () => {
-      schemaText ??= JSON.stringify(configJsonSchema(), null, 2) + "\n";
-      return new Response(schemaText, {
+    GET: () =>
+      new Response(CONFIG_JSON_SCHEMA_TEXT, {
         headers: { "content-type": "application/schema+json; charset=utf-8" },
-      });
-    },
+      }),
   },
 };

@@ -19,14 +19,18 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = {
 };
 
 /** A JSON response. */
-export function json(body: unknown, init: ResponseInit = {}): Response {
-  const headers = new Headers(init.headers);
-  headers.set("content-type", "application/json; charset=utf-8");
-  return new Response(JSON.stringify(body), { ...init, headers });
+export function json(
+  body: unknown,
+  init: { status?: number; headers?: Record<string, string> } = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status: init.status,
+    headers: { "content-type": "application/json; charset=utf-8", ...init.headers },
+  });
 }
 
 /** The contract's error response for a {@link LassError}. */
-export function errorResponse(error: LassError, headers?: HeadersInit): Response {
+export function errorResponse(error: LassError, headers?: Record<string, string>): Response {
   const body = {
     error: {
       code: error.code,

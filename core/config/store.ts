@@ -7,7 +7,8 @@ import type { EventBus } from "../events.ts";
 import { readTextIfExists, SerialQueue, writeFileAtomic } from "../files.ts";
 import { defaultConfig, SCHEMA_FILE_NAME } from "./defaults.ts";
 import type { EnvLookup } from "./env_refs.ts";
-import { configJsonSchema, parseConfig, ServiceConfigSchema } from "./schema.ts";
+import { CONFIG_JSON_SCHEMA_TEXT } from "./json_schema.ts";
+import { parseConfig, ServiceConfigSchema } from "./schema.ts";
 import type { ServiceConfig } from "./schema.ts";
 
 /** The config as stored in the file: a JSON object, defaults not filled in. */
@@ -229,7 +230,8 @@ export class ConfigStore {
   async #writeSchemaBeside(): Promise<void> {
     if (this.#stored.$schema !== `./${SCHEMA_FILE_NAME}`) return;
     const path = join(dirname(this.path), SCHEMA_FILE_NAME);
-    const schema = JSON.stringify(configJsonSchema(), null, 2) + "\n";
-    if (await readTextIfExists(path) !== schema) await writeFileAtomic(path, schema);
+    if (await readTextIfExists(path) !== CONFIG_JSON_SCHEMA_TEXT) {
+      await writeFileAtomic(path, CONFIG_JSON_SCHEMA_TEXT);
+    }
   }
 }
