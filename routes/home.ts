@@ -1,5 +1,6 @@
 /** `GET /`: the page the startup URL opens; the web UI replaces it. */
 import type { Routes } from "./context.ts";
+import { PAGE_HEADERS, respond } from "./http.ts";
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -21,9 +22,10 @@ code{font-size:.9em}</style></head>
       }</code>: ${config.llms.length} model profiles, ${config.mcpServers.length} tool servers, ${config.workspaces.length} workspaces.</p>
 <p>This build serves the JSON API (see the README's API reference); send the token of the startup
 URL in the <code>x-service-token</code> header.</p></body></html>`;
-      return new Response(html, {
+      return respond(html, {
+        type: "text/html; charset=utf-8",
         headers: {
-          "content-type": "text/html; charset=utf-8",
+          ...PAGE_HEADERS,
           "content-security-policy":
             "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
         },

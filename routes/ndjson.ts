@@ -1,4 +1,5 @@
 /** NDJSON: one JSON value per line, UTF-8, each line flushed as it is produced. */
+import { respond, type RespondInit } from "./http.ts";
 
 const encoder = new TextEncoder();
 
@@ -17,9 +18,10 @@ export function ndjsonEncoder(): TransformStream<unknown, Uint8Array> {
 }
 
 /** A streamed `application/x-ndjson` response of the values of `source`. */
-export function ndjsonResponse(source: ReadableStream<unknown>, init: ResponseInit = {}): Response {
-  const headers = new Headers(init.headers);
-  headers.set("content-type", "application/x-ndjson; charset=utf-8");
-  headers.set("cache-control", "no-store");
-  return new Response(source.pipeThrough(ndjsonEncoder()), { ...init, headers });
+export function ndjsonResponse(source: ReadableStream<unknown>, init: RespondInit = {}): Response {
+  return respond(source.pipeThrough(ndjsonEncoder()), {
+    ...init,
+    type: "application/x-ndjson; charset=utf-8",
+    headers: { "cache-control": "no-store", ...init.headers },
+  });
 }

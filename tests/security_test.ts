@@ -102,14 +102,22 @@ Deno.test("a foreign Origin is refused with 403 forbidden-origin; the own origin
   }
 });
 
-Deno.test("responses carry no-sniff, no-referrer and no-store headers", async () => {
+Deno.test("API responses say nosniff; pages also forbid framing, referrers and caching", async () => {
   const t = await startService();
   try {
-    const response = await t.call("/api/bootstrap");
-    await response.body?.cancel();
-    assert.equal(response.headers.get("x-content-type-options"), "nosniff");
-    assert.equal(response.headers.get("referrer-policy"), "no-referrer");
-    assert.equal(response.headers.get("cache-control"), "no-store");
+    const api = await t.call("/api/bootstrap");
+    await api.body?.cancel();
+    assert.equal(api.headers.get("x-content-type-options"), "nosniff");
+    const error = await t.call("/api/nothing");
+    await error.body?.cancel();
+    assert.equal(error.headers.get("x-content-type-options"), "nosniff");
+    const page = await t.call("/");
+    await page.body?.cancel();
+    assert.equal(page.headers.get("content-type"), "text/html; charset=utf-8");
+    assert.equal(page.headers.get("referrer-policy"), "no-referrer");
+    assert.equal(page.headers.get("x-frame-options"), "DENY");
+    assert.equal(page.headers.get("cache-control"), "no-store");
+    assert.match(page.headers.get("content-security-policy")!, /default-src 'none'/);
   } finally {
     await t.close();
   }
