@@ -118,16 +118,30 @@ async function main(args: string[]): Promise<void> {
   }
 
   const shutdown = new AbortController();
-  const server = Deno.serve({
-    hostname: host,
-    port,
-    signal: shutdown.signal,
-    onListen: ({ port }) => {
-      const shown = host.includes(":") ? `[${host}]` : host;
-      console.log(`Lass ready: http://${shown}:${port}/?token=${token}`);
-      if (exposed) console.warn(`WARNING: Lass is reachable from the network on ${host}.`);
-    },
-  }, createHandler({ service, token, allowedHosts: exposed ? machineHostNames(host) : [] }));
+  const handler = createHandler({
+    service,
+    token,
+    allowedHosts: exposed ? machineHostNames(host) : [],
+  });
+  let server: Deno.HttpServer;
+  try {
+    server = Deno.serve({
+      hostname: host,
+      port,
+      signal: shutdown.signal,
+      onListen: ({ port }) => {
+        const shown = host.includes(":") ? `[${host}]` : host;
+        console.log(`Lass ready: http://${shown}:${port}/?token=${token}`);
+        if (exposed) console.warn(`WARNING: Lass is reachable from the network on ${host}.`);
+      },
+    }, handler);
+  } catch (error) {
+    await service.close();
+    const reason = error instanceof Deno.errors.AddrInUse
+      ? `port ${port} is already in use (pass --port to pick another, or --port 0 for any)`
+      : (error as Error).message;
+    throw new StartupError(`cannot listen on ${host}:${port}: ${reason}`, 1);
+  }
 
   let stopping = false;
   const stop = async () => {

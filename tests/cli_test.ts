@@ -184,6 +184,28 @@ Deno.test("LASS_TOKEN, LASS_CONFIG and LASS_DATA_DIR are honoured", async () => 
   }
 });
 
+Deno.test("a port in use stops the start with a clear message", async () => {
+  const dir = await tempDir();
+  const blocker = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const { port } = blocker.addr as Deno.NetAddr;
+    const result = await run([
+      "run",
+      ...PERMISSIONS,
+      MAIN,
+      "--port",
+      String(port),
+      "--config",
+      join(dir, "service.json"),
+    ]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, new RegExp(`port ${port} is already in use`));
+  } finally {
+    blocker.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 Deno.test("an invalid config file stops the start with its problems and stays untouched", async () => {
   const dir = await tempDir();
   try {
