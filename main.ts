@@ -52,17 +52,23 @@ function newToken(): string {
   );
 }
 
+/** A bare address or name as it appears in a `Host` header's name part (IPv6 without brackets). */
+function addressName(address: string): string {
+  return address.includes(":") ? address.toLowerCase() : hostName(address);
+}
+
 /** Host names this machine answers to, for `Host` checks when bound beyond loopback. */
 function machineHostNames(host: string): string[] {
-  const names = [hostName(host)];
+  const names = [addressName(host)];
   // Query first: a missing permission must not stop the start with an interactive prompt.
   const granted = (kind: "hostname" | "networkInterfaces") =>
     Deno.permissions.querySync({ name: "sys", kind }).state === "granted";
   if (granted("hostname")) names.push(Deno.hostname().toLowerCase());
   if (granted("networkInterfaces")) {
-    for (const iface of Deno.networkInterfaces()) names.push(hostName(iface.address));
+    for (const iface of Deno.networkInterfaces()) names.push(addressName(iface.address));
   }
-  return names;
+  // The unspecified addresses name no host: a request must say which one it wants.
+  return names.filter((name) => name !== "" && name !== "::" && name !== "0.0.0.0");
 }
 
 async function main(args: string[]): Promise<void> {

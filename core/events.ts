@@ -14,8 +14,15 @@ export interface Heartbeat {
   time: string;
 }
 
-/** A line of an event stream: an event or a heartbeat. */
-export type EventLine = LassEvent | Heartbeat;
+/** The last line a stream sends before it lets go of a reader that fell too far behind. */
+export interface Dropped {
+  type: "dropped";
+  time: string;
+  reason: string;
+}
+
+/** A line of an event stream: an event, a heartbeat, or the closing note of a dropped reader. */
+export type EventLine = LassEvent | Heartbeat | Dropped;
 
 /** Options of {@link EventBus}. */
 export interface EventBusOptions {
@@ -28,7 +35,10 @@ export interface EventBusOptions {
 
 /** Options of {@link EventBus.stream}. */
 export interface EventStreamOptions {
-  /** Replay only events with a greater `seq`; absent: the whole buffer. */
+  /**
+   * Replay only events with a greater `seq`; absent, or greater than any seq of this process
+   * (a client from before a restart): the whole buffer.
+   */
   since?: number;
   /** Interval of heartbeat lines; default 15 s. */
   heartbeatMs?: number;
@@ -53,7 +63,7 @@ export class EventBus {
 
   constructor(options: EventBusOptions = {}) {
     this.#capacity = options.capacity ?? 1000;
-    this.#maxDataBytes = options.maxDataBytes ?? 64 * 1024;
+    this.#maxDataBytes = options.maxDataBytes ?? 16 * 1024;
     this.#now = options.now ?? (() => new Date());
   }
 
@@ -117,7 +127,8 @@ export class EventBus {
   stream(options: EventStreamOptions = {}): ReadableStream<EventLine> {
     const heartbeatMs = options.heartbeatMs ?? 15_000;
     const oldest = this.#ring[0]?.seq ?? this.#nextSeq;
-    let cursor = Math.max(oldest, (options.since ?? 0) + 1);
+    const since = options.since !== undefined && options.since <= this.lastSeq ? options.since : 0;
+    let cursor = Math.max(oldest, since + 1);
     let nextBeat = Date.now() + heartbeatMs;
     let wake: (() => void) | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -127,7 +138,13 @@ export class EventBus {
       cursor: () => cursor,
       drop: () => {
         close();
-        controller.error(new Error("event stream dropped: the reader fell too far behind"));
+        // One closing line, then the end: the reader's backlog is never held for it.
+        controller.enqueue({
+          type: "dropped",
+          time: this.#now().toISOString(),
+          reason: "the reader fell more than the buffer behind; reconnect with ?since=<last seq>",
+        });
+        controller.close();
       },
     };
     const close = () => {

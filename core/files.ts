@@ -6,6 +6,8 @@ import { basename, dirname, join } from "node:path";
 export interface AtomicWriteOptions {
   /** File mode for a new file, e.g. `0o600` for secrets. */
   mode?: number;
+  /** Mode of folders that have to be created, e.g. `0o700` for private data. */
+  dirMode?: number;
 }
 
 /**
@@ -18,7 +20,7 @@ export async function writeFileAtomic(
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const folder = dirname(path);
-  await mkdir(folder, { recursive: true });
+  await mkdir(folder, { recursive: true, mode: options.dirMode ?? 0o755 });
   const temp = join(folder, `.${basename(path)}.${crypto.randomUUID().slice(0, 8)}.tmp`);
   const handle = await open(temp, "wx", options.mode ?? 0o644);
   try {

@@ -148,15 +148,20 @@ export class InteractionRegistry {
     return [...this.#pending.values()].map((pending) => pending.interaction);
   }
 
+  /** Throws 404 `not-found` for an unknown id and 409 `conflict` for one already settled. */
+  assertPending(id: string): Interaction {
+    const pending = this.#pending.get(id);
+    if (pending) return pending.interaction;
+    if (this.#settled.has(id)) {
+      throw new LassError("conflict", `interaction ${id} was already answered or has ended`);
+    }
+    throw new LassError("not-found", `no pending interaction has id ${id}`);
+  }
+
   /** Answers a pending interaction; the response is validated for its kind. */
   answer(id: string, response: unknown): void {
-    const pending = this.#pending.get(id);
-    if (!pending) {
-      if (this.#settled.has(id)) {
-        throw new LassError("conflict", `interaction ${id} was already answered or has ended`);
-      }
-      throw new LassError("not-found", `no pending interaction has id ${id}`);
-    }
+    this.assertPending(id);
+    const pending = this.#pending.get(id)!;
     const parsed = RESPONSE_SCHEMAS[pending.interaction.kind].safeParse(response);
     if (!parsed.success) {
       throw new LassError(

@@ -1,4 +1,5 @@
 /** Opens the parts of a running Lass that hold state: config, events, interactions and sessions. */
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { EnvLookup } from "./config/env_refs.ts";
 import { ConfigStore } from "./config/store.ts";
@@ -40,6 +41,8 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     events,
     watch: options.watchConfig,
   });
+  // The data dir holds chats and (later) OAuth tokens: private to the user.
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const sessions = new SessionStore(join(options.dataDir, "sessions"));
   return {
     config,
@@ -50,7 +53,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     detectedEnv: detectedEnvKeys(options.env),
     dataDir: options.dataDir,
     close: async () => {
-      await Promise.all([config.close(), sessions.flush()]);
+      await Promise.all([config.close(), sessions.close()]);
     },
   };
 }

@@ -13,8 +13,13 @@ const ModelMessage = z.looseObject({
   content: z.unknown(),
 });
 
-/** The body of `PUT /api/sessions/:id`: everything but the id and the timestamps. */
+/**
+ * The body of `PUT /api/sessions/:id`. A record as `GET` returned it is accepted as is:
+ * `id` must match the path, `updatedAt` is set by the server, `createdAt` is kept.
+ */
 export const SessionInputSchema = z.strictObject({
+  id: z.string().optional(),
+  updatedAt: z.string().optional(),
   title: z.string().max(500).optional(),
   workspaceId: z.string().min(1),
   llmId: z.string().optional(),
@@ -25,12 +30,14 @@ export const SessionInputSchema = z.strictObject({
 });
 
 /** A stored chat history. */
-export type Session = Omit<z.output<typeof SessionInputSchema>, "title" | "createdAt"> & {
-  id: string;
-  title: string;
-  createdAt: string;
-  updatedAt: string;
-};
+export type Session =
+  & Omit<z.output<typeof SessionInputSchema>, "id" | "title" | "createdAt" | "updatedAt">
+  & {
+    id: string;
+    title: string;
+    createdAt: string;
+    updatedAt: string;
+  };
 
 /** One line of `GET /api/sessions`. */
 export interface SessionSummary {
@@ -67,11 +74,24 @@ function titleFrom(messages: z.output<typeof ModelMessage>[]): string {
   return line === "" ? "New chat" : line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
+/** A stored session file's record, or `undefined` when the text is not one. */
+function parseStored(text: string): Session | undefined {
+  try {
+    const value = JSON.parse(text);
+    const ok = value !== null && typeof value === "object" && Array.isArray(value.messages) &&
+      typeof value.createdAt === "string" && typeof value.updatedAt === "string";
+    return ok ? value as Session : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The session files of one data dir, with a summary cache keyed by file mtime and size. */
 export class SessionStore {
   readonly #dir: string;
   readonly #writes = new SerialQueue();
   readonly #summaries = new Map<string, { stamp: string; summary: SessionSummary }>();
+  #closed = false;
 
   constructor(dir: string) {
     this.#dir = dir;
@@ -122,15 +142,13 @@ export class SessionStore {
     }
   }
 
-  /** One session; 404 `not-found` when there is none with that id. */
+  /** One session; 404 `not-found` when there is none, 500 when its file is damaged. */
   async get(id: string): Promise<Session> {
     const text = await readTextIfExists(this.#file(id));
     if (text === undefined) throw new LassError("not-found", `no session has id ${id}`);
-    try {
-      return JSON.parse(text) as Session;
-    } catch {
-      throw new LassError("internal", `the file of session ${id} is not valid JSON`);
-    }
+    const session = parseStored(text);
+    if (!session) throw new LassError("internal", `the file of session ${id} is damaged`);
+    return session;
   }
 
   /** Creates or replaces a session; keeps `createdAt` of an existing one. */
@@ -144,19 +162,31 @@ export class SessionStore {
         detailsFromIssues(parsed.error.issues),
       );
     }
+    const { id: bodyId, updatedAt: _ignored, ...fields } = parsed.data;
+    if (bodyId !== undefined && bodyId !== id) {
+      throw new LassError("invalid-request", "the session's id does not match the path", [
+        {
+          path: "id",
+          message: `is ${JSON.stringify(bodyId)}, the path says ${JSON.stringify(id)}`,
+        },
+      ]);
+    }
     return this.#writes.run(async () => {
+      this.#assertOpen();
       const now = new Date().toISOString();
-      const previous = await readTextIfExists(file);
-      const createdAt = parsed.data.createdAt ??
-        (previous ? (JSON.parse(previous) as Session).createdAt : undefined) ?? now;
+      // A damaged earlier file is simply replaced: PUT is how a client repairs it.
+      const previous = parseStored(await readTextIfExists(file) ?? "");
       const session: Session = {
         id,
-        ...parsed.data,
-        title: parsed.data.title?.trim() || titleFrom(parsed.data.messages),
-        createdAt,
+        ...fields,
+        title: fields.title?.trim() || titleFrom(fields.messages),
+        createdAt: fields.createdAt ?? previous?.createdAt ?? now,
         updatedAt: now,
       };
-      await writeFileAtomic(file, JSON.stringify(session, null, 2) + "\n", { mode: 0o600 });
+      await writeFileAtomic(file, JSON.stringify(session, null, 2) + "\n", {
+        mode: 0o600,
+        dirMode: 0o700,
+      });
       return session;
     });
   }
@@ -165,6 +195,7 @@ export class SessionStore {
   delete(id: string): Promise<void> {
     const file = this.#file(id);
     return this.#writes.run(async () => {
+      this.#assertOpen();
       try {
         await rm(file);
       } catch (error) {
@@ -177,8 +208,13 @@ export class SessionStore {
     });
   }
 
-  /** Resolves when every write that has started is on disk. */
-  flush(): Promise<void> {
+  /** Refuses further writes and resolves when every write that was accepted is on disk. */
+  close(): Promise<void> {
+    this.#closed = true;
     return this.#writes.idle();
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new LassError("conflict", "the service is shutting down");
   }
 }

@@ -16,6 +16,7 @@ export const interactionRoutes: Routes = {
   },
   "/api/interactions/:id": {
     POST: async (req, { service, params }) => {
+      service.interactions.assertPending(params.id);
       const { response } = await readBody(req, AnswerBody);
       service.interactions.answer(params.id, response);
       return json({ ok: true });

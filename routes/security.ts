@@ -42,7 +42,7 @@ export function checkHostAndOrigin(
 ): void {
   const host = req.headers.get("host") ?? url.host;
   const name = hostName(host);
-  if (!isLoopbackName(name) && !allowedHosts.has(name)) {
+  if (name === "" || (!isLoopbackName(name) && !allowedHosts.has(name))) {
     throw new LassError("forbidden-host", `requests for host ${JSON.stringify(host)} are refused`);
   }
   const origin = req.headers.get("origin");

@@ -8,7 +8,20 @@ import { readJsonResponse, startService } from "./_helpers.ts";
 
 const router = new Router(ROUTES);
 const bodyRoutes = router.routes.filter((r) => r.method === "POST" || r.method === "PUT");
-const concrete = (path: string) => path.replace(/:(\w+)/g, "some-id");
+
+/** A concrete path for a route: ids of things that exist where the route checks the id first. */
+function concrete(path: string, t: Awaited<ReturnType<typeof startService>>): string {
+  if (path === "/api/interactions/:id") {
+    const { interaction, response } = t.service.interactions.create({
+      kind: "approval",
+      tool: "t",
+      input: {},
+    });
+    response.catch(() => {});
+    return `/api/interactions/${interaction.id}`;
+  }
+  return path.replace(/:(\w+)/g, "some-id");
+}
 
 Deno.test("every route that takes a body answers malformed JSON with 400 invalid-json", async () => {
   const t = await startService();
@@ -17,7 +30,7 @@ Deno.test("every route that takes a body answers malformed JSON with 400 invalid
     for (const { method, path } of bodyRoutes) {
       for (const body of ["{", "not json", '{"a": 1,}', ""]) {
         const { status, body: error } = await readJsonResponse(
-          await t.call(concrete(path), { method, body }),
+          await t.call(concrete(path, t), { method, body }),
         );
         assert.deepEqual(
           [status, error.error.code],
@@ -38,7 +51,7 @@ Deno.test("every route that takes a body refuses more than 10 MiB with 413 too-l
     const big = JSON.stringify({ padding: "x".repeat(10 * 1024 * 1024 + 10) });
     for (const { method, path } of bodyRoutes) {
       const { status, body } = await readJsonResponse(
-        await t.call(concrete(path), { method, body: big }),
+        await t.call(concrete(path, t), { method, body: big }),
       );
       assert.deepEqual([status, body.error.code], [413, "too-large"], `${method} ${path}`);
     }
@@ -56,7 +69,7 @@ Deno.test("every path answers a method it does not have with 405 and an Allow he
     }
     for (const [path, methods] of byPath) {
       const missing = ["GET", "POST", "PUT", "DELETE", "PATCH"].find((m) => !methods.includes(m))!;
-      const response = await t.call(concrete(path), {
+      const response = await t.call(concrete(path, t), {
         method: missing,
         body: missing === "GET" ? undefined : "{}",
       });
@@ -81,6 +94,7 @@ Deno.test("routes with an id answer an unknown id with 404 not-found", async () 
       ["GET", "/api/sessions/unknown"],
       ["DELETE", "/api/sessions/unknown"],
       ["POST", "/api/interactions/unknown", { response: { approved: true } }],
+      ["POST", "/api/interactions/unknown", { wrong: "shape" }],
     ];
     for (const [method, path, json] of cases) {
       const { status, body } = await readJsonResponse(await t.call(path, { method, json }));

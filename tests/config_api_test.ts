@@ -177,15 +177,59 @@ Deno.test("two concurrent PUTs leave the file as one of the two, never a mix", a
   }
 });
 
-Deno.test("PUT keeps unknown top-level fields of the file that the body does not mention", async () => {
+Deno.test("unknown top-level fields survive round trips and updates; a PUT replaces all", async () => {
   const t = await startService({ config: { ...sampleConfig(), x_notes: "mine" } });
   try {
-    const { body } = await putConfig(t, sampleConfig());
-    assert.equal(body.config.x_notes, "mine");
+    const bootstrap = (await readJsonResponse(await t.call("/api/bootstrap"))).body;
+    assert.equal(bootstrap.config.x_notes, "mine");
+    const roundTrip = await putConfig(t, bootstrap.config);
+    assert.equal(roundTrip.body.config.x_notes, "mine");
+    await t.service.config.update((stored) => ({ ...stored, activeWorkspaceId: "agent" }));
     assert.equal(JSON.parse(await readFile(t.configPath, "utf8")).x_notes, "mine");
+    const replaced = await putConfig(t, sampleConfig());
+    assert.equal(replaced.body.config.x_notes, undefined, "the body is the whole config");
+    assert.equal(JSON.parse(await readFile(t.configPath, "utf8")).x_notes, undefined);
   } finally {
     await t.close();
   }
+});
+
+Deno.test("two concurrent PUTs that differ in unknown fields still leave one of the two", async () => {
+  const t = await startService();
+  try {
+    const a = { ...sampleConfig(), x_a: 1 };
+    const b = { ...sampleConfig(), x_b: 2 };
+    for (let round = 0; round < 5; round++) {
+      await Promise.all([putConfig(t, a), putConfig(t, b)]);
+      const onDisk = await readFile(t.configPath, "utf8");
+      assert.ok(
+        onDisk === JSON.stringify(a, null, 2) + "\n" ||
+          onDisk === JSON.stringify(b, null, 2) + "\n",
+      );
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("an unreadable config file on disk keeps the last good config and says why", async () => {
+  const t = await startService({ config: sampleConfig(), watchConfig: true });
+  try {
+    const invalid = nextEvent(t, "config.invalid");
+    await Deno.remove(t.configPath);
+    await Deno.mkdir(t.configPath);
+    assert.match(String((await invalid).data.message), /cannot read the config file|removed/);
+    assert.equal(t.service.config.config.workspaces[0].llmId, "gpt");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("after close, writes are refused instead of racing the exit", async () => {
+  const t = await startService();
+  await t.service.close();
+  await assert.rejects(t.service.config.replace(sampleConfig()), /shutting down/);
+  await t.close();
 });
 
 Deno.test("GET /api/config/export returns the file as stored, or redacted with ?redact=1", async () => {

@@ -229,3 +229,32 @@ Deno.test("URLs must be http(s) or env references; a model may use service:demo"
     catalogs: [{ id: "c", url: "https://example.com/catalog.json" }],
   });
 });
+
+Deno.test("redaction also catches literal secrets mixed with references", () => {
+  const out = redactConfig({
+    llms: [{
+      id: "l",
+      baseURL: "https://u:hunter2@${HOST}/v1?api_key=sk-live&key=${KEY}",
+      headers: {
+        a: "Bearer sk-literal-${SUFFIX}",
+        b: "Bearer ${TOKEN}",
+        c: "${A}${B}",
+        d: "Basic ${CREDENTIALS}",
+      },
+      apiKey: "sk-${PART}",
+    }],
+    mcpServers: [{ id: "m", url: "https://${USER}:${PASS}@example.com/mcp" }],
+  }) as Any;
+  assert.equal(
+    out.llms[0].baseURL,
+    `https://${REDACTED}@\${HOST}/v1?api_key=${REDACTED}&key=\${KEY}`,
+  );
+  assert.deepEqual(out.llms[0].headers, {
+    a: REDACTED,
+    b: "Bearer ${TOKEN}",
+    c: "${A}${B}",
+    d: "Basic ${CREDENTIALS}",
+  });
+  assert.equal(out.llms[0].apiKey, REDACTED);
+  assert.equal(out.mcpServers[0].url, "https://${USER}:${PASS}@example.com/mcp");
+});

@@ -67,7 +67,9 @@ Deno.test("GET /api/health needs no token", async () => {
 Deno.test("a non-loopback Host is refused with 403 forbidden-host, even with the token", async () => {
   const t = await startService();
   try {
-    for (const host of ["evil.example.com", "evil.example.com:7420", "192.168.1.5:7420"]) {
+    for (
+      const host of ["evil.example.com", "evil.example.com:7420", "192.168.1.5:7420", "", ":7420"]
+    ) {
       const { status, body } = await readJsonResponse(
         await t.call("/api/health", { headers: { host } }),
       );

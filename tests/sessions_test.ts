@@ -45,6 +45,8 @@ Deno.test("sessions: PUT creates, GET reads, PUT replaces keeping createdAt, DEL
     const file = join(t.dir, "data", "sessions", "chat-1.json");
     assert.equal(JSON.parse(await readFile(file, "utf8")).title, "Lisbon");
     assert.equal((await stat(file)).mode & 0o777, 0o600);
+    assert.equal((await stat(join(t.dir, "data"))).mode & 0o777, 0o700, "the data dir is private");
+    assert.equal((await stat(join(t.dir, "data", "sessions"))).mode & 0o777, 0o700);
 
     const deleted = await readJsonResponse(
       await t.call("/api/sessions/chat-1", { method: "DELETE" }),
@@ -111,6 +113,7 @@ Deno.test("session ids that could leave the sessions folder are refused with 400
     const traversal = await readJsonResponse(await t.call("/api/sessions/..%2F..%2Fservice"));
     assert.equal(traversal.status, 400);
     assert.deepEqual(await readdir(t.dir).then((names) => names.sort()), [
+      "data",
       "service.json",
       "service.schema.json",
     ]);
@@ -174,6 +177,39 @@ Deno.test("session routes answer 405 with Allow", async () => {
     const one = await t.call("/api/sessions/x", { method: "PATCH", body: "{}" });
     assert.deepEqual([one.status, one.headers.get("allow")], [405, "GET, PUT, DELETE, HEAD"]);
     await one.body?.cancel();
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a session as read can be written back, and PUT repairs a damaged file", async () => {
+  const t = await startService();
+  try {
+    const created = (await readJsonResponse(
+      await t.call("/api/sessions/round", { method: "PUT", json: chat("hello") }),
+    )).body;
+    const edited = { ...created, title: "Renamed" };
+    const saved = await readJsonResponse(
+      await t.call("/api/sessions/round", { method: "PUT", json: edited }),
+    );
+    assert.equal(saved.status, 200);
+    assert.equal(saved.body.title, "Renamed");
+    assert.equal(saved.body.createdAt, created.createdAt);
+    const mismatch = await readJsonResponse(
+      await t.call("/api/sessions/other", { method: "PUT", json: edited }),
+    );
+    assert.deepEqual([mismatch.status, mismatch.body.error.details[0].path], [400, "id"]);
+
+    await writeFile(join(t.dir, "data", "sessions", "round.json"), '{"broken');
+    const damaged = await readJsonResponse(await t.call("/api/sessions/round"));
+    assert.deepEqual([damaged.status, damaged.body.error.code], [500, "internal"]);
+    await writeFile(join(t.dir, "data", "sessions", "round.json"), "null");
+    assert.equal((await readJsonResponse(await t.call("/api/sessions/round"))).status, 500);
+    const repaired = await readJsonResponse(
+      await t.call("/api/sessions/round", { method: "PUT", json: chat("fresh") }),
+    );
+    assert.equal(repaired.status, 200);
+    assert.equal((await readJsonResponse(await t.call("/api/sessions/round"))).body.title, "fresh");
   } finally {
     await t.close();
   }

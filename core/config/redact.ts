@@ -8,9 +8,19 @@ const SECRET_QUERY_NAME = /key|token|secret|passw|auth|sig|credential/i;
 
 type Json = Record<string, unknown>;
 
-/** A literal secret becomes `<redacted>`; env references stay. */
+const REF = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/g;
+const PURE_REF = /^(env:[A-Za-z_][A-Za-z0-9_]*|(\$\{[A-Za-z_][A-Za-z0-9_]*\})+)$/;
+/** What may stand beside references in a header without being a secret: an auth scheme. */
+const AUTH_SCHEME = /^\s*(bearer|basic|token|apikey)?\s*$/i;
+
+/** Whether a value holds no literal secret: only env references, at most after an auth scheme. */
+function isReferenceOnly(value: string): boolean {
+  return PURE_REF.test(value) || (hasEnvRef(value) && AUTH_SCHEME.test(value.replace(REF, "")));
+}
+
+/** A value with a literal secret in it becomes `<redacted>`; references stay as written. */
 function redactValue(value: unknown): unknown {
-  return typeof value === "string" && !hasEnvRef(value) && value !== "" ? REDACTED : value;
+  return typeof value === "string" && value !== "" && !isReferenceOnly(value) ? REDACTED : value;
 }
 
 function redactMap(map: unknown): unknown {
@@ -18,19 +28,29 @@ function redactMap(map: unknown): unknown {
   return Object.fromEntries(Object.entries(map).map(([key, value]) => [key, redactValue(value)]));
 }
 
-/** Removes user info and secret-looking query values from a URL; anything else stays as written. */
+/**
+ * Redacts the user info and secret-looking query values of a URL (literal or with references);
+ * parts made only of references stay, and so does everything else.
+ */
 export function redactUrl(value: unknown): unknown {
-  if (typeof value !== "string" || hasEnvRef(value) || !URL.canParse(value)) return value;
+  if (typeof value !== "string" || !/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
   const hashAt = value.indexOf("#");
   const hash = hashAt < 0 ? "" : value.slice(hashAt);
   const beforeHash = hashAt < 0 ? value : value.slice(0, hashAt);
   const queryAt = beforeHash.indexOf("?");
-  const base = (queryAt < 0 ? beforeHash : beforeHash.slice(0, queryAt))
-    .replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, `$1${REDACTED}@`);
+  const base = (queryAt < 0 ? beforeHash : beforeHash.slice(0, queryAt)).replace(
+    /^([a-z][a-z0-9+.-]*:\/\/)([^@/?#]*)@/i,
+    (whole, scheme: string, userInfo: string) =>
+      userInfo.split(":").every((part) => part === "" || PURE_REF.test(part))
+        ? whole
+        : `${scheme}${REDACTED}@`,
+  );
   if (queryAt < 0) return base + hash;
   const query = beforeHash.slice(queryAt + 1).split("&").map((pair) => {
-    const name = pair.split("=")[0];
-    return pair.includes("=") && SECRET_QUERY_NAME.test(name) ? `${name}=${REDACTED}` : pair;
+    const [name, ...rest] = pair.split("=");
+    const param = rest.join("=");
+    const secret = rest.length > 0 && SECRET_QUERY_NAME.test(name) && !PURE_REF.test(param);
+    return secret ? `${name}=${REDACTED}` : pair;
   });
   return `${base}?${query.join("&")}${hash}`;
 }

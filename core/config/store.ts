@@ -8,7 +8,7 @@ import { readTextIfExists, SerialQueue, writeFileAtomic } from "../files.ts";
 import { defaultConfig, SCHEMA_FILE_NAME } from "./defaults.ts";
 import type { EnvLookup } from "./env_refs.ts";
 import { CONFIG_JSON_SCHEMA_TEXT } from "./json_schema.ts";
-import { parseConfig, ServiceConfigSchema } from "./schema.ts";
+import { parseConfig } from "./schema.ts";
 import type { ServiceConfig } from "./schema.ts";
 
 /** The config as stored in the file: a JSON object, defaults not filled in. */
@@ -29,8 +29,6 @@ export interface ConfigStoreOptions {
 
 /** Called after the config changed, with the new and the previous config. */
 export type ConfigListener = (config: ServiceConfig, previous: ServiceConfig) => void;
-
-const KNOWN_TOP_LEVEL = new Set(Object.keys(ServiceConfigSchema.shape));
 
 /** Serialises a config the way Lass writes it: two-space JSON and a final newline. */
 export function formatConfig(config: StoredConfig): string {
@@ -69,6 +67,8 @@ export class ConfigStore {
   /** The file's text as last seen on disk, valid or not, so one bad edit is reported once. */
   #seen: string | undefined;
   #revision = 1;
+  /** Set by `close`: later writes are refused, so `close` can wait for every write there is. */
+  #closed = false;
   #watcher?: FSWatcher;
   #debounce?: ReturnType<typeof setTimeout>;
 
@@ -126,9 +126,9 @@ export class ConfigStore {
   }
 
   /**
-   * Replaces the whole config. Throws 400 `invalid-config` (and leaves the file byte-identical)
-   * when it is invalid. Unknown top-level fields of the current file that `input` does not
-   * mention are kept.
+   * Replaces the whole config with `input`, unknown top-level fields in it included, so two
+   * concurrent replaces leave one of the two. Throws 400 `invalid-config` (and leaves the file
+   * byte-identical) when it is invalid.
    */
   replace(input: unknown): Promise<StoredConfig> {
     const next = asObject(input);
@@ -150,17 +150,15 @@ export class ConfigStore {
 
   /** Stops following the file and waits for writes in progress. */
   async close(): Promise<void> {
+    this.#closed = true;
     clearTimeout(this.#debounce);
     this.#watcher?.close();
     this.#watcher = undefined;
     await this.#writes.idle();
   }
 
-  async #write(input: StoredConfig): Promise<StoredConfig> {
-    const next: StoredConfig = { ...input };
-    for (const [key, value] of Object.entries(this.#stored)) {
-      if (!KNOWN_TOP_LEVEL.has(key) && !(key in next)) next[key] = value;
-    }
+  async #write(next: StoredConfig): Promise<StoredConfig> {
+    if (this.#closed) throw new LassError("conflict", "the service is shutting down");
     const text = formatConfig(next);
     const mode = (await stat(this.path).catch(() => undefined))?.mode ?? 0o600;
     await writeFileAtomic(this.path, text, { mode: mode & 0o777 });
@@ -201,7 +199,17 @@ export class ConfigStore {
 
   /** Picks up an edit made on disk; an invalid file keeps the last good config and says why. */
   async #reloadFromDisk(): Promise<void> {
-    const text = await readTextIfExists(this.path);
+    let text: string | undefined;
+    try {
+      text = await readTextIfExists(this.path);
+    } catch (error) {
+      this.#events.emit("config.invalid", {
+        path: this.path,
+        message: `cannot read the config file (${(error as Error).message}); ` +
+          "the last good config stays in use",
+      });
+      return;
+    }
     if (text === this.#seen) return;
     if (text === undefined) {
       this.#seen = undefined;
