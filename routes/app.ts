@@ -11,6 +11,7 @@ import { healthRoutes } from "./health.ts";
 import { homeRoutes } from "./home.ts";
 import { errorResponse, responseForError } from "./http.ts";
 import { interactionRoutes } from "./interactions.ts";
+import { llmRoutes } from "./llm.ts";
 import { Router } from "./router.ts";
 import { checkHostAndOrigin, OPEN_ROUTES, tokenOf, tokensMatch } from "./security.ts";
 import { sessionRoutes } from "./sessions.ts";
@@ -24,6 +25,8 @@ export interface HandlerOptions {
   allowedHosts?: string[];
   /** Interval of event-stream heartbeats; default 15 s. */
   heartbeatMs?: number;
+  /** Deadline of `POST /api/llm/test` and `/api/llm/models`; default 20 s. */
+  llmTimeoutMs?: number;
   version?: string;
   /** Where 5xx errors are logged; default `console.error`. */
   log?: (message: string) => void;
@@ -37,6 +40,7 @@ export const ROUTES: Routes = {
   ...configRoutes,
   ...eventRoutes,
   ...interactionRoutes,
+  ...llmRoutes,
   ...sessionRoutes,
 };
 
@@ -48,6 +52,7 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
   const base = {
     service: options.service,
     heartbeatMs: options.heartbeatMs ?? 15_000,
+    llmTimeoutMs: options.llmTimeoutMs ?? 20_000,
     version: options.version ?? VERSION,
   };
 

@@ -10,6 +10,8 @@ export interface RouteContext {
   heartbeatMs: number;
   /** Lass's version, for health and bootstrap. */
   version: string;
+  /** Deadline of model tests and model lists. */
+  llmTimeoutMs: number;
 }
 
 /** A handler of a Lass route. */

@@ -1,0 +1,86 @@
+/** Where a model profile's requests go and how they authenticate; env references resolve here. */
+import { DEMO_MARKER } from "../config/defaults.ts";
+import { type EnvLookup, resolveEnvRef, resolveEnvRefs } from "../config/env_refs.ts";
+import type { LlmProfile, Provider } from "../config/schema.ts";
+import { PROVIDER_PRESETS } from "./presets.ts";
+
+/** The environment variable each provider reads its key from when the profile gives none. */
+const KEY_VARIABLES: Partial<Record<Provider, string[]>> = {
+  "hosted-a": ["OPENAI_API_KEY"],
+  "hosted-b": ["ANTHROPIC_API_KEY"],
+  "hosted-c": ["GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY"],
+  "cloud-d": ["AZURE_API_KEY"],
+};
+
+/** Azure API versions named by date (`2024-10-21`) use the classic deployment URLs. */
+const DATED_API_VERSION = /^\d{4}-\d{2}-\d{2}/;
+
+/** Ollama's address from `OLLAMA_HOST` (`host`, `host:port` or a URL), as the provider's base URL. */
+export function ollamaBaseUrl(host: string | undefined): string {
+  if (!host) return PROVIDER_PRESETS["local-e"].baseURL!;
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? host : `http://${host}`;
+  const url = new URL(withScheme);
+  const authority = withScheme.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").split("/")[0];
+  if (!/:\d+$/.test(authority)) url.port = "11434";
+  if (url.hostname === "0.0.0.0") url.hostname = "127.0.0.1";
+  return `${url.origin}/api`;
+}
+
+/** The key a profile uses: its own `apiKey` (references resolved) or the provider's variable. */
+function apiKeyOf(profile: LlmProfile, env: EnvLookup): { key: string; source: string } {
+  if (profile.apiKey !== undefined) {
+    return { key: resolveEnvRef(profile.apiKey, env), source: describeKeySource(profile.apiKey) };
+  }
+  const variables = KEY_VARIABLES[profile.provider] ?? [];
+  const found = variables.find((name) => (env(name) ?? "") !== "");
+  return {
+    key: found ? env(found)! : "",
+    source: variables.length ? variables.join(" or ") : "apiKey",
+  };
+}
+
+function describeKeySource(apiKey: string): string {
+  const whole = /^env:(\w+)$/.exec(apiKey);
+  if (whole) return whole[1];
+  const refs = [...apiKey.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]);
+  return refs.length ? refs.join(", ") : "apiKey";
+}
+
+/** Where a profile's requests go and how they authenticate, env references resolved. */
+export interface Connection {
+  /** Base URL of the provider's API (no credentials). */
+  endpoint: string;
+  apiKey: string;
+  headers: Record<string, string>;
+  /** When the provider needs an API key and none resolved: what to set, e.g. `OPENAI_API_KEY`. */
+  missingKey?: string;
+  /** The profile is the in-process demo model (no network). */
+  demo: boolean;
+}
+
+/** Resolves a profile's endpoint, key and headers (the only place env references are read). */
+export function connectionOf(profile: LlmProfile, env: EnvLookup): Connection {
+  const baseURL = profile.baseURL === undefined ? "" : resolveEnvRef(profile.baseURL, env);
+  const headers = profile.headers ? resolveEnvRefs(profile.headers, env) : {};
+  if (profile.provider === "compatible-api" && baseURL === DEMO_MARKER) {
+    return { endpoint: DEMO_MARKER, apiKey: "", headers, demo: true };
+  }
+  const { key, source } = apiKeyOf(profile, env);
+  const missingKey = KEY_VARIABLES[profile.provider] && key === "" ? source : undefined;
+  const preset = PROVIDER_PRESETS[profile.provider].baseURL;
+  const endpoint = baseURL || {
+    "hosted-a": () => env("OPENAI_BASE_URL") || preset!,
+    "hosted-b": () => env("ANTHROPIC_BASE_URL") || preset!,
+    "hosted-c": () => preset!,
+    "cloud-d": () =>
+      `https://${resolveEnvRef(profile.resourceName ?? "", env)}.openai.azure.com/openai`,
+    "local-e": () => ollamaBaseUrl(env("OLLAMA_HOST")),
+    "compatible-api": () => "",
+  }[profile.provider]();
+  return { endpoint: endpoint.replace(/\/+$/, ""), apiKey: key, headers, missingKey, demo: false };
+}
+
+/** Whether an Azure profile uses the classic deployment URLs (an API version named by date). */
+export function usesAzureDeployments(profile: LlmProfile): boolean {
+  return profile.apiVersion !== undefined && DATED_API_VERSION.test(profile.apiVersion);
+}

@@ -1,0 +1,90 @@
+/** One sentence a person understands for a failed model call or model list. */
+import { APICallError } from "@ai-sdk/provider";
+import type { Provider } from "../config/schema.ts";
+
+/** What a failure message may mention. */
+export interface FailureContext {
+  provider: Provider;
+  endpoint: string;
+  model?: string;
+  timeoutMs: number;
+}
+
+const MAX_DETAIL = 300;
+
+/** The vendor's own error message from a response body (OpenAI, Anthropic, Gemini, Ollama shapes). */
+export function vendorMessage(body: string | undefined): string | undefined {
+  if (!body) return undefined;
+  let text: string | undefined;
+  try {
+    const parsed = JSON.parse(body);
+    const error = parsed?.error;
+    text = typeof error === "string" ? error : error?.message ?? parsed?.message;
+  } catch {
+    text = body;
+  }
+  const line = typeof text === "string" ? text.replace(/\s+/g, " ").trim() : "";
+  if (line === "") return undefined;
+  return line.length > MAX_DETAIL ? `${line.slice(0, MAX_DETAIL - 1)}…` : line;
+}
+
+/** A sentence for an HTTP error status of a provider. */
+export function describeHttpStatus(
+  status: number,
+  detail: string | undefined,
+  context: FailureContext,
+): string {
+  const suffix = detail ? `: ${detail}` : "";
+  if (status === 401) return `the provider rejected the API key (401)${suffix}`;
+  if (status === 403) return `the provider refused access with this API key (403)${suffix}`;
+  if (status === 404) {
+    const model = context.model ? `the model "${context.model}" or ` : "";
+    return `not found (404): ${model}the endpoint ${context.endpoint} does not exist${suffix}`;
+  }
+  if (status === 429) return `rate limited or out of quota (429)${suffix}`;
+  if (status >= 500) return `the provider failed (${status})${suffix}`;
+  if (status >= 400) return `the provider refused the request (${status})${suffix}`;
+  return `the provider answered with status ${status}${suffix}`;
+}
+
+/** The sentence for an endpoint that cannot be reached at all. */
+export function describeUnreachable(context: FailureContext): string {
+  const hint = context.provider === "local-e" ? " - is Ollama running?" : "";
+  return `cannot reach ${context.endpoint}${hint}`;
+}
+
+/** The sentence for a call that ran out of time. */
+export function describeTimeout(context: FailureContext): string {
+  const ms = context.timeoutMs;
+  const limit = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
+  return `no answer from ${context.endpoint} within ${limit}`;
+}
+
+function isNetworkFailure(error: unknown): boolean {
+  const text = `${(error as Error)?.name} ${(error as Error)?.message} ${
+    (error as { cause?: Error })?.cause?.message ?? ""
+  }`;
+  return error instanceof TypeError ||
+    /error sending request|connection refused|ECONNREFUSED|ENOTFOUND|dns error|failed to fetch|network/i
+      .test(text);
+}
+
+/** Describes any error of an AI SDK call; `timedOut` says the caller's own deadline passed. */
+export function describeModelError(
+  error: unknown,
+  context: FailureContext,
+  timedOut = false,
+): string {
+  if (timedOut) return describeTimeout(context);
+  // A retry error wraps the last attempt's error.
+  const last = (error as { lastError?: unknown })?.lastError ?? error;
+  if (APICallError.isInstance(last)) {
+    if (last.statusCode !== undefined) {
+      return describeHttpStatus(last.statusCode, vendorMessage(last.responseBody), context);
+    }
+    if (isNetworkFailure(last.cause ?? last)) return describeUnreachable(context);
+  }
+  if (isNetworkFailure(last)) return describeUnreachable(context);
+  const message = (last as Error)?.message ?? String(last);
+  return message.length > MAX_DETAIL ? `${message.slice(0, MAX_DETAIL - 1)}…` : message;
+}

@@ -1,0 +1,60 @@
+/** `POST /api/llm/test`: a tiny real generation that says whether a profile works, and if not why. */
+import { generateText } from "ai";
+import type { EnvLookup } from "../config/env_refs.ts";
+import type { LlmProfile } from "../config/schema.ts";
+import { describeModelError } from "./failures.ts";
+import { resolveModel } from "./providers.ts";
+
+/** The answer of a profile test. */
+export interface ProbeResult {
+  ok: boolean;
+  latencyMs: number;
+  text?: string;
+  error?: string;
+}
+
+/** The prompt of the test: short, so the answer costs next to nothing. */
+const PROBE_PROMPT = "Reply with the single word OK.";
+
+/** Runs one small generation with the profile; never throws. */
+export async function testProfile(
+  profile: LlmProfile,
+  env: EnvLookup,
+  options: { timeoutMs?: number } = {},
+): Promise<ProbeResult> {
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const started = performance.now();
+  const latencyMs = () => Math.round(performance.now() - started);
+  let resolved;
+  try {
+    resolved = resolveModel(profile, env);
+  } catch (error) {
+    return { ok: false, latencyMs: 0, error: (error as Error).message };
+  }
+  if (resolved.missingKey) {
+    return { ok: false, latencyMs: 0, error: `no API key: ${resolved.missingKey} is not set` };
+  }
+  const deadline = AbortSignal.timeout(timeoutMs);
+  try {
+    const result = await generateText({
+      ...resolved.settings,
+      model: resolved.model,
+      prompt: PROBE_PROMPT,
+      maxRetries: 0,
+      abortSignal: deadline,
+    });
+    return { ok: true, latencyMs: latencyMs(), text: result.text.trim().slice(0, 500) };
+  } catch (error) {
+    const context = {
+      provider: profile.provider,
+      endpoint: resolved.endpoint,
+      model: profile.model,
+      timeoutMs,
+    };
+    return {
+      ok: false,
+      latencyMs: latencyMs(),
+      error: describeModelError(error, context, deadline.aborted),
+    };
+  }
+}
