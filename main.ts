@@ -13,6 +13,7 @@ const EXPOSE_FLAG = "unsafe-expose-to-network";
 const HELP = `Lass ${VERSION}: the Local Agent Sandbox Service
 
 Usage: deno task start [options]
+       deno run main.ts demo-server    (the built-in demo tool server over stdio)
 
 Options:
   --port <n>          Port to listen on (default 7420; 0 picks a free port)   [LASS_PORT]
@@ -72,6 +73,11 @@ function machineHostNames(host: string): string[] {
 }
 
 async function main(args: string[]): Promise<void> {
+  if (args[0] === "demo-server") {
+    // The built-in demo tool server over stdio, for other MCP clients.
+    const { runDemoServerOverStdio } = await import("./core/mcp/demo_server.ts");
+    return await runDemoServerOverStdio();
+  }
   const { values } = parseArgs({
     args,
     options: {
@@ -139,6 +145,8 @@ async function main(args: string[]): Promise<void> {
         const shown = host.includes(":") ? `[${host}]` : host;
         console.log(`Lass ready: http://${shown}:${port}/?token=${token}`);
         if (exposed) console.warn(`WARNING: Lass is reachable from the network on ${host}.`);
+        // After the ready line: readiness shows in GET /api/mcp and the event stream.
+        service.mcp.connectUsed();
       },
     }, handler);
   } catch (error) {

@@ -6,6 +6,8 @@ import { ConfigStore } from "./config/store.ts";
 import { EventBus, type EventBusOptions } from "./events.ts";
 import { InteractionRegistry } from "./interactions.ts";
 import { detectedEnvKeys } from "./llm/presets.ts";
+import { type ManagerOptions, ToolServerManager } from "./mcp/manager.ts";
+import { createSampler } from "./mcp/sampling.ts";
 import { SessionStore } from "./sessions.ts";
 
 /** Where the service keeps its files and how it reads the environment. */
@@ -16,6 +18,8 @@ export interface ServiceOptions {
   /** Follow edits of the config file on disk; default true. */
   watchConfig?: boolean;
   events?: EventBusOptions;
+  /** Overrides for the tool-server manager (tests pass fakes or short deadlines). */
+  mcp?: Partial<Pick<ManagerOptions, "open" | "demoServer" | "callTimeoutMs" | "sampler">>;
 }
 
 /** The stateful parts of a running service, shared by every route. */
@@ -24,6 +28,8 @@ export interface Service {
   readonly events: EventBus;
   readonly interactions: InteractionRegistry;
   readonly sessions: SessionStore;
+  /** One connection per configured tool server. */
+  readonly mcp: ToolServerManager;
   readonly env: EnvLookup;
   /** Names of the provider env variables that were set when the service opened. */
   readonly detectedEnv: readonly string[];
@@ -44,16 +50,26 @@ export async function openService(options: ServiceOptions): Promise<Service> {
   // The data dir holds chats and (later) OAuth tokens: private to the user.
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const sessions = new SessionStore(join(options.dataDir, "sessions"));
+  const interactions = new InteractionRegistry(events);
+  const mcp = new ToolServerManager({
+    config,
+    events,
+    interactions,
+    env: options.env,
+    sampler: createSampler(config, options.env),
+    ...options.mcp,
+  });
   return {
     config,
     events,
-    interactions: new InteractionRegistry(events),
+    interactions,
     sessions,
+    mcp,
     env: options.env,
     detectedEnv: detectedEnvKeys(options.env),
     dataDir: options.dataDir,
     close: async () => {
-      await Promise.all([config.close(), sessions.close()]);
+      await Promise.all([config.close(), sessions.close(), mcp.close()]);
     },
   };
 }

@@ -12,6 +12,7 @@ import { homeRoutes } from "./home.ts";
 import { errorResponse, responseForError } from "./http.ts";
 import { interactionRoutes } from "./interactions.ts";
 import { llmRoutes } from "./llm.ts";
+import { mcpRoutes } from "./mcp.ts";
 import { Router } from "./router.ts";
 import { checkHostAndOrigin, OPEN_ROUTES, tokenOf, tokensMatch } from "./security.ts";
 import { sessionRoutes } from "./sessions.ts";
@@ -41,6 +42,7 @@ export const ROUTES: Routes = {
   ...eventRoutes,
   ...interactionRoutes,
   ...llmRoutes,
+  ...mcpRoutes,
   ...sessionRoutes,
 };
 

@@ -4,24 +4,26 @@ import type { Service } from "../core/service.ts";
 import type { Routes } from "./context.ts";
 import { respond } from "./http.ts";
 
-/** The serialised body per service, rebuilt only when the config changes. */
-const cache = new WeakMap<Service, { revision: number; body: string }>();
+/** The serialised config part per service, rebuilt only when the config changes. */
+const cache = new WeakMap<Service, { revision: number; head: string }>();
 
 function bootstrapBody(service: Service, version: string): string {
-  const cached = cache.get(service);
-  if (cached?.revision === service.config.revision) return cached.body;
-  const body = JSON.stringify({
-    version,
-    config: service.config.stored,
-    configPath: service.config.path,
-    presets: PROVIDER_PRESETS,
-    env: { detected: service.detectedEnv },
-    mcp: [],
-    skills: [],
-    catalogs: [],
-  });
-  cache.set(service, { revision: service.config.revision, body });
-  return body;
+  let cached = cache.get(service);
+  if (cached?.revision !== service.config.revision) {
+    const head = JSON.stringify({
+      version,
+      config: service.config.stored,
+      configPath: service.config.path,
+      presets: PROVIDER_PRESETS,
+      env: { detected: service.detectedEnv },
+      skills: [],
+      catalogs: [],
+    });
+    cached = { revision: service.config.revision, head };
+    cache.set(service, cached);
+  }
+  // Tool-server states change on their own; they are appended fresh each time.
+  return `${cached.head.slice(0, -1)},"mcp":${JSON.stringify(service.mcp.states())}}`;
 }
 
 /** Bootstrap routes. */

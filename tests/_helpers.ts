@@ -2,7 +2,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openService, type Service } from "../core/service.ts";
+import { openService, type Service, type ServiceOptions } from "../core/service.ts";
 import { createHandler } from "../routes/app.ts";
 
 /** The token of every test service. */
@@ -29,6 +29,7 @@ export interface StartOptions {
   env?: Record<string, string>;
   watchConfig?: boolean;
   heartbeatMs?: number;
+  mcp?: ServiceOptions["mcp"];
 }
 
 /** Opens a service on a fresh temp dir. */
@@ -47,6 +48,7 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
     dataDir: join(dir, "data"),
     env: (name) => env[name],
     watchConfig: options.watchConfig ?? false,
+    mcp: options.mcp,
   });
   const handler = createHandler({
     service,

@@ -44,7 +44,7 @@ Deno.test("a first start writes the default config (0600) and the JSON Schema be
   }
 });
 
-Deno.test("GET /api/bootstrap has config, path, presets, detected env names and empty lists", async () => {
+Deno.test("GET /api/bootstrap has config, path, presets, env names and tool-server states", async () => {
   const t = await startService({ env: { OPENAI_API_KEY: "sk-secret-value", OLLAMA_HOST: "" } });
   try {
     const { status, body } = await readJsonResponse(await t.call("/api/bootstrap"));
@@ -61,7 +61,8 @@ Deno.test("GET /api/bootstrap has config, path, presets, detected env names and 
       "local-e",
     ]);
     assert.deepEqual(body.presets["hosted-b"].envKeys.includes("ANTHROPIC_API_KEY"), true);
-    assert.deepEqual([body.mcp, body.skills, body.catalogs], [[], [], []]);
+    assert.deepEqual(body.mcp.map((s: Json) => [s.id, s.status]), [["demo", "disconnected"]]);
+    assert.deepEqual([body.skills, body.catalogs], [[], []]);
     assert.ok(!JSON.stringify(body).includes("sk-secret-value"), "env values are never sent");
   } finally {
     await t.close();

@@ -1,42 +1,14 @@
-/** The demo model's script: what it answers, which tools it calls and with which arguments. */
+/** The demo model's script: what it answers and which tools it calls (see `_demo_args.ts`). */
 import type {
   LanguageModelV4CallOptions,
   LanguageModelV4FunctionTool,
   LanguageModelV4Prompt,
   LanguageModelV4ToolResultPart,
 } from "@ai-sdk/provider";
+import { findMentions, propertyType, schemaValue, toolInput } from "./_demo_args.ts";
 
 /** The A2UI v0.9 basic catalog id. */
 const BASIC_CATALOG_ID = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
-
-/**
- * The JSON-Schema keywords the argument builder reads. Declared here because `@ai-sdk/provider`
- * takes `JsonSchema` from `@types/json-schema`, which is not installed, so it would be `any`.
- */
-interface JsonSchema {
-  type?: string | string[];
-  properties?: Record<string, JsonSchemaDef>;
-  required?: string[];
-  additionalProperties?: JsonSchemaDef;
-  items?: JsonSchemaDef | JsonSchemaDef[];
-  enum?: unknown[];
-  const?: unknown;
-  default?: unknown;
-  anyOf?: JsonSchemaDef[];
-  oneOf?: JsonSchemaDef[];
-  allOf?: JsonSchemaDef[];
-  $ref?: string;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number | boolean;
-  exclusiveMaximum?: number | boolean;
-  maxLength?: number;
-  minItems?: number;
-  maxItems?: number;
-}
-
-/** A schema or the boolean schema `true`/`false`. */
-type JsonSchemaDef = JsonSchema | boolean;
 
 /** One tool call the demo model decided to make; `input` is a JSON object. */
 export interface DemoCall {
@@ -56,24 +28,6 @@ export type DemoInput = Pick<
   LanguageModelV4CallOptions,
   "prompt" | "tools" | "toolChoice" | "responseFormat"
 >;
-
-/** A tool named in the user's message: where its name was first seen. */
-interface Mention {
-  tool: LanguageModelV4FunctionTool;
-  start: number;
-  end: number;
-}
-
-/** Material for tool arguments, taken from the user's message; the queues are consumed in order. */
-interface ArgSource {
-  message: string;
-  numbers: number[];
-  quotes: string[];
-  booleans: boolean[];
-  json?: Record<string, unknown>;
-  /** The text after the tool's name, else the whole message. */
-  fallback: string;
-}
 
 /** A2UI v0.9 messages for a small sign-up form: a heading, an e-mail field and a button. */
 export function demoUiSample(): unknown[] {
@@ -137,36 +91,7 @@ function functionTools(input: DemoInput): LanguageModelV4FunctionTool[] {
   return (input.tools ?? []).filter((t): t is LanguageModelV4FunctionTool => t.type === "function");
 }
 
-// ---- matching tool names ----
-
-/** The names a user may use for a tool: full name, the part after the last `__`, and both spaced. */
-function toolAliases(name: string): string[] {
-  const short = name.includes("__") ? name.slice(name.lastIndexOf("__") + 2) : name;
-  const spaced = (s: string) => s.replace(/[_-]+/g, " ").trim();
-  return [...new Set([name, short, spaced(name), spaced(short)])].filter((a) => a.length > 0);
-}
-
-/** A case-insensitive, whole-word pattern for one alias; spaces match runs of space, `_` or `-`. */
-function aliasPattern(alias: string, flags = "iu"): RegExp {
-  const body = alias.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "[\\s_-]+");
-  return new RegExp(`(?<![\\p{L}\\p{N}_-])${body}(?![\\p{L}\\p{N}_-])`, flags);
-}
-
-/** The offered tools named in the message, in the order they are first mentioned. */
-function findMentions(message: string, tools: LanguageModelV4FunctionTool[]): Mention[] {
-  const mentions: Mention[] = [];
-  for (const tool of tools) {
-    let best: Mention | undefined;
-    for (const alias of toolAliases(tool.name)) {
-      const match = aliasPattern(alias).exec(message);
-      if (match && (!best || match.index < best.start)) {
-        best = { tool, start: match.index, end: match.index + match[0].length };
-      }
-    }
-    if (best) mentions.push(best);
-  }
-  return mentions.sort((a, b) => a.start - b.start);
-}
+// ---- choosing tools ----
 
 /** Whether the message asks for a user interface. */
 function wantsUi(message: string): boolean {
@@ -194,231 +119,16 @@ function chooseCalls(
   if (render && wantsUi(message) && !chosen.includes(render)) chosen.push(render);
   if (choice?.type === "tool") chosen = tools.filter((t) => t.name === choice.toolName);
   if (choice?.type === "required" && chosen.length === 0) chosen = [tools[0]];
-  return chosen.map((tool) => ({ toolName: tool.name, input: toolInput(tool, message, mentions) }));
+  return chosen.map((tool) => ({
+    toolName: tool.name,
+    input: toolInput(tool, { message, mentions, preset: uiPreset(tool) }),
+  }));
 }
 
-// ---- building arguments ----
-
-/** The arguments for one tool: the A2UI sample for a render tool, else built from the schema. */
-function toolInput(
-  tool: LanguageModelV4FunctionTool,
-  message: string,
-  mentions: Mention[],
-): Record<string, unknown> {
-  const source = argSource(message, tool, mentions);
-  const schema: JsonSchema = isRecord(tool.inputSchema) ? tool.inputSchema : {};
-  const messagesProp = resolve(schema.properties?.messages, schema);
-  const isUi = isRenderTool(tool) && schemaType(messagesProp) === "array";
-  if (isUi) source.json = { ...source.json, messages: demoUiSample() };
-  return buildObject(schema, source, schema, true);
-}
-
-/**
- * Collects numbers, quoted strings, yes/no words, a JSON object and the text after the name from
- * the tool's part of the message: with several named tools, the first one reads up to the second
- * name and each later one from its name to the next; otherwise the whole message.
- */
-function argSource(
-  message: string,
-  tool: LanguageModelV4FunctionTool | undefined,
-  mentions: Mention[],
-): ArgSource {
-  const index = mentions.findIndex((m) => m.tool === tool);
-  const segment = index < 0 || mentions.length < 2
-    ? message
-    : message.slice(index === 0 ? 0 : mentions[index].start, mentions[index + 1]?.start);
-  const json = findJsonObject(segment);
-  let rest = json ? segment.replace(json.text, " ") : segment;
-  const quotes: string[] = [];
-  const quotePattern = /"([^"]*)"|“([^”]*)”|(?<![\p{L}\p{N}])'([^']*)'(?![\p{L}\p{N}])/gu;
-  for (const m of rest.matchAll(quotePattern)) quotes.push(m[1] ?? m[2] ?? m[3]);
-  rest = rest.replace(quotePattern, " ");
-  for (const mention of mentions) {
-    for (const alias of toolAliases(mention.tool.name)) {
-      rest = rest.replace(aliasPattern(alias, "giu"), " ");
-    }
-  }
-  const numbers = [...rest.matchAll(/(?<![\p{L}\p{N}_.])-?\d+(?:\.\d+)?/gu)].map((m) =>
-    Number(m[0])
-  );
-  const booleans = [...rest.matchAll(/\b(yes|no|true|false)\b/gi)].map((m) =>
-    /^(yes|true)$/i.test(m[1])
-  );
-  const fallback = (tool && textAfterName(message, tool, mentions)) || message;
-  return { message: segment, numbers, quotes, booleans, json: json?.value, fallback };
-}
-
-/** The first JSON object written in the message, with its source text. */
-function findJsonObject(
-  text: string,
-): { text: string; value: Record<string, unknown> } | undefined {
-  for (let start = text.indexOf("{"); start >= 0; start = text.indexOf("{", start + 1)) {
-    let depth = 0;
-    let inString = false;
-    for (let i = start; i < text.length; i++) {
-      const c = text[i];
-      if (inString) {
-        if (c === "\\") i++;
-        else if (c === '"') inString = false;
-      } else if (c === '"') inString = true;
-      else if (c === "{") depth++;
-      else if (c === "}" && --depth === 0) {
-        const candidate = text.slice(start, i + 1);
-        try {
-          const value: unknown = JSON.parse(candidate);
-          if (isRecord(value)) return { text: candidate, value };
-        } catch { /* not JSON: try the next brace */ }
-        break;
-      }
-    }
-  }
-  return undefined;
-}
-
-/** The text after the tool's name, up to the next named tool, without a leading "with"/"to"... */
-function textAfterName(message: string, tool: LanguageModelV4FunctionTool, mentions: Mention[]) {
-  const index = mentions.findIndex((m) => m.tool === tool);
-  if (index < 0) return "";
-  const end = mentions[index + 1]?.start ?? message.length;
-  return message.slice(mentions[index].end, end)
-    .replace(/^[\s:,-]*(?:(?:with|for|to|on|about|using|saying|of)\b)?[\s:,-]*/i, "")
-    .replace(/[\s,.!?;:]+$/, "")
-    .replace(/\s+(?:and|then)$/i, "")
-    .trim();
-}
-
-/** Follows a local `$ref` and picks the first non-null branch of `anyOf`/`oneOf`. */
-function resolve(def: JsonSchemaDef | undefined, root: JsonSchema): JsonSchema {
-  let schema: JsonSchema = typeof def === "object" ? def : {};
-  for (let hops = 0; hops < 10; hops++) {
-    if (schema.$ref?.startsWith("#")) {
-      let target: unknown = root;
-      for (const key of schema.$ref.slice(2).split("/").filter((k) => k)) {
-        target = isRecord(target) ? target[key.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
-      }
-      schema = isRecord(target) ? (target as JsonSchema) : {};
-      continue;
-    }
-    const branches = (schema.anyOf ?? schema.oneOf ?? schema.allOf)?.map((b) => resolve(b, root));
-    const branch = branches?.find((b) => schemaType(b) !== "null") ?? branches?.[0];
-    if (!branch) return schema;
-    schema = { ...branch, default: schema.default ?? branch.default };
-  }
-  return schema;
-}
-
-/** The schema's main type: the first non-null `type`, else inferred from its keywords. */
-function schemaType(schema: JsonSchema): string {
-  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
-  const type = types.find((t) => t !== "null") ?? types[0];
-  if (type) return type;
-  if (schema.properties) return "object";
-  if (schema.items) return "array";
-  if (schema.enum) return typeof schema.enum[0];
-  return "string";
-}
-
-/** Builds an object for a schema: JSON fields first, then required and then optional properties. */
-function buildObject(
-  schema: JsonSchema,
-  source: ArgSource,
-  root: JsonSchema,
-  top = false,
-): Record<string, unknown> {
-  const properties = schema.properties ?? {};
-  const names = Object.keys(properties);
-  const json = top ? source.json : undefined;
-  if (names.length === 0) return schema.additionalProperties === false ? {} : json ?? {};
-  const required = new Set(schema.required ?? []);
-  const values = new Map<string, unknown>();
-  const order = [...names.filter((n) => required.has(n)), ...names.filter((n) => !required.has(n))];
-  for (const name of order) {
-    const value = json && name in json
-      ? json[name]
-      : fillValue(resolve(properties[name], root), source, root, required.has(name));
-    if (value !== undefined) values.set(name, value);
-  }
-  return Object.fromEntries(names.filter((n) => values.has(n)).map((n) => [n, values.get(n)]));
-}
-
-/** Fills one value by type; an optional value is left out unless the message provides it. */
-function fillValue(
-  schema: JsonSchema,
-  source: ArgSource,
-  root: JsonSchema,
-  required: boolean,
-): unknown {
-  if (schema.const !== undefined) return schema.const;
-  const fallback = schema.default;
-  if (schema.enum) {
-    return pickEnum(schema.enum, source.message) ?? fallback ??
-      (required ? schema.enum[0] : undefined);
-  }
-  switch (schemaType(schema)) {
-    case "number":
-    case "integer": {
-      const n = source.numbers.shift();
-      if (n === undefined) return fallback ?? (required ? fitNumber(schema, 0) : undefined);
-      return fitNumber(schema, n);
-    }
-    case "boolean":
-      return source.booleans.shift() ?? fallback ?? (required ? false : undefined);
-    case "array":
-      return fillArray(schema, source, root, required);
-    case "object":
-      return fallback ?? (required ? buildObject(schema, source, root) : undefined);
-    case "null":
-      return null;
-    default: {
-      const text = source.quotes.shift() ?? fallback ?? (required ? source.fallback : undefined);
-      return typeof text === "string" && schema.maxLength ? text.slice(0, schema.maxLength) : text;
-    }
-  }
-}
-
-/** The enum value mentioned first in the message (whole word, any case). */
-function pickEnum(values: readonly unknown[], message: string): unknown {
-  let best: { value: unknown; index: number } | undefined;
-  for (const value of values) {
-    if (typeof value !== "string" && typeof value !== "number") continue;
-    const match = aliasPattern(String(value)).exec(message);
-    if (match && (!best || match.index < best.index)) best = { value, index: match.index };
-  }
-  return best?.value;
-}
-
-/** Clamps a number to the schema's bounds and rounds it for integers. */
-function fitNumber(schema: JsonSchema, n: number): number {
-  let value = schemaType(schema) === "integer" ? Math.round(n) : n;
-  if (typeof schema.minimum === "number") value = Math.max(value, schema.minimum);
-  if (typeof schema.maximum === "number") value = Math.min(value, schema.maximum);
-  if (typeof schema.exclusiveMinimum === "number" && value <= schema.exclusiveMinimum) {
-    value = schema.exclusiveMinimum + 1;
-  }
-  if (typeof schema.exclusiveMaximum === "number" && value >= schema.exclusiveMaximum) {
-    value = schema.exclusiveMaximum - 1;
-  }
-  return value;
-}
-
-/** Fills an array: all remaining numbers, quoted strings or enum mentions, by item type. */
-function fillArray(schema: JsonSchema, source: ArgSource, root: JsonSchema, required: boolean) {
-  const itemDef = Array.isArray(schema.items) ? schema.items[0] : schema.items;
-  const item = resolve(itemDef, root);
-  const type = schemaType(item);
-  let values: unknown[] = [];
-  if (item.enum) {
-    values = item.enum.filter((v) => typeof v === "string" && aliasPattern(v).test(source.message));
-  } else if (type === "number" || type === "integer") {
-    values = source.numbers.splice(0).map((n) => fitNumber(item, n));
-  } else if (type === "string") values = source.quotes.splice(0);
-  else if (type === "boolean") values = source.booleans.splice(0);
-  if (values.length === 0) {
-    if (schema.default !== undefined) return schema.default;
-    if (!required) return undefined;
-    if ((schema.minItems ?? 0) > 0) values = [fillValue(item, source, root, true)];
-  }
-  return schema.maxItems === undefined ? values : values.slice(0, schema.maxItems);
+/** Fixed arguments for a render tool that takes A2UI messages: the sign-up form sample. */
+function uiPreset(tool: LanguageModelV4FunctionTool): Record<string, unknown> | undefined {
+  if (!isRenderTool(tool) || propertyType(tool, "messages") !== "array") return undefined;
+  return { messages: demoUiSample() };
 }
 
 // ---- the answer script ----
@@ -426,13 +136,8 @@ function fillArray(schema: JsonSchema, source: ArgSource, root: JsonSchema, requ
 /** The plan for a JSON response format: an object built from its schema, like tool arguments. */
 function jsonPlan(input: DemoInput): DemoPlan {
   const format = input.responseFormat;
-  const raw: unknown = format?.type === "json" ? format.schema : undefined;
-  const schema: JsonSchema = isRecord(raw) ? raw : {};
-  const message = latestUserText(input.prompt);
-  const source = argSource(message, undefined, []);
-  const value = schemaType(schema) === "object"
-    ? buildObject(schema, source, schema, true)
-    : fillValue(resolve(schema, schema), source, schema, true);
+  const schema: unknown = format?.type === "json" ? format.schema : undefined;
+  const value = schemaValue(schema, latestUserText(input.prompt));
   return {
     reasoning: "A JSON answer is required, so I will fill the schema from the message.",
     text: JSON.stringify(value),
@@ -611,9 +316,4 @@ function shortJson(value: unknown): string {
 function clip(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, " ").trim().replace(/\.$/, "");
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
-}
-
-/** Whether a value is a plain JSON object. */
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,0 +1,335 @@
+/** The demo model's argument builder: tool arguments and JSON answers from the user's message. */
+import type { LanguageModelV4FunctionTool } from "@ai-sdk/provider";
+
+/**
+ * The JSON-Schema keywords the argument builder reads. Declared here because `@ai-sdk/provider`
+ * takes `JsonSchema` from `@types/json-schema`, which is not installed, so it would be `any`.
+ */
+interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchemaDef>;
+  required?: string[];
+  additionalProperties?: JsonSchemaDef;
+  items?: JsonSchemaDef | JsonSchemaDef[];
+  enum?: unknown[];
+  const?: unknown;
+  default?: unknown;
+  anyOf?: JsonSchemaDef[];
+  oneOf?: JsonSchemaDef[];
+  allOf?: JsonSchemaDef[];
+  $ref?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number | boolean;
+  exclusiveMaximum?: number | boolean;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+}
+
+/** A schema or the boolean schema `true`/`false`. */
+type JsonSchemaDef = JsonSchema | boolean;
+
+/** A tool named in the user's message: where its name was first seen. */
+interface Mention {
+  tool: LanguageModelV4FunctionTool;
+  start: number;
+  end: number;
+}
+
+/** Material for tool arguments, taken from the user's message; the queues are consumed in order. */
+interface ArgSource {
+  message: string;
+  numbers: number[];
+  quotes: string[];
+  booleans: boolean[];
+  json?: Record<string, unknown>;
+  /** The text after the tool's name, else the whole message. */
+  fallback: string;
+}
+
+/** The offered tools named in the message, in the order they are first mentioned. */
+export function findMentions(message: string, tools: LanguageModelV4FunctionTool[]): Mention[] {
+  const mentions: Mention[] = [];
+  for (const tool of tools) {
+    let best: Mention | undefined;
+    for (const alias of toolAliases(tool.name)) {
+      const match = aliasPattern(alias).exec(message);
+      if (match && (!best || match.index < best.start)) {
+        best = { tool, start: match.index, end: match.index + match[0].length };
+      }
+    }
+    if (best) mentions.push(best);
+  }
+  return mentions.sort((a, b) => a.start - b.start);
+}
+
+/** The arguments for one tool, built from its input schema and its part of the message. */
+export function toolInput(
+  tool: LanguageModelV4FunctionTool,
+  options: {
+    /** The latest user message. */
+    message: string;
+    /** The tools named in the message, from {@link findMentions}. */
+    mentions: Mention[];
+    /** Fields taken as given, over any JSON object in the message (e.g. the A2UI sample). */
+    preset?: Record<string, unknown>;
+  },
+): Record<string, unknown> {
+  const source = argSource(options.message, tool, options.mentions);
+  if (options.preset) source.json = { ...source.json, ...options.preset };
+  const schema = toolSchema(tool);
+  return buildObject(schema, source, schema, true);
+}
+
+/** The main type of one property of a tool's input schema (`string` when unknown). */
+export function propertyType(tool: LanguageModelV4FunctionTool, name: string): string {
+  const schema = toolSchema(tool);
+  return schemaType(resolve(schema.properties?.[name], schema));
+}
+
+/** A value for a JSON response schema, filled from the message like tool arguments. */
+export function schemaValue(schemaDef: unknown, message: string): unknown {
+  const schema: JsonSchema = isRecord(schemaDef) ? schemaDef : {};
+  const source = argSource(message, undefined, []);
+  return schemaType(schema) === "object"
+    ? buildObject(schema, source, schema, true)
+    : fillValue(resolve(schema, schema), source, schema, true);
+}
+
+// ---- matching tool names ----
+
+/** The names a user may use for a tool: full name, the part after the last `__`, and both spaced. */
+function toolAliases(name: string): string[] {
+  const short = name.includes("__") ? name.slice(name.lastIndexOf("__") + 2) : name;
+  const spaced = (s: string) => s.replace(/[_-]+/g, " ").trim();
+  return [...new Set([name, short, spaced(name), spaced(short)])].filter((a) => a.length > 0);
+}
+
+/** A case-insensitive, whole-word pattern for one alias; spaces match runs of space, `_` or `-`. */
+function aliasPattern(alias: string, flags = "iu"): RegExp {
+  const body = alias.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "[\\s_-]+");
+  return new RegExp(`(?<![\\p{L}\\p{N}_-])${body}(?![\\p{L}\\p{N}_-])`, flags);
+}
+
+// ---- reading the message ----
+
+/**
+ * Collects numbers, quoted strings, yes/no words, a JSON object and the text after the name from
+ * the tool's part of the message: with several named tools, the first one reads up to the second
+ * name and each later one from its name to the next; otherwise the whole message.
+ */
+function argSource(
+  message: string,
+  tool: LanguageModelV4FunctionTool | undefined,
+  mentions: Mention[],
+): ArgSource {
+  const index = mentions.findIndex((m) => m.tool === tool);
+  const segment = index < 0 || mentions.length < 2
+    ? message
+    : message.slice(index === 0 ? 0 : mentions[index].start, mentions[index + 1]?.start);
+  const json = findJsonObject(segment);
+  let rest = json ? segment.replace(json.text, " ") : segment;
+  const quotes: string[] = [];
+  const quotePattern = /"([^"]*)"|“([^”]*)”|(?<![\p{L}\p{N}])'([^']*)'(?![\p{L}\p{N}])/gu;
+  for (const m of rest.matchAll(quotePattern)) quotes.push(m[1] ?? m[2] ?? m[3]);
+  rest = rest.replace(quotePattern, " ");
+  for (const mention of mentions) {
+    for (const alias of toolAliases(mention.tool.name)) {
+      rest = rest.replace(aliasPattern(alias, "giu"), " ");
+    }
+  }
+  const numbers = [...rest.matchAll(/(?<![\p{L}\p{N}_.])-?\d+(?:\.\d+)?/gu)].map((m) =>
+    Number(m[0])
+  );
+  const booleans = [...rest.matchAll(/\b(yes|no|true|false)\b/gi)].map((m) =>
+    /^(yes|true)$/i.test(m[1])
+  );
+  const fallback = (tool && textAfterName(message, tool, mentions)) || message;
+  return { message: segment, numbers, quotes, booleans, json: json?.value, fallback };
+}
+
+/** The first JSON object written in the message, with its source text. */
+function findJsonObject(
+  text: string,
+): { text: string; value: Record<string, unknown> } | undefined {
+  for (let start = text.indexOf("{"); start >= 0; start = text.indexOf("{", start + 1)) {
+    let depth = 0;
+    let inString = false;
+    for (let i = start; i < text.length; i++) {
+      const c = text[i];
+      if (inString) {
+        if (c === "\\") i++;
+        else if (c === '"') inString = false;
+      } else if (c === '"') inString = true;
+      else if (c === "{") depth++;
+      else if (c === "}" && --depth === 0) {
+        const candidate = text.slice(start, i + 1);
+        try {
+          const value: unknown = JSON.parse(candidate);
+          if (isRecord(value)) return { text: candidate, value };
+        } catch { /* not JSON: try the next brace */ }
+        break;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The text after the tool's name, up to the next named tool, without a leading "with"/"to"... */
+function textAfterName(message: string, tool: LanguageModelV4FunctionTool, mentions: Mention[]) {
+  const index = mentions.findIndex((m) => m.tool === tool);
+  if (index < 0) return "";
+  const end = mentions[index + 1]?.start ?? message.length;
+  return message.slice(mentions[index].end, end)
+    .replace(/^[\s:,-]*(?:(?:with|for|to|on|about|using|saying|of)\b)?[\s:,-]*/i, "")
+    .replace(/[\s,.!?;:]+$/, "")
+    .replace(/\s+(?:and|then)$/i, "")
+    .trim();
+}
+
+// ---- filling the schema ----
+
+/** The tool's input schema, or an empty schema when it is not an object. */
+function toolSchema(tool: LanguageModelV4FunctionTool): JsonSchema {
+  return isRecord(tool.inputSchema) ? tool.inputSchema : {};
+}
+
+/** Follows a local `$ref` and picks the first non-null branch of `anyOf`/`oneOf`. */
+function resolve(def: JsonSchemaDef | undefined, root: JsonSchema): JsonSchema {
+  let schema: JsonSchema = typeof def === "object" ? def : {};
+  for (let hops = 0; hops < 10; hops++) {
+    if (schema.$ref?.startsWith("#")) {
+      let target: unknown = root;
+      for (const key of schema.$ref.slice(2).split("/").filter((k) => k)) {
+        target = isRecord(target) ? target[key.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
+      }
+      schema = isRecord(target) ? (target as JsonSchema) : {};
+      continue;
+    }
+    const branches = (schema.anyOf ?? schema.oneOf ?? schema.allOf)?.map((b) => resolve(b, root));
+    const branch = branches?.find((b) => schemaType(b) !== "null") ?? branches?.[0];
+    if (!branch) return schema;
+    schema = { ...branch, default: schema.default ?? branch.default };
+  }
+  return schema;
+}
+
+/** The schema's main type: the first non-null `type`, else inferred from its keywords. */
+function schemaType(schema: JsonSchema): string {
+  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  const type = types.find((t) => t !== "null") ?? types[0];
+  if (type) return type;
+  if (schema.properties) return "object";
+  if (schema.items) return "array";
+  if (schema.enum) return typeof schema.enum[0];
+  return "string";
+}
+
+/** Builds an object for a schema: JSON fields first, then required and then optional properties. */
+function buildObject(
+  schema: JsonSchema,
+  source: ArgSource,
+  root: JsonSchema,
+  top = false,
+): Record<string, unknown> {
+  const properties = schema.properties ?? {};
+  const names = Object.keys(properties);
+  const json = top ? source.json : undefined;
+  if (names.length === 0) return schema.additionalProperties === false ? {} : json ?? {};
+  const required = new Set(schema.required ?? []);
+  const values = new Map<string, unknown>();
+  const order = [...names.filter((n) => required.has(n)), ...names.filter((n) => !required.has(n))];
+  for (const name of order) {
+    const value = json && name in json
+      ? json[name]
+      : fillValue(resolve(properties[name], root), source, root, required.has(name));
+    if (value !== undefined) values.set(name, value);
+  }
+  return Object.fromEntries(names.filter((n) => values.has(n)).map((n) => [n, values.get(n)]));
+}
+
+/** Fills one value by type; an optional value is left out unless the message provides it. */
+function fillValue(
+  schema: JsonSchema,
+  source: ArgSource,
+  root: JsonSchema,
+  required: boolean,
+): unknown {
+  if (schema.const !== undefined) return schema.const;
+  const fallback = schema.default;
+  if (schema.enum) {
+    return pickEnum(schema.enum, source.message) ?? fallback ??
+      (required ? schema.enum[0] : undefined);
+  }
+  switch (schemaType(schema)) {
+    case "number":
+    case "integer": {
+      const n = source.numbers.shift();
+      if (n === undefined) return fallback ?? (required ? fitNumber(schema, 0) : undefined);
+      return fitNumber(schema, n);
+    }
+    case "boolean":
+      return source.booleans.shift() ?? fallback ?? (required ? false : undefined);
+    case "array":
+      return fillArray(schema, source, root, required);
+    case "object":
+      return fallback ?? (required ? buildObject(schema, source, root) : undefined);
+    case "null":
+      return null;
+    default: {
+      const text = source.quotes.shift() ?? fallback ?? (required ? source.fallback : undefined);
+      return typeof text === "string" && schema.maxLength ? text.slice(0, schema.maxLength) : text;
+    }
+  }
+}
+
+/** The enum value mentioned first in the message (whole word, any case). */
+function pickEnum(values: readonly unknown[], message: string): unknown {
+  let best: { value: unknown; index: number } | undefined;
+  for (const value of values) {
+    if (typeof value !== "string" && typeof value !== "number") continue;
+    const match = aliasPattern(String(value)).exec(message);
+    if (match && (!best || match.index < best.index)) best = { value, index: match.index };
+  }
+  return best?.value;
+}
+
+/** Clamps a number to the schema's bounds and rounds it for integers. */
+function fitNumber(schema: JsonSchema, n: number): number {
+  let value = schemaType(schema) === "integer" ? Math.round(n) : n;
+  if (typeof schema.minimum === "number") value = Math.max(value, schema.minimum);
+  if (typeof schema.maximum === "number") value = Math.min(value, schema.maximum);
+  if (typeof schema.exclusiveMinimum === "number" && value <= schema.exclusiveMinimum) {
+    value = schema.exclusiveMinimum + 1;
+  }
+  if (typeof schema.exclusiveMaximum === "number" && value >= schema.exclusiveMaximum) {
+    value = schema.exclusiveMaximum - 1;
+  }
+  return value;
+}
+
+/** Fills an array: all remaining numbers, quoted strings or enum mentions, by item type. */
+function fillArray(schema: JsonSchema, source: ArgSource, root: JsonSchema, required: boolean) {
+  const itemDef = Array.isArray(schema.items) ? schema.items[0] : schema.items;
+  const item = resolve(itemDef, root);
+  const type = schemaType(item);
+  let values: unknown[] = [];
+  if (item.enum) {
+    values = item.enum.filter((v) => typeof v === "string" && aliasPattern(v).test(source.message));
+  } else if (type === "number" || type === "integer") {
+    values = source.numbers.splice(0).map((n) => fitNumber(item, n));
+  } else if (type === "string") values = source.quotes.splice(0);
+  else if (type === "boolean") values = source.booleans.splice(0);
+  if (values.length === 0) {
+    if (schema.default !== undefined) return schema.default;
+    if (!required) return undefined;
+    if ((schema.minItems ?? 0) > 0) values = [fillValue(item, source, root, true)];
+  }
+  return schema.maxItems === undefined ? values : values.slice(0, schema.maxItems);
+}
+
+/** Whether a value is a plain JSON object. */
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

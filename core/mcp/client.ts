@@ -1,0 +1,276 @@
+/** The MCP SDK behind one module: open a session to a tool server over stdio, Streamable HTTP or SSE. */
+import { Client } from "@modelcontextprotocol/sdk/client";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/client/sse"
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+// @ts-types="@modelcontextprotocol/sdk/inMemory"
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import {
+  type CallToolResult,
+  type CreateMessageRequest,
+  CreateMessageRequestSchema,
+  type CreateMessageResult,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+  type GetPromptResult,
+  LoggingMessageNotificationSchema,
+  McpError,
+  type Prompt,
+  PromptListChangedNotificationSchema,
+  type ReadResourceResult,
+  type Resource,
+  ResourceListChangedNotificationSchema,
+  type ResourceTemplate,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+
+export type {
+  CallToolResult,
+  CreateMessageResult,
+  ElicitResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
+};
+
+/** The params of a server's sampling request. */
+export type SamplingParams = CreateMessageRequest["params"];
+/** The params of a server's elicitation request (form or url mode). */
+export type ElicitationParams = ElicitRequest["params"];
+
+/** An in-process server (the SDK's `McpServer` fits): connected over a linked in-memory pair. */
+export interface InProcessServer {
+  connect(transport: InMemoryTransport): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How to reach a tool server, with env references already resolved. */
+export type TransportSpec =
+  | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | { kind: "http" | "sse"; url: string; headers: Record<string, string> }
+  | { kind: "in-process"; server: () => InProcessServer };
+
+/** What the session reports back to its owner. */
+export interface SessionHandlers {
+  sampling(params: SamplingParams, signal: AbortSignal): Promise<CreateMessageResult>;
+  elicitation(params: ElicitationParams, signal: AbortSignal): Promise<ElicitResult>;
+  log(level: string, data: unknown, logger?: string): void;
+  stderr(line: string): void;
+  listChanged(kind: "tools" | "prompts" | "resources"): void;
+  /** The connection ended without `close()` being called (process exit, network loss). */
+  closed(): void;
+}
+
+/** Options of a tool call. */
+export interface CallOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: number, total?: number, message?: string) => void;
+}
+
+/** An open connection to one tool server. */
+export interface McpSession {
+  readonly serverInfo?: { name: string; version: string; title?: string };
+  readonly capabilities?: Record<string, unknown>;
+  readonly instructions?: string;
+  listTools(): Promise<Tool[]>;
+  listPrompts(): Promise<Prompt[]>;
+  listResources(): Promise<Resource[]>;
+  listResourceTemplates(): Promise<ResourceTemplate[]>;
+  callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult>;
+  readResource(uri: string, options: CallOptions): Promise<ReadResourceResult>;
+  getPrompt(name: string, args: Record<string, string>, options: CallOptions): Promise<GetPromptResult>;
+  close(): Promise<void>;
+}
+
+/** Opens sessions; a test or another runtime may pass its own. */
+export type SessionOpener = (
+  spec: TransportSpec,
+  handlers: SessionHandlers,
+  options: { timeoutMs: number },
+) => Promise<McpSession>;
+
+/** The identity and capabilities Lass announces to every tool server. */
+const CLIENT_INFO = { name: "lass", version: "0.1.0" };
+const CLIENT_CAPABILITIES = {
+  sampling: {},
+  elicitation: { form: { applyDefaults: true }, url: {} },
+  extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
+};
+
+/** The SDK's code for a request that timed out. */
+export const REQUEST_TIMEOUT_CODE = -32001;
+
+/** Whether an error is the SDK's request timeout. */
+export function isTimeout(error: unknown): boolean {
+  return error instanceof McpError && error.code === REQUEST_TIMEOUT_CODE &&
+    /timed out/i.test(error.message);
+}
+
+/** Reads every page of a paginated list. */
+async function allPages<T>(
+  fetchPage: (cursor?: string) => Promise<{ nextCursor?: string; items: T[] }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 100; page++) {
+    const result = await fetchPage(cursor);
+    items.push(...result.items);
+    if (!result.nextCursor) break;
+    cursor = result.nextCursor;
+  }
+  return items;
+}
+
+type AnyTransport = StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport | InMemoryTransport;
+
+function createTransport(spec: TransportSpec, handlers: SessionHandlers): {
+  transport: AnyTransport;
+  /** For in-process servers: connects the server side; and stops it. */
+  start?: () => Promise<void>;
+  stop?: () => Promise<void>;
+} {
+  switch (spec.kind) {
+    case "stdio": {
+      const transport = new StdioClientTransport({
+        command: spec.command,
+        args: spec.args,
+        env: spec.env,
+        cwd: spec.cwd,
+        stderr: "pipe",
+      });
+      let partial = "";
+      transport.stderr?.on("data", (chunk: Uint8Array | string) => {
+        const text = partial + (typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk));
+        const lines = text.split(/\r?\n/);
+        partial = lines.pop() ?? "";
+        for (const line of lines) if (line.trim() !== "") handlers.stderr(line);
+      });
+      return { transport };
+    }
+    case "http":
+      return {
+        transport: new StreamableHTTPClientTransport(new URL(spec.url), {
+          requestInit: { headers: spec.headers },
+        }),
+      };
+    case "sse":
+      return {
+        transport: new SSEClientTransport(new URL(spec.url), {
+          requestInit: { headers: spec.headers },
+          eventSourceInit: {
+            fetch: (url, init) =>
+              fetch(url, { ...init, headers: { ...spec.headers, ...Object.fromEntries(new Headers(init?.headers)) } }),
+          },
+        }),
+      };
+    case "in-process": {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      const server = spec.server();
+      return {
+        transport: clientSide,
+        start: () => server.connect(serverSide),
+        stop: () => server.close(),
+      };
+    }
+  }
+}
+
+/** Opens a session: connects, initializes within `timeoutMs`, and wires the handlers. */
+export const openSession: SessionOpener = async (spec, handlers, options) => {
+  const client = new Client(CLIENT_INFO, { capabilities: CLIENT_CAPABILITIES });
+  client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+    handlers.sampling(request.params, extra.signal));
+  client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+    handlers.elicitation(request.params, extra.signal));
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    const { level, data, logger } = notification.params;
+    handlers.log(level, data, logger);
+  });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => handlers.listChanged("tools"));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () =>
+    handlers.listChanged("prompts"));
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
+    handlers.listChanged("resources"));
+
+  const { transport, start, stop } = createTransport(spec, handlers);
+  let closing = false;
+  client.onclose = () => {
+    if (!closing) handlers.closed();
+  };
+  client.onerror = (error) => handlers.log("error", `protocol error: ${error.message}`);
+  await start?.();
+  try {
+    await client.connect(transport, { timeout: options.timeoutMs });
+  } catch (error) {
+    closing = true;
+    await client.close().catch(() => {});
+    await stop?.().catch(() => {});
+    throw error;
+  }
+
+  const requestOptions = (call: CallOptions) => ({
+    timeout: call.timeoutMs,
+    signal: call.signal,
+    onprogress: call.onProgress &&
+      ((p: { progress: number; total?: number; message?: string }) =>
+        call.onProgress!(p.progress, p.total, p.message)),
+    resetTimeoutOnProgress: true,
+  });
+  const capabilities = client.getServerCapabilities();
+  return {
+    serverInfo: client.getServerVersion(),
+    capabilities,
+    instructions: client.getInstructions(),
+    listTools: () =>
+      capabilities?.tools
+        ? allPages(async (cursor) => {
+          const page = await client.listTools(cursor ? { cursor } : undefined);
+          return { items: page.tools, nextCursor: page.nextCursor };
+        })
+        : Promise.resolve([]),
+    listPrompts: () =>
+      capabilities?.prompts
+        ? allPages(async (cursor) => {
+          const page = await client.listPrompts(cursor ? { cursor } : undefined);
+          return { items: page.prompts, nextCursor: page.nextCursor };
+        })
+        : Promise.resolve([]),
+    listResources: () =>
+      capabilities?.resources
+        ? allPages(async (cursor) => {
+          const page = await client.listResources(cursor ? { cursor } : undefined);
+          return { items: page.resources, nextCursor: page.nextCursor };
+        })
+        : Promise.resolve([]),
+    listResourceTemplates: () =>
+      capabilities?.resources
+        ? allPages(async (cursor) => {
+          const page = await client.listResourceTemplates(cursor ? { cursor } : undefined);
+          return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+        })
+        : Promise.resolve([]),
+    callTool: async (name, args, call) =>
+      await client.callTool({ name, arguments: args }, undefined, requestOptions(call)) as CallToolResult,
+    readResource: (uri, call) => client.readResource({ uri }, requestOptions(call)),
+    getPrompt: (name, args, call) => client.getPrompt({ name, arguments: args }, requestOptions(call)),
+    close: async () => {
+      closing = true;
+      // Deno keeps Streamable HTTP sockets open after close() unless the session is ended first.
+      if (transport instanceof StreamableHTTPClientTransport) {
+        await transport.terminateSession().catch(() => {});
+      }
+      await client.close().catch(() => {});
+      await stop?.().catch(() => {});
+    },
+  };
+};

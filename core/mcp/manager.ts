@@ -1,0 +1,581 @@
+/** The tool-server manager: one connection per configured server, its state, and every call to it. */
+import { dirname, resolve } from "node:path";
+import type { EnvLookup } from "../config/env_refs.ts";
+import { resolveEnvRef, resolveEnvRefs } from "../config/env_refs.ts";
+import { DEMO_MARKER } from "../config/defaults.ts";
+import type { McpServerConfig, ServiceConfig } from "../config/schema.ts";
+import type { ConfigStore } from "../config/store.ts";
+import { LassError } from "../errors.ts";
+import type { EventBus } from "../events.ts";
+import type { InteractionRegistry } from "../interactions.ts";
+import type {
+  CallToolResult,
+  CreateMessageResult,
+  ElicitationParams,
+  ElicitResult,
+  GetPromptResult,
+  InProcessServer,
+  McpSession,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  SamplingParams,
+  SessionHandlers,
+  SessionOpener,
+  Tool,
+  TransportSpec,
+} from "./client.ts";
+import { modelToolName } from "./tool_names.ts";
+
+/** The states of a tool-server connection (DESIGN.md section 5). */
+export type ServerStatus = "disconnected" | "connecting" | "connected" | "needs-auth" | "error";
+
+/** A tool as `GET /api/mcp` lists it. */
+export interface ToolInfo {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+  /** Listed in `disabledTools`: hidden from the model. */
+  disabled: boolean;
+  /** The name the model sees, `<serverId>__<tool>`. */
+  modelName: string;
+  /** Offered to the model: not disabled, and its `_meta.ui.visibility` (if any) includes "model". */
+  modelVisible: boolean;
+  /** MCP Apps metadata: the UI resource and who may call the tool. */
+  ui?: { resourceUri?: string; visibility?: string[] };
+}
+
+/** The state of one tool server, as `GET /api/mcp` and `mcp.state` events report it. */
+export interface ToolServerState {
+  id: string;
+  name: string;
+  transport: McpServerConfig["transport"];
+  status: ServerStatus;
+  error?: string;
+  authUrl?: string;
+  serverInfo?: { name: string; version: string; title?: string };
+  capabilities?: Record<string, unknown>;
+  instructions?: string;
+  tools: ToolInfo[];
+  prompts: Prompt[];
+  resources: Resource[];
+  resourceTemplates: ResourceTemplate[];
+  connectedAt?: string;
+}
+
+/** Completes a server's sampling request with a model (wired up where the models are). */
+export type Sampler = (
+  params: SamplingParams,
+  context: { serverId: string; signal: AbortSignal },
+) => Promise<CreateMessageResult>;
+
+/** What the manager needs; everything with a side effect comes in here. */
+export interface ManagerOptions {
+  config: ConfigStore;
+  events: EventBus;
+  interactions: InteractionRegistry;
+  env: EnvLookup;
+  /** Opens sessions; default: the MCP SDK (loaded on first use). */
+  open?: SessionOpener;
+  /** The built-in demo server; default: `core/mcp/demo_server.ts` (loaded on first use). */
+  demoServer?: () => Promise<() => InProcessServer>;
+  /** Completes sampling requests; without it they are refused with a clear error. */
+  sampler?: Sampler;
+  /** Deadline of a tool call, resource read or prompt; default 120 s. */
+  callTimeoutMs?: number;
+}
+
+/** The result of `POST /api/mcp/:id/call`. */
+export interface CallOutcome {
+  result: CallToolResult;
+  durationMs: number;
+}
+
+interface Entry {
+  record: McpServerConfig;
+  state: ToolServerState;
+  session?: McpSession;
+  connecting?: Promise<void>;
+  /** The last lines the server wrote to stderr, for error messages. */
+  stderrTail: string[];
+  /** Increases with every connect and disconnect; late results of older attempts are dropped. */
+  generation: number;
+}
+
+const STDERR_TAIL_LINES = 20;
+const MAX_LOG_CHARS = 2000;
+
+function emptyState(record: McpServerConfig): ToolServerState {
+  return {
+    id: record.id,
+    name: record.name,
+    transport: record.transport,
+    status: "disconnected",
+    tools: [],
+    prompts: [],
+    resources: [],
+    resourceTemplates: [],
+  };
+}
+
+function clip(text: string, max = MAX_LOG_CHARS): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The tool as Lass lists it: names for the model, disabled and visibility flags, MCP Apps info. */
+export function toolInfo(serverId: string, tool: Tool, disabledTools: readonly string[]): ToolInfo {
+  const meta = (tool._meta ?? {}) as Record<string, unknown>;
+  const ui = (meta.ui ?? {}) as { resourceUri?: unknown; visibility?: unknown };
+  const resourceUri = typeof ui.resourceUri === "string"
+    ? ui.resourceUri
+    : typeof meta["ui/resourceUri"] === "string"
+    ? meta["ui/resourceUri"] as string
+    : undefined;
+  const visibility = Array.isArray(ui.visibility)
+    ? ui.visibility.filter((v): v is string => typeof v === "string")
+    : undefined;
+  const disabled = disabledTools.includes(tool.name);
+  return {
+    name: tool.name,
+    ...(tool.title !== undefined && { title: tool.title }),
+    description: tool.description ?? "",
+    inputSchema: tool.inputSchema as Record<string, unknown>,
+    ...(tool.outputSchema && { outputSchema: tool.outputSchema as Record<string, unknown> }),
+    ...(tool.annotations && { annotations: tool.annotations as Record<string, unknown> }),
+    disabled,
+    modelName: modelToolName(serverId, tool.name),
+    modelVisible: !disabled && (visibility === undefined || visibility.includes("model")),
+    ...((resourceUri || visibility) && { ui: { resourceUri, visibility } }),
+  };
+}
+
+/** Owns one connection per configured tool server. */
+export class ToolServerManager {
+  readonly #options: ManagerOptions;
+  readonly #entries = new Map<string, Entry>();
+  readonly #samplingApproved = new Set<string>();
+  readonly #callTimeoutMs: number;
+  #unsubscribe: () => void;
+  #closed = false;
+
+  constructor(options: ManagerOptions) {
+    this.#options = options;
+    this.#callTimeoutMs = options.callTimeoutMs ?? 120_000;
+    for (const record of options.config.config.mcpServers) {
+      this.#entries.set(record.id, { record, state: emptyState(record), stderrTail: [], generation: 0 });
+    }
+    this.#unsubscribe = options.config.subscribe((config, previous) => this.#configChanged(config, previous));
+  }
+
+  /** Every server's state, in config order. */
+  states(): ToolServerState[] {
+    return [...this.#entries.values()].map((entry) => entry.state);
+  }
+
+  /** One server's state; 404 for an unknown id. */
+  state(id: string): ToolServerState {
+    return this.#entry(id).state;
+  }
+
+  /** Connects in the background every server that some workspace uses. */
+  connectUsed(): void {
+    for (const id of usedServerIds(this.#options.config.config)) {
+      this.connect(id).catch(() => {});
+    }
+  }
+
+  /** Connects a server (or waits for the connect in progress); `force` reconnects. */
+  async connect(id: string, options: { force?: boolean } = {}): Promise<ToolServerState> {
+    const entry = this.#entry(id);
+    if (!options.force) {
+      if (entry.state.status === "connected") return entry.state;
+      if (entry.connecting) {
+        await entry.connecting;
+        return entry.state;
+      }
+    }
+    await this.#teardown(entry);
+    const generation = ++entry.generation;
+    entry.stderrTail = [];
+    this.#setState(entry, { ...emptyState(entry.record), status: "connecting" });
+    const attempt = this.#establish(entry, generation);
+    entry.connecting = attempt;
+    await attempt;
+    if (entry.connecting === attempt) entry.connecting = undefined;
+    return entry.state;
+  }
+
+  /** Closes a server's connection; its state becomes `disconnected`. */
+  async disconnect(id: string): Promise<ToolServerState> {
+    const entry = this.#entry(id);
+    entry.generation++;
+    entry.connecting = undefined;
+    await this.#teardown(entry);
+    this.#setState(entry, emptyState(entry.record));
+    return entry.state;
+  }
+
+  /**
+   * Calls a tool. A tool's own error result (`isError`) is a normal outcome; an unknown server
+   * is 404, a server that cannot be reached 502, a call past the deadline 504.
+   */
+  async callTool(
+    id: string,
+    tool: string,
+    args: Record<string, unknown>,
+    options: { signal?: AbortSignal; onProgress?: (progress: number, total?: number) => void } = {},
+  ): Promise<CallOutcome> {
+    const entry = this.#entry(id);
+    const info = await this.#toolOf(entry, tool);
+    if (info.disabled) {
+      throw new LassError(
+        "invalid-request",
+        `the tool ${tool} of ${id} is disabled in the config (disabledTools)`,
+      );
+    }
+    this.#options.events.emit("tool.call", { serverId: id, tool, source: "api" });
+    const started = performance.now();
+    const result = await this.#request(entry, `${tool} on ${id}`, (session) =>
+      session.callTool(tool, args, {
+        timeoutMs: this.#callTimeoutMs,
+        signal: options.signal,
+        onProgress: options.onProgress,
+      }));
+    const durationMs = Math.round(performance.now() - started);
+    this.#options.events.emit("tool.result", {
+      serverId: id,
+      tool,
+      isError: result.isError === true,
+      durationMs,
+    });
+    return { result, durationMs };
+  }
+
+  /** Reads a resource of a server. */
+  async readResource(id: string, uri: string): Promise<ReadResourceResult> {
+    const entry = await this.#connected(this.#entry(id));
+    return await this.#request(entry, `reading ${uri} from ${id}`, (session) =>
+      session.readResource(uri, { timeoutMs: this.#callTimeoutMs }));
+  }
+
+  /** Gets a prompt of a server with its arguments. */
+  async getPrompt(id: string, name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    const entry = await this.#connected(this.#entry(id));
+    return await this.#request(entry, `the prompt ${name} of ${id}`, (session) =>
+      session.getPrompt(name, args, { timeoutMs: this.#callTimeoutMs }));
+  }
+
+  /**
+   * Connects a draft record without saving it, lists what it offers, and closes it again.
+   * Never throws for a server that fails: the state says why.
+   */
+  async testDraft(record: McpServerConfig): Promise<ToolServerState & { latencyMs: number }> {
+    const entry: Entry = { record, state: emptyState(record), stderrTail: [], generation: 1 };
+    const started = performance.now();
+    await this.#establish(entry, 1, { quiet: true });
+    const latencyMs = Math.round(performance.now() - started);
+    entry.generation++;
+    await entry.session?.close().catch(() => {});
+    return { ...entry.state, latencyMs };
+  }
+
+  /** Closes every connection and stops following the config. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#unsubscribe();
+    await Promise.all([...this.#entries.values()].map((entry) => {
+      entry.generation++;
+      return this.#teardown(entry);
+    }));
+  }
+
+  #entry(id: string): Entry {
+    const entry = this.#entries.get(id);
+    if (!entry) throw new LassError("not-found", `no tool server has id ${id}`);
+    return entry;
+  }
+
+  async #connected(entry: Entry): Promise<Entry> {
+    if (entry.state.status !== "connected") await this.connect(entry.record.id);
+    if (entry.state.status !== "connected" || !entry.session) {
+      throw new LassError(
+        "upstream-error",
+        `the tool server ${entry.record.id} is not connected: ${entry.state.error ?? entry.state.status}`,
+      );
+    }
+    return entry;
+  }
+
+  async #toolOf(entry: Entry, tool: string): Promise<ToolInfo> {
+    await this.#connected(entry);
+    const info = entry.state.tools.find((candidate) => candidate.name === tool);
+    if (!info) {
+      throw new LassError("not-found", `the tool server ${entry.record.id} has no tool named ${tool}`);
+    }
+    return info;
+  }
+
+  /** Runs a request on a connected session and maps its failures to the contract's errors. */
+  async #request<T>(entry: Entry, what: string, run: (session: McpSession) => Promise<T>): Promise<T> {
+    const session = (await this.#connected(entry)).session!;
+    try {
+      return await run(session);
+    } catch (error) {
+      const { isTimeout } = await import("./client.ts");
+      if (isTimeout(error)) {
+        throw new LassError("timeout", `${what} got no answer within ${this.#callTimeoutMs / 1000} s`);
+      }
+      if (entry.session !== session || entry.state.status !== "connected") {
+        throw new LassError("upstream-error", `${what} failed: ${entry.state.error ?? "the server went away"}`);
+      }
+      throw new LassError("upstream-error", `${what} failed: ${(error as Error).message}`);
+    }
+  }
+
+  async #establish(entry: Entry, generation: number, options: { quiet?: boolean } = {}): Promise<void> {
+    const current = () => entry.generation === generation && !this.#closed;
+    try {
+      const spec = await this.#specOf(entry.record);
+      const open = this.#options.open ?? (await import("./client.ts")).openSession;
+      const session = await open(spec, this.#handlers(entry, generation), {
+        timeoutMs: entry.record.timeoutMs,
+      });
+      if (!current()) {
+        await session.close();
+        return;
+      }
+      entry.session = session;
+      const [tools, prompts, resources, resourceTemplates] = await Promise.all([
+        session.listTools().catch(() => []),
+        session.listPrompts().catch(() => []),
+        session.listResources().catch(() => []),
+        session.listResourceTemplates().catch(() => []),
+      ]);
+      if (!current()) return;
+      const disabled = entry.record.disabledTools ?? [];
+      const state: ToolServerState = {
+        ...emptyState(entry.record),
+        status: "connected",
+        serverInfo: session.serverInfo,
+        capabilities: session.capabilities,
+        instructions: session.instructions,
+        tools: tools.map((tool) => toolInfo(entry.record.id, tool, disabled)),
+        prompts,
+        resources,
+        resourceTemplates,
+        connectedAt: new Date().toISOString(),
+      };
+      options.quiet ? (entry.state = state) : this.#setState(entry, state);
+    } catch (error) {
+      if (!current()) return;
+      const state = { ...emptyState(entry.record), status: "error" as const, error: this.#describe(entry, error) };
+      options.quiet ? (entry.state = state) : this.#setState(entry, state);
+    }
+  }
+
+  /** A connect failure as a sentence, with the tail of the server's stderr where it helps. */
+  #describe(entry: Entry, error: unknown): string {
+    const message = (error as Error)?.message ?? String(error);
+    const { record } = entry;
+    let text: string;
+    if (/ENOENT|not found|No such file/i.test(message) && record.transport === "stdio") {
+      text = `command not found: ${record.command}`;
+    } else if (/timed out/i.test(message)) {
+      text = `no answer to initialize within ${record.timeoutMs / 1000} s`;
+    } else if (/connection closed/i.test(message)) {
+      text = "the server exited before it was ready";
+    } else if (/\b401\b|unauthorized/i.test(message)) {
+      text = `the server requires sign-in (401): ${message}`;
+    } else if (/error sending request|connection refused|ECONNREFUSED|dns error/i.test(message)) {
+      text = `cannot reach ${record.url}`;
+    } else {
+      text = message;
+    }
+    const tail = entry.stderrTail.slice(-5).join("\n");
+    return clip(tail ? `${text}\nstderr:\n${tail}` : text);
+  }
+
+  async #specOf(record: McpServerConfig): Promise<TransportSpec> {
+    const env = this.#options.env;
+    if (record.transport === "stdio") {
+      if (record.command === DEMO_MARKER) {
+        const factory = this.#options.demoServer ?? defaultDemoServer;
+        return { kind: "in-process", server: await factory() };
+      }
+      const configDir = dirname(this.#options.config.path);
+      return {
+        kind: "stdio",
+        command: resolveEnvRef(record.command!, env),
+        args: resolveEnvRefs(record.args ?? [], env),
+        env: resolveEnvRefs(record.env ?? {}, env),
+        cwd: record.cwd === undefined ? undefined : resolve(configDir, resolveEnvRef(record.cwd, env)),
+      };
+    }
+    return {
+      kind: record.transport,
+      url: resolveEnvRef(record.url!, env),
+      headers: resolveEnvRefs(record.headers ?? {}, env),
+    };
+  }
+
+  #handlers(entry: Entry, generation: number): SessionHandlers {
+    const id = entry.record.id;
+    const events = this.#options.events;
+    return {
+      sampling: (params, signal) => this.#sample(entry, params, signal),
+      elicitation: (params, signal) => this.#elicit(id, params, signal),
+      log: (level, data, logger) =>
+        events.emit("mcp.log", {
+          serverId: id,
+          level,
+          ...(logger && { logger }),
+          message: clip(typeof data === "string" ? data : JSON.stringify(data)),
+        }),
+      stderr: (line) => {
+        entry.stderrTail.push(clip(line, 500));
+        if (entry.stderrTail.length > STDERR_TAIL_LINES) entry.stderrTail.shift();
+        events.emit("mcp.log", { serverId: id, level: "stderr", message: clip(line) });
+      },
+      listChanged: (kind) => {
+        events.emit("mcp.notification", { serverId: id, method: `notifications/${kind}/list_changed` });
+        if (entry.generation === generation) this.#refresh(entry, kind).catch(() => {});
+      },
+      closed: () => {
+        if (entry.generation !== generation || this.#closed) return;
+        entry.session = undefined;
+        const tail = entry.stderrTail.slice(-5).join("\n");
+        this.#setState(entry, {
+          ...emptyState(entry.record),
+          status: "error",
+          error: clip(tail ? `the server exited\nstderr:\n${tail}` : "the connection closed"),
+        });
+      },
+    };
+  }
+
+  async #refresh(entry: Entry, kind: "tools" | "prompts" | "resources"): Promise<void> {
+    const session = entry.session;
+    if (!session) return;
+    const state = { ...entry.state };
+    if (kind === "tools") {
+      const disabled = entry.record.disabledTools ?? [];
+      state.tools = (await session.listTools()).map((tool) => toolInfo(entry.record.id, tool, disabled));
+    } else if (kind === "prompts") {
+      state.prompts = await session.listPrompts();
+    } else {
+      state.resources = await session.listResources();
+      state.resourceTemplates = await session.listResourceTemplates();
+    }
+    if (entry.session === session) entry.state = state;
+  }
+
+  async #sample(entry: Entry, params: SamplingParams, signal: AbortSignal): Promise<CreateMessageResult> {
+    const id = entry.record.id;
+    const mode = entry.record.sampling;
+    if (mode === "deny") {
+      throw new Error(`sampling is turned off for the tool server ${id} in Lass (sampling: deny)`);
+    }
+    if (mode === "ask" && !this.#samplingApproved.has(id)) {
+      const { response } = this.#options.interactions.create({
+        kind: "sampling",
+        serverId: id,
+        messages: params.messages,
+        ...(params.systemPrompt !== undefined && { systemPrompt: params.systemPrompt }),
+        maxTokens: params.maxTokens,
+        ...(params.modelPreferences && {
+          modelPreferences: params.modelPreferences as Record<string, unknown>,
+        }),
+      }, { signal });
+      const answer = await response;
+      if (!answer.approved) throw new Error("the user declined the sampling request");
+      if (answer.remember === "session") this.#samplingApproved.add(id);
+      if (answer.remember === "always") await this.#rememberSampling(id);
+    }
+    if (!this.#options.sampler) throw new Error("Lass has no model to answer sampling requests");
+    return await this.#options.sampler(params, { serverId: id, signal });
+  }
+
+  async #rememberSampling(id: string): Promise<void> {
+    this.#samplingApproved.add(id);
+    await this.#options.config.update((stored) => ({
+      ...stored,
+      mcpServers: (stored.mcpServers as Record<string, unknown>[]).map((server) =>
+        server.id === id ? { ...server, sampling: "auto" } : server
+      ),
+    }));
+  }
+
+  async #elicit(serverId: string, params: ElicitationParams, signal: AbortSignal): Promise<ElicitResult> {
+    const request = params.mode === "url"
+      ? { kind: "elicitation" as const, serverId, message: params.message, mode: "url" as const, url: params.url }
+      : {
+        kind: "elicitation" as const,
+        serverId,
+        message: params.message,
+        mode: "form" as const,
+        requestedSchema: params.requestedSchema as Record<string, unknown>,
+      };
+    const { response } = this.#options.interactions.create(request, { signal });
+    return await response;
+  }
+
+  async #teardown(entry: Entry): Promise<void> {
+    const session = entry.session;
+    entry.session = undefined;
+    await session?.close().catch(() => {});
+  }
+
+  #setState(entry: Entry, state: ToolServerState): void {
+    const before = entry.state.status;
+    entry.state = state;
+    if (before === state.status && state.status !== "error") return;
+    this.#options.events.emit("mcp.state", {
+      id: state.id,
+      status: state.status,
+      ...(state.error && { error: state.error }),
+      ...(state.authUrl && { authUrl: state.authUrl }),
+    });
+  }
+
+  /** Follows the config: changed servers reconnect, removed ones close, new ones appear. */
+  #configChanged(config: ServiceConfig, previous: ServiceConfig): void {
+    const used = usedServerIds(config);
+    const before = new Map(previous.mcpServers.map((record) => [record.id, JSON.stringify(record)]));
+    const next = new Map<string, Entry>();
+    for (const record of config.mcpServers) {
+      const existing = this.#entries.get(record.id);
+      if (existing && before.get(record.id) === JSON.stringify(record)) {
+        next.set(record.id, existing);
+        continue;
+      }
+      const entry = existing ?? { record, state: emptyState(record), stderrTail: [], generation: 0 };
+      const wasActive = existing !== undefined && existing.state.status !== "disconnected";
+      entry.record = record;
+      next.set(record.id, entry);
+      if (wasActive || used.has(record.id)) this.connect(record.id, { force: true }).catch(() => {});
+      else if (existing) this.disconnect(record.id).catch(() => {});
+    }
+    for (const [id, entry] of this.#entries) {
+      if (next.has(id)) continue;
+      entry.generation++;
+      this.#teardown(entry);
+      this.#options.events.emit("mcp.state", { id, status: "disconnected", removed: true });
+    }
+    this.#entries.clear();
+    for (const [id, entry] of next) this.#entries.set(id, entry);
+  }
+}
+
+/** The ids of the tool servers some workspace uses. */
+function usedServerIds(config: ServiceConfig): Set<string> {
+  return new Set(config.workspaces.flatMap((workspace) => workspace.mcpServerIds));
+}
+
+async function defaultDemoServer(): Promise<() => InProcessServer> {
+  const { createDemoServer } = await import("./demo_server.ts");
+  return createDemoServer;
+}

@@ -1,0 +1,96 @@
+/** Tool servers: state, drafts, import, and connect / call / read / prompt on one server. */
+import { z } from "zod";
+import { McpServerSchema } from "../core/config/schema.ts";
+import { readText, validate } from "./body.ts";
+import { json } from "./http.ts";
+import type { Routes } from "./context.ts";
+import { LassError } from "../core/errors.ts";
+
+/** Reads a JSON body that may be empty (then `{}`), and validates it. */
+async function readOptionalBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+  const text = await readText(req);
+  if (text.trim() === "") return validate(schema, {});
+  try {
+    return validate(schema, JSON.parse(text));
+  } catch (error) {
+    if (error instanceof LassError) throw error;
+    throw new LassError("invalid-json", `the request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+const TestBody = z.strictObject({ server: McpServerSchema });
+const ImportBody = z.strictObject({
+  json: z.union([z.string().min(1), z.record(z.string(), z.unknown())]),
+  format: z.string().optional(),
+});
+const ConnectBody = z.strictObject({ force: z.boolean().optional() });
+const CallBody = z.strictObject({
+  tool: z.string().min(1),
+  args: z.record(z.string(), z.unknown()).default({}),
+});
+const ResourceBody = z.strictObject({ uri: z.string().min(1) });
+const PromptBody = z.strictObject({
+  name: z.string().min(1),
+  args: z.record(z.string(), z.string()).default({}),
+});
+const NoBody = z.strictObject({});
+
+/** Tool-server routes. */
+export const mcpRoutes: Routes = {
+  "/api/mcp": {
+    GET: (_req, { service }) => json({ servers: service.mcp.states() }),
+  },
+  "/api/mcp/test": {
+    POST: async (req, { service }) => {
+      const { server } = await readOptionalBody(req, TestBody);
+      const state = await service.mcp.testDraft(server);
+      return json({ ok: state.status === "connected", ...state });
+    },
+  },
+  "/api/mcp/import": {
+    POST: async (req, { service }) => {
+      const body = await readOptionalBody(req, ImportBody);
+      const { importClientConfig, IMPORT_FORMATS } = await import("../core/mcp/import.ts");
+      if (body.format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(body.format)) {
+        throw new LassError("invalid-request", `unknown format ${JSON.stringify(body.format)}`, [
+          { path: "format", message: `must be one of ${IMPORT_FORMATS.join(", ")}` },
+        ]);
+      }
+      const existingIds = service.config.config.mcpServers.map((server) => server.id);
+      return json(importClientConfig(body.json, {
+        format: body.format as (typeof IMPORT_FORMATS)[number] | undefined,
+        existingIds,
+      }));
+    },
+  },
+  "/api/mcp/:id/connect": {
+    POST: async (req, { service, params }) => {
+      const { force } = await readOptionalBody(req, ConnectBody);
+      return json(await service.mcp.connect(params.id, { force }));
+    },
+  },
+  "/api/mcp/:id/disconnect": {
+    POST: async (req, { service, params }) => {
+      await readOptionalBody(req, NoBody);
+      return json(await service.mcp.disconnect(params.id));
+    },
+  },
+  "/api/mcp/:id/call": {
+    POST: async (req, { service, params }) => {
+      const { tool, args } = await readOptionalBody(req, CallBody);
+      return json(await service.mcp.callTool(params.id, tool, args, { signal: req.signal }));
+    },
+  },
+  "/api/mcp/:id/resource": {
+    POST: async (req, { service, params }) => {
+      const { uri } = await readOptionalBody(req, ResourceBody);
+      return json(await service.mcp.readResource(params.id, uri));
+    },
+  },
+  "/api/mcp/:id/prompt": {
+    POST: async (req, { service, params }) => {
+      const { name, args } = await readOptionalBody(req, PromptBody);
+      return json(await service.mcp.getPrompt(params.id, name, args));
+    },
+  },
+};

@@ -1,0 +1,283 @@
+/** The tool-server manager and /api/mcp against real peers: server-everything and failing fixtures. */
+import assert from "node:assert/strict";
+import type { LassEvent } from "../core/events.ts";
+import { type Json, readJsonResponse, startService } from "./_helpers.ts";
+
+const EVERYTHING = "npm:@modelcontextprotocol/server-everything@2026.8.31";
+const FAILING = new URL("./fixtures/mcp_failing_server.ts", import.meta.url).pathname;
+const DENO = Deno.execPath();
+
+function stdioServer(id: string, args: string[], extra: Record<string, unknown> = {}) {
+  return { id, name: id, transport: "stdio", command: DENO, args, ...extra };
+}
+
+function configWith(servers: Record<string, unknown>[]) {
+  return {
+    llms: [{
+      id: "demo",
+      name: "Demo",
+      provider: "compatible-api",
+      model: "demo",
+      baseURL: "service:demo",
+    }],
+    mcpServers: servers,
+    workspaces: [{ id: "w", name: "W", llmId: "demo", mcpServerIds: [] }],
+  };
+}
+
+function waitFor(
+  t: Awaited<ReturnType<typeof startService>>,
+  test: (e: LassEvent) => boolean,
+  ms = 10_000,
+) {
+  return new Promise<LassEvent>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error("no matching event"));
+    }, ms);
+    const stop = t.service.events.subscribe((event) => {
+      if (!test(event)) return;
+      clearTimeout(timer);
+      stop();
+      resolve(event);
+    });
+  });
+}
+
+async function post(t: Awaited<ReturnType<typeof startService>>, path: string, json?: unknown) {
+  return await readJsonResponse(await t.call(path, { method: "POST", json }));
+}
+
+Deno.test("server-everything over stdio: connect, list, call, read, prompt, over HTTP", async () => {
+  const t = await startService({
+    config: configWith([
+      stdioServer("everything", ["run", "-A", EVERYTHING, "stdio"], { disabledTools: ["echo"] }),
+    ]),
+  });
+  try {
+    const states: string[] = [];
+    t.service.events.subscribe((e) => e.type === "mcp.state" && states.push(String(e.data.status)));
+    const connected = await post(t, "/api/mcp/everything/connect");
+    assert.equal(connected.status, 200);
+    assert.equal(connected.body.status, "connected", connected.body.error);
+    assert.deepEqual(states, ["connecting", "connected"]);
+    assert.equal(connected.body.serverInfo.name, "mcp-servers/everything");
+    assert.ok(connected.body.tools.length >= 10);
+    const echo = connected.body.tools.find((tool: Json) => tool.name === "echo");
+    assert.deepEqual([echo.disabled, echo.modelVisible, echo.modelName], [
+      true,
+      false,
+      "everything__echo",
+    ]);
+    assert.ok(connected.body.prompts.length > 0 && connected.body.resources.length > 0);
+
+    const listed = await readJsonResponse(await t.call("/api/mcp"));
+    assert.equal(listed.body.servers[0].status, "connected");
+
+    const sum = await post(t, "/api/mcp/everything/call", {
+      tool: "get-sum",
+      args: { a: 2, b: 3 },
+    });
+    assert.equal(sum.status, 200);
+    assert.match(JSON.stringify(sum.body.result.content), /5/);
+    assert.ok(sum.body.durationMs >= 0);
+
+    const badArgs = await post(t, "/api/mcp/everything/call", {
+      tool: "get-sum",
+      args: { a: "x" },
+    });
+    assert.equal(badArgs.status, 200, "the server's own validation error is a tool result");
+    assert.equal(badArgs.body.result.isError, true);
+
+    const disabled = await post(t, "/api/mcp/everything/call", {
+      tool: "echo",
+      args: { message: "hi" },
+    });
+    assert.deepEqual([disabled.status, disabled.body.error.code], [400, "invalid-request"]);
+    assert.match(disabled.body.error.message, /disabled/);
+    const unknown = await post(t, "/api/mcp/everything/call", { tool: "nope", args: {} });
+    assert.deepEqual([unknown.status, unknown.body.error.code], [404, "not-found"]);
+
+    const uri = connected.body.resources[0].uri;
+    const resource = await post(t, "/api/mcp/everything/resource", { uri });
+    assert.equal(resource.status, 200);
+    assert.equal(resource.body.contents[0].uri, uri);
+    const promptName = connected.body.prompts.find((p: Json) => !p.arguments?.length)?.name ??
+      connected.body.prompts[0].name;
+    const prompt = await post(t, "/api/mcp/everything/prompt", { name: promptName, args: {} });
+    assert.equal(prompt.status, 200, JSON.stringify(prompt.body));
+    assert.ok(prompt.body.messages.length > 0);
+
+    const disconnected = await post(t, "/api/mcp/everything/disconnect");
+    assert.equal(disconnected.body.status, "disconnected");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("unknown servers are 404 on every /api/mcp/:id route", async () => {
+  const t = await startService({ config: configWith([]) });
+  try {
+    for (
+      const [path, body] of [
+        ["/api/mcp/ghost/connect", {}],
+        ["/api/mcp/ghost/disconnect", undefined],
+        ["/api/mcp/ghost/call", { tool: "x", args: {} }],
+        ["/api/mcp/ghost/resource", { uri: "x://y" }],
+        ["/api/mcp/ghost/prompt", { name: "p", args: {} }],
+      ] as const
+    ) {
+      const { status, body: error } = await post(t, path, body);
+      assert.deepEqual([status, error.error.code], [404, "not-found"], path);
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a server that exits mid-call: 502, error state with its stderr, restart on next connect", async () => {
+  const t = await startService({
+    config: configWith([stdioServer("fragile", ["run", "-A", FAILING, "exit"])]),
+  });
+  try {
+    assert.equal((await post(t, "/api/mcp/fragile/connect")).body.status, "connected");
+    const crashed = await post(t, "/api/mcp/fragile/call", { tool: "crash", args: {} });
+    assert.deepEqual([crashed.status, crashed.body.error.code], [502, "upstream-error"]);
+    const state = t.service.mcp.state("fragile");
+    assert.equal(state.status, "error");
+    assert.match(state.error!, /exited/);
+    assert.match(state.error!, /crashed on purpose/, "the tail of stderr is in the message");
+    const again = await post(t, "/api/mcp/fragile/call", { tool: "ping", args: {} });
+    assert.equal(again.status, 200, "the next use starts it again");
+    assert.equal(again.body.result.content[0].text, "pong");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a call that hangs times out with 504 and the connection stays usable", async () => {
+  const t = await startService({
+    config: configWith([stdioServer("slow", ["run", "-A", FAILING, "hang"])]),
+    mcp: { callTimeoutMs: 400 },
+  });
+  try {
+    const hung = await post(t, "/api/mcp/slow/call", { tool: "hang", args: {} });
+    assert.deepEqual([hung.status, hung.body.error.code], [504, "timeout"]);
+    const next = await post(t, "/api/mcp/slow/call", { tool: "ping", args: {} });
+    assert.equal(next.body.result.content[0].text, "pong");
+    assert.equal(t.service.mcp.state("slow").status, "connected");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("non-JSON on stdout is reported and the server still works", async () => {
+  const t = await startService({
+    config: configWith([stdioServer("noisy", ["run", "-A", FAILING, "garbage"])]),
+  });
+  try {
+    const logged = waitFor(
+      t,
+      (e) => e.type === "mcp.log" && /protocol error/.test(String(e.data.message)),
+    );
+    assert.equal((await post(t, "/api/mcp/noisy/connect")).body.status, "connected");
+    await logged;
+    const pong = await post(t, "/api/mcp/noisy/call", { tool: "ping", args: {} });
+    assert.equal(pong.body.result.content[0].text, "pong");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a server that never answers initialize times out into the error state", async () => {
+  const t = await startService({
+    config: configWith([stdioServer("mute", ["run", "-A", FAILING, "silent"], { timeoutMs: 500 })]),
+  });
+  try {
+    const state = (await post(t, "/api/mcp/mute/connect")).body;
+    assert.equal(state.status, "error");
+    assert.match(state.error, /no answer to initialize within 0.5 s/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a command that does not exist is an error that says so", async () => {
+  const t = await startService({
+    config: configWith([{
+      id: "nope",
+      name: "Nope",
+      transport: "stdio",
+      command: "lass-no-such-command-42",
+    }]),
+  });
+  try {
+    const state = (await post(t, "/api/mcp/nope/connect")).body;
+    assert.equal(state.status, "error");
+    assert.match(state.error, /command not found: lass-no-such-command-42/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("POST /api/mcp/test connects a draft without saving it; failures are in the body", async () => {
+  const t = await startService({ config: configWith([]) });
+  try {
+    const draft = stdioServer("draft", ["run", "-A", FAILING, "hang"]);
+    const ok = await post(t, "/api/mcp/test", { server: draft });
+    assert.equal(ok.status, 200);
+    assert.equal(ok.body.ok, true, ok.body.error);
+    assert.deepEqual(ok.body.tools.map((tool: Json) => tool.name).sort(), [
+      "crash",
+      "hang",
+      "ping",
+    ]);
+    assert.ok(ok.body.latencyMs > 0);
+    assert.deepEqual(t.service.config.config.mcpServers, [], "nothing is saved");
+    const broken = await post(t, "/api/mcp/test", {
+      server: { id: "x", name: "X", transport: "stdio", command: "lass-no-such-command-42" },
+    });
+    assert.equal(broken.status, 200);
+    assert.equal(broken.body.ok, false);
+    assert.match(broken.body.error, /command not found/);
+    const invalid = await post(t, "/api/mcp/test", {
+      server: { id: "x", name: "X", transport: "http" },
+    });
+    assert.deepEqual([invalid.status, invalid.body.error.details[0].path], [400, "server.url"]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a config change reconnects changed servers and drops removed ones", async () => {
+  const config = configWith([
+    stdioServer("a", ["run", "-A", FAILING, "hang"]),
+    stdioServer("b", ["run", "-A", FAILING, "hang"]),
+  ]);
+  const t = await startService({ config });
+  try {
+    await post(t, "/api/mcp/a/connect");
+    await post(t, "/api/mcp/b/connect");
+    const changed = structuredClone(config) as Json;
+    changed.mcpServers = [{ ...changed.mcpServers[0], disabledTools: ["hang"] }];
+    const reconnected = waitFor(
+      t,
+      (e) => e.type === "mcp.state" && e.data.id === "a" && e.data.status === "connected",
+    );
+    const removed = waitFor(
+      t,
+      (e) => e.type === "mcp.state" && e.data.id === "b" && e.data.removed === true,
+    );
+    assert.equal(
+      (await readJsonResponse(await t.call("/api/config", { method: "PUT", json: changed })))
+        .status,
+      200,
+    );
+    await Promise.all([reconnected, removed]);
+    const states = t.service.mcp.states();
+    assert.deepEqual(states.map((s) => s.id), ["a"]);
+    assert.equal(states[0].tools.find((tool) => tool.name === "hang")?.disabled, true);
+  } finally {
+    await t.close();
+  }
+});
