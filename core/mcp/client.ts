@@ -86,9 +86,17 @@ export interface McpSession {
   listPrompts(): Promise<Prompt[]>;
   listResources(): Promise<Resource[]>;
   listResourceTemplates(): Promise<ResourceTemplate[]>;
-  callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult>;
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<CallToolResult>;
   readResource(uri: string, options: CallOptions): Promise<ReadResourceResult>;
-  getPrompt(name: string, args: Record<string, string>, options: CallOptions): Promise<GetPromptResult>;
+  getPrompt(
+    name: string,
+    args: Record<string, string>,
+    options: CallOptions,
+  ): Promise<GetPromptResult>;
   close(): Promise<void>;
 }
 
@@ -131,7 +139,11 @@ async function allPages<T>(
   return items;
 }
 
-type AnyTransport = StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport | InMemoryTransport;
+type AnyTransport =
+  | StdioClientTransport
+  | StreamableHTTPClientTransport
+  | SSEClientTransport
+  | InMemoryTransport;
 
 function createTransport(spec: TransportSpec, handlers: SessionHandlers): {
   transport: AnyTransport;
@@ -150,7 +162,8 @@ function createTransport(spec: TransportSpec, handlers: SessionHandlers): {
       });
       let partial = "";
       transport.stderr?.on("data", (chunk: Uint8Array | string) => {
-        const text = partial + (typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk));
+        const text = partial +
+          (typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk));
         const lines = text.split(/\r?\n/);
         partial = lines.pop() ?? "";
         for (const line of lines) if (line.trim() !== "") handlers.stderr(line);
@@ -164,13 +177,10 @@ function createTransport(spec: TransportSpec, handlers: SessionHandlers): {
         }),
       };
     case "sse":
+      // The SDK sends `requestInit` headers on the event stream and on every POST.
       return {
         transport: new SSEClientTransport(new URL(spec.url), {
           requestInit: { headers: spec.headers },
-          eventSourceInit: {
-            fetch: (url, init) =>
-              fetch(url, { ...init, headers: { ...spec.headers, ...Object.fromEntries(new Headers(init?.headers)) } }),
-          },
         }),
       };
     case "in-process": {
@@ -188,19 +198,30 @@ function createTransport(spec: TransportSpec, handlers: SessionHandlers): {
 /** Opens a session: connects, initializes within `timeoutMs`, and wires the handlers. */
 export const openSession: SessionOpener = async (spec, handlers, options) => {
   const client = new Client(CLIENT_INFO, { capabilities: CLIENT_CAPABILITIES });
-  client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
-    handlers.sampling(request.params, extra.signal));
-  client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-    handlers.elicitation(request.params, extra.signal));
+  client.setRequestHandler(
+    CreateMessageRequestSchema,
+    (request, extra) => handlers.sampling(request.params, extra.signal),
+  );
+  client.setRequestHandler(
+    ElicitRequestSchema,
+    (request, extra) => handlers.elicitation(request.params, extra.signal),
+  );
   client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
     const { level, data, logger } = notification.params;
     handlers.log(level, data, logger);
   });
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => handlers.listChanged("tools"));
-  client.setNotificationHandler(PromptListChangedNotificationSchema, () =>
-    handlers.listChanged("prompts"));
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
-    handlers.listChanged("resources"));
+  client.setNotificationHandler(
+    ToolListChangedNotificationSchema,
+    () => handlers.listChanged("tools"),
+  );
+  client.setNotificationHandler(
+    PromptListChangedNotificationSchema,
+    () => handlers.listChanged("prompts"),
+  );
+  client.setNotificationHandler(
+    ResourceListChangedNotificationSchema,
+    () => handlers.listChanged("resources"),
+  );
 
   const { transport, start, stop } = createTransport(spec, handlers);
   let closing = false;
@@ -260,9 +281,14 @@ export const openSession: SessionOpener = async (spec, handlers, options) => {
         })
         : Promise.resolve([]),
     callTool: async (name, args, call) =>
-      await client.callTool({ name, arguments: args }, undefined, requestOptions(call)) as CallToolResult,
+      await client.callTool(
+        { name, arguments: args },
+        undefined,
+        requestOptions(call),
+      ) as CallToolResult,
     readResource: (uri, call) => client.readResource({ uri }, requestOptions(call)),
-    getPrompt: (name, args, call) => client.getPrompt({ name, arguments: args }, requestOptions(call)),
+    getPrompt: (name, args, call) =>
+      client.getPrompt({ name, arguments: args }, requestOptions(call)),
     close: async () => {
       closing = true;
       // Deno keeps Streamable HTTP sockets open after close() unless the session is ended first.

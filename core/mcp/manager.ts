@@ -166,9 +166,16 @@ export class ToolServerManager {
     this.#options = options;
     this.#callTimeoutMs = options.callTimeoutMs ?? 120_000;
     for (const record of options.config.config.mcpServers) {
-      this.#entries.set(record.id, { record, state: emptyState(record), stderrTail: [], generation: 0 });
+      this.#entries.set(record.id, {
+        record,
+        state: emptyState(record),
+        stderrTail: [],
+        generation: 0,
+      });
     }
-    this.#unsubscribe = options.config.subscribe((config, previous) => this.#configChanged(config, previous));
+    this.#unsubscribe = options.config.subscribe((config, previous) =>
+      this.#configChanged(config, previous)
+    );
   }
 
   /** Every server's state, in config order. */
@@ -198,11 +205,15 @@ export class ToolServerManager {
         return entry.state;
       }
     }
-    await this.#teardown(entry);
     const generation = ++entry.generation;
+    const previous = entry.session;
+    entry.session = undefined;
     entry.stderrTail = [];
     this.#setState(entry, { ...emptyState(entry.record), status: "connecting" });
-    const attempt = this.#establish(entry, generation);
+    const attempt = (async () => {
+      await previous?.close().catch(() => {});
+      await this.#establish(entry, generation);
+    })();
     entry.connecting = attempt;
     await attempt;
     if (entry.connecting === attempt) entry.connecting = undefined;
@@ -239,12 +250,16 @@ export class ToolServerManager {
     }
     this.#options.events.emit("tool.call", { serverId: id, tool, source: "api" });
     const started = performance.now();
-    const result = await this.#request(entry, `${tool} on ${id}`, (session) =>
-      session.callTool(tool, args, {
-        timeoutMs: this.#callTimeoutMs,
-        signal: options.signal,
-        onProgress: options.onProgress,
-      }));
+    const result = await this.#request(
+      entry,
+      `${tool} on ${id}`,
+      (session) =>
+        session.callTool(tool, args, {
+          timeoutMs: this.#callTimeoutMs,
+          signal: options.signal,
+          onProgress: options.onProgress,
+        }),
+    );
     const durationMs = Math.round(performance.now() - started);
     this.#options.events.emit("tool.result", {
       serverId: id,
@@ -258,15 +273,25 @@ export class ToolServerManager {
   /** Reads a resource of a server. */
   async readResource(id: string, uri: string): Promise<ReadResourceResult> {
     const entry = await this.#connected(this.#entry(id));
-    return await this.#request(entry, `reading ${uri} from ${id}`, (session) =>
-      session.readResource(uri, { timeoutMs: this.#callTimeoutMs }));
+    return await this.#request(
+      entry,
+      `reading ${uri} from ${id}`,
+      (session) => session.readResource(uri, { timeoutMs: this.#callTimeoutMs }),
+    );
   }
 
   /** Gets a prompt of a server with its arguments. */
-  async getPrompt(id: string, name: string, args: Record<string, string>): Promise<GetPromptResult> {
+  async getPrompt(
+    id: string,
+    name: string,
+    args: Record<string, string>,
+  ): Promise<GetPromptResult> {
     const entry = await this.#connected(this.#entry(id));
-    return await this.#request(entry, `the prompt ${name} of ${id}`, (session) =>
-      session.getPrompt(name, args, { timeoutMs: this.#callTimeoutMs }));
+    return await this.#request(
+      entry,
+      `the prompt ${name} of ${id}`,
+      (session) => session.getPrompt(name, args, { timeoutMs: this.#callTimeoutMs }),
+    );
   }
 
   /**
@@ -300,11 +325,14 @@ export class ToolServerManager {
   }
 
   async #connected(entry: Entry): Promise<Entry> {
+    if (entry.connecting) await entry.connecting;
     if (entry.state.status !== "connected") await this.connect(entry.record.id);
     if (entry.state.status !== "connected" || !entry.session) {
       throw new LassError(
         "upstream-error",
-        `the tool server ${entry.record.id} is not connected: ${entry.state.error ?? entry.state.status}`,
+        `the tool server ${entry.record.id} is not connected: ${
+          entry.state.error ?? entry.state.status
+        }`,
       );
     }
     return entry;
@@ -314,29 +342,46 @@ export class ToolServerManager {
     await this.#connected(entry);
     const info = entry.state.tools.find((candidate) => candidate.name === tool);
     if (!info) {
-      throw new LassError("not-found", `the tool server ${entry.record.id} has no tool named ${tool}`);
+      throw new LassError(
+        "not-found",
+        `the tool server ${entry.record.id} has no tool named ${tool}`,
+      );
     }
     return info;
   }
 
   /** Runs a request on a connected session and maps its failures to the contract's errors. */
-  async #request<T>(entry: Entry, what: string, run: (session: McpSession) => Promise<T>): Promise<T> {
+  async #request<T>(
+    entry: Entry,
+    what: string,
+    run: (session: McpSession) => Promise<T>,
+  ): Promise<T> {
     const session = (await this.#connected(entry)).session!;
     try {
       return await run(session);
     } catch (error) {
       const { isTimeout } = await import("./client.ts");
       if (isTimeout(error)) {
-        throw new LassError("timeout", `${what} got no answer within ${this.#callTimeoutMs / 1000} s`);
+        throw new LassError(
+          "timeout",
+          `${what} got no answer within ${this.#callTimeoutMs / 1000} s`,
+        );
       }
       if (entry.session !== session || entry.state.status !== "connected") {
-        throw new LassError("upstream-error", `${what} failed: ${entry.state.error ?? "the server went away"}`);
+        throw new LassError(
+          "upstream-error",
+          `${what} failed: ${entry.state.error ?? "the server went away"}`,
+        );
       }
       throw new LassError("upstream-error", `${what} failed: ${(error as Error).message}`);
     }
   }
 
-  async #establish(entry: Entry, generation: number, options: { quiet?: boolean } = {}): Promise<void> {
+  async #establish(
+    entry: Entry,
+    generation: number,
+    options: { quiet?: boolean } = {},
+  ): Promise<void> {
     const current = () => entry.generation === generation && !this.#closed;
     try {
       const spec = await this.#specOf(entry.record);
@@ -372,7 +417,11 @@ export class ToolServerManager {
       options.quiet ? (entry.state = state) : this.#setState(entry, state);
     } catch (error) {
       if (!current()) return;
-      const state = { ...emptyState(entry.record), status: "error" as const, error: this.#describe(entry, error) };
+      const state = {
+        ...emptyState(entry.record),
+        status: "error" as const,
+        error: this.#describe(entry, error),
+      };
       options.quiet ? (entry.state = state) : this.#setState(entry, state);
     }
   }
@@ -412,7 +461,9 @@ export class ToolServerManager {
         command: resolveEnvRef(record.command!, env),
         args: resolveEnvRefs(record.args ?? [], env),
         env: resolveEnvRefs(record.env ?? {}, env),
-        cwd: record.cwd === undefined ? undefined : resolve(configDir, resolveEnvRef(record.cwd, env)),
+        cwd: record.cwd === undefined
+          ? undefined
+          : resolve(configDir, resolveEnvRef(record.cwd, env)),
       };
     }
     return {
@@ -441,7 +492,10 @@ export class ToolServerManager {
         events.emit("mcp.log", { serverId: id, level: "stderr", message: clip(line) });
       },
       listChanged: (kind) => {
-        events.emit("mcp.notification", { serverId: id, method: `notifications/${kind}/list_changed` });
+        events.emit("mcp.notification", {
+          serverId: id,
+          method: `notifications/${kind}/list_changed`,
+        });
         if (entry.generation === generation) this.#refresh(entry, kind).catch(() => {});
       },
       closed: () => {
@@ -457,23 +511,33 @@ export class ToolServerManager {
     };
   }
 
+  /** Re-reads one list after a list-changed notification; only that list of the state changes. */
   async #refresh(entry: Entry, kind: "tools" | "prompts" | "resources"): Promise<void> {
     const session = entry.session;
     if (!session) return;
-    const state = { ...entry.state };
+    let change: Partial<ToolServerState>;
     if (kind === "tools") {
       const disabled = entry.record.disabledTools ?? [];
-      state.tools = (await session.listTools()).map((tool) => toolInfo(entry.record.id, tool, disabled));
+      const tools = await session.listTools();
+      change = { tools: tools.map((tool) => toolInfo(entry.record.id, tool, disabled)) };
     } else if (kind === "prompts") {
-      state.prompts = await session.listPrompts();
+      change = { prompts: await session.listPrompts() };
     } else {
-      state.resources = await session.listResources();
-      state.resourceTemplates = await session.listResourceTemplates();
+      const [resources, resourceTemplates] = await Promise.all([
+        session.listResources(),
+        session.listResourceTemplates(),
+      ]);
+      change = { resources, resourceTemplates };
     }
-    if (entry.session === session) entry.state = state;
+    // The state may have moved on while the list was read: apply only the list, to the current state.
+    if (entry.session === session) entry.state = { ...entry.state, ...change };
   }
 
-  async #sample(entry: Entry, params: SamplingParams, signal: AbortSignal): Promise<CreateMessageResult> {
+  async #sample(
+    entry: Entry,
+    params: SamplingParams,
+    signal: AbortSignal,
+  ): Promise<CreateMessageResult> {
     const id = entry.record.id;
     const mode = entry.record.sampling;
     if (mode === "deny") {
@@ -509,9 +573,19 @@ export class ToolServerManager {
     }));
   }
 
-  async #elicit(serverId: string, params: ElicitationParams, signal: AbortSignal): Promise<ElicitResult> {
+  async #elicit(
+    serverId: string,
+    params: ElicitationParams,
+    signal: AbortSignal,
+  ): Promise<ElicitResult> {
     const request = params.mode === "url"
-      ? { kind: "elicitation" as const, serverId, message: params.message, mode: "url" as const, url: params.url }
+      ? {
+        kind: "elicitation" as const,
+        serverId,
+        message: params.message,
+        mode: "url" as const,
+        url: params.url,
+      }
       : {
         kind: "elicitation" as const,
         serverId,
@@ -544,7 +618,9 @@ export class ToolServerManager {
   /** Follows the config: changed servers reconnect, removed ones close, new ones appear. */
   #configChanged(config: ServiceConfig, previous: ServiceConfig): void {
     const used = usedServerIds(config);
-    const before = new Map(previous.mcpServers.map((record) => [record.id, JSON.stringify(record)]));
+    const before = new Map(
+      previous.mcpServers.map((record) => [record.id, JSON.stringify(record)]),
+    );
     const next = new Map<string, Entry>();
     for (const record of config.mcpServers) {
       const existing = this.#entries.get(record.id);
@@ -552,12 +628,14 @@ export class ToolServerManager {
         next.set(record.id, existing);
         continue;
       }
-      const entry = existing ?? { record, state: emptyState(record), stderrTail: [], generation: 0 };
+      const entry = existing ??
+        { record, state: emptyState(record), stderrTail: [], generation: 0 };
       const wasActive = existing !== undefined && existing.state.status !== "disconnected";
       entry.record = record;
       next.set(record.id, entry);
-      if (wasActive || used.has(record.id)) this.connect(record.id, { force: true }).catch(() => {});
-      else if (existing) this.disconnect(record.id).catch(() => {});
+      if (wasActive || used.has(record.id)) {
+        this.connect(record.id, { force: true }).catch(() => {});
+      } else if (existing) this.disconnect(record.id).catch(() => {});
     }
     for (const [id, entry] of this.#entries) {
       if (next.has(id)) continue;
