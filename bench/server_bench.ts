@@ -1,5 +1,6 @@
 /** Benchmarks the real Lass server against a bare `Deno.serve` baseline in the same run. */
 import { parseArgs } from "node:util";
+import { rawHttpClient } from "./_raw_http.ts";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url);
 const REPO_ROOT = new URL("..", import.meta.url);
@@ -14,7 +15,6 @@ const SERVER_FLAGS = [
 const REAL_READY = /^Lass ready: http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/;
 const BASELINE_READY = /^Baseline ready: (\d+)$/;
 const JSON_TYPE = "application/json; charset=utf-8";
-const DECODER = new TextDecoder();
 
 const LATENCY_WARMUP = 500;
 const LATENCY_REQUESTS = 1000;
@@ -288,54 +288,13 @@ function fetchClient(target: Target): Client {
   };
 }
 
-function findHeaderEnd(buffer: Uint8Array, filled: number): number {
-  for (let i = 3; i < filled; i++) {
-    if (buffer[i] === 10 && buffer[i - 1] === 13 && buffer[i - 2] === 10 && buffer[i - 3] === 13) {
-      return i + 1;
-    }
-  }
-  return -1;
-}
-
-/** Total response length once the head is in, or -1 while it is not; only 200 + content-length. */
-function responseLength(buffer: Uint8Array, filled: number): number {
-  const headEnd = findHeaderEnd(buffer, filled);
-  if (headEnd < 0) return -1;
-  const head = DECODER.decode(buffer.subarray(0, headEnd));
-  if (!head.startsWith("HTTP/1.1 200 ")) throw new Error(`unexpected response: ${head}`);
-  const length = /\r\ncontent-length: *(\d+)\r\n/i.exec(head);
-  if (!length) throw new Error(`response without content-length: ${head}`);
-  return headEnd + Number(length[1]);
-}
-
-/** A keep-alive HTTP/1.1 client on one socket: far less client overhead than `fetch`. */
-async function rawClient(target: Target): Promise<Client> {
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port: target.port });
-  conn.setNoDelay(true);
-  const headers = Object.entries(target.headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  const request = new TextEncoder().encode(
-    `GET ${target.path} HTTP/1.1\r\nhost: 127.0.0.1:${target.port}\r\n${headers.join("")}\r\n`,
-  );
-  let buffer = new Uint8Array(16 * 1024);
-  const send = async () => {
-    for (let written = 0; written < request.length;) {
-      written += await conn.write(request.subarray(written));
-    }
-    let filled = 0;
-    let total = -1;
-    while (total < 0 || filled < total) {
-      if (filled === buffer.length) {
-        const bigger = new Uint8Array(buffer.length * 2);
-        bigger.set(buffer);
-        buffer = bigger;
-      }
-      const read = await conn.read(buffer.subarray(filled));
-      if (read === null) throw new Error(`${target.path}: connection closed mid-response`);
-      filled += read;
-      if (total < 0) total = responseLength(buffer, filled);
-    }
-  };
-  return { send, close: () => conn.close() };
+function rawClient(target: Target): Promise<Client> {
+  return rawHttpClient({
+    port: target.port,
+    method: "GET",
+    path: target.path,
+    headers: target.headers,
+  });
 }
 
 function openClient(kind: ClientKind, target: Target): Promise<Client> {

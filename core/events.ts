@@ -54,7 +54,10 @@ export class EventBus {
   readonly #capacity: number;
   readonly #maxDataBytes: number;
   readonly #now: () => Date;
-  #ring: LassEvent[] = [];
+  /** A circular buffer: `#size` events from `#start`, oldest first. */
+  #ring: (LassEvent | undefined)[];
+  #start = 0;
+  #size = 0;
   #nextSeq = 1;
   /** The highest seq pushed out of the ring by newer events (not by `clear`). */
   #evictedThrough = 0;
@@ -65,6 +68,14 @@ export class EventBus {
     this.#capacity = options.capacity ?? 1000;
     this.#maxDataBytes = options.maxDataBytes ?? 16 * 1024;
     this.#now = options.now ?? (() => new Date());
+    this.#ring = new Array(this.#capacity);
+  }
+
+  /** The buffered event at `index` (0 = oldest), if there is one. */
+  #at(index: number): LassEvent | undefined {
+    return index >= 0 && index < this.#size
+      ? this.#ring[(this.#start + index) % this.#capacity]
+      : undefined;
   }
 
   /** Records an event and tells every listener; returns the recorded event. */
@@ -75,8 +86,13 @@ export class EventBus {
       type,
       data: this.#bounded(data),
     };
-    this.#ring.push(event);
-    if (this.#ring.length > this.#capacity) this.#evictedThrough = this.#ring.shift()!.seq;
+    if (this.#size < this.#capacity) {
+      this.#ring[(this.#start + this.#size++) % this.#capacity] = event;
+    } else {
+      this.#evictedThrough = this.#ring[this.#start]!.seq;
+      this.#ring[this.#start] = event;
+      this.#start = (this.#start + 1) % this.#capacity;
+    }
     for (const stream of this.#streams) {
       if (stream.cursor() <= this.#evictedThrough) stream.drop();
     }
@@ -86,6 +102,16 @@ export class EventBus {
 
   /** The data itself, or a note of its size when it serialises to more than the limit. */
   #bounded(data: Record<string, unknown>): Record<string, unknown> {
+    // Flat records of short values (most events) are small enough without serialising them.
+    let estimate = 0;
+    for (const value of Object.values(data)) {
+      estimate += typeof value === "string"
+        ? value.length + 8
+        : typeof value === "object" && value !== null
+        ? Infinity
+        : 16;
+    }
+    if (estimate * 3 <= this.#maxDataBytes) return data;
     const json = JSON.stringify(data);
     // A UTF-16 code unit encodes to at most 3 UTF-8 bytes: most events skip the encoding.
     if (json.length * 3 <= this.#maxDataBytes) return data;
@@ -95,12 +121,19 @@ export class EventBus {
 
   /** The buffered events with `seq` greater than `since`, oldest first. */
   history(since = 0): LassEvent[] {
-    return this.#ring.filter((event) => event.seq > since);
+    const events: LassEvent[] = [];
+    for (let i = 0; i < this.#size; i++) {
+      const event = this.#at(i)!;
+      if (event.seq > since) events.push(event);
+    }
+    return events;
   }
 
   /** Forgets the buffered events; `seq` keeps increasing. */
   clear(): void {
-    this.#ring = [];
+    this.#ring.fill(undefined);
+    this.#start = 0;
+    this.#size = 0;
   }
 
   /** The seq of the newest event ever emitted (0 before the first). */
@@ -126,7 +159,7 @@ export class EventBus {
    */
   stream(options: EventStreamOptions = {}): ReadableStream<EventLine> {
     const heartbeatMs = options.heartbeatMs ?? 15_000;
-    const oldest = this.#ring[0]?.seq ?? this.#nextSeq;
+    const oldest = this.#at(0)?.seq ?? this.#nextSeq;
     const since = options.since !== undefined && options.since <= this.lastSeq ? options.since : 0;
     let cursor = Math.max(oldest, since + 1);
     let nextBeat = Date.now() + heartbeatMs;
@@ -160,10 +193,10 @@ export class EventBus {
       },
       pull: async (c) => {
         while (this.#streams.has(subscriber)) {
-          const first = this.#ring[0];
+          const first = this.#at(0);
           // Events before the ring's start were cleared (an evicted cursor was dropped on emit).
           if (first && cursor < first.seq) cursor = first.seq;
-          const event = first ? this.#ring[cursor - first.seq] : undefined;
+          const event = first ? this.#at(cursor - first.seq) : undefined;
           if (event) {
             cursor = event.seq + 1;
             c.enqueue(event);

@@ -19,6 +19,8 @@ export function checkDeclaredLength(req: Request, limit = MAX_BODY_BYTES): void 
 export async function readText(req: Request, limit = MAX_BODY_BYTES): Promise<string> {
   checkDeclaredLength(req, limit);
   if (!req.body) return "";
+  // A declared length within the limit is read in one go; otherwise the stream is counted.
+  if (req.headers.has("content-length")) return await req.text();
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

@@ -1,20 +1,26 @@
 /** Tool servers: state, drafts, import, and connect / call / read / prompt on one server. */
 import { z } from "zod";
 import { McpServerSchema } from "../core/config/schema.ts";
-import { readText, validate } from "./body.ts";
+import { readBody, readText, validate } from "./body.ts";
 import { json } from "./http.ts";
 import type { Routes } from "./context.ts";
 import { LassError } from "../core/errors.ts";
 
 /** Reads a JSON body that may be empty (then `{}`), and validates it. */
-async function readOptionalBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+async function readOptionalBody<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+): Promise<z.output<S>> {
   const text = await readText(req);
   if (text.trim() === "") return validate(schema, {});
   try {
     return validate(schema, JSON.parse(text));
   } catch (error) {
     if (error instanceof LassError) throw error;
-    throw new LassError("invalid-json", `the request body is not valid JSON: ${(error as Error).message}`);
+    throw new LassError(
+      "invalid-json",
+      `the request body is not valid JSON: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -42,16 +48,18 @@ export const mcpRoutes: Routes = {
   },
   "/api/mcp/test": {
     POST: async (req, { service }) => {
-      const { server } = await readOptionalBody(req, TestBody);
+      const { server } = await readBody(req, TestBody);
       const state = await service.mcp.testDraft(server);
       return json({ ok: state.status === "connected", ...state });
     },
   },
   "/api/mcp/import": {
     POST: async (req, { service }) => {
-      const body = await readOptionalBody(req, ImportBody);
+      const body = await readBody(req, ImportBody);
       const { importClientConfig, IMPORT_FORMATS } = await import("../core/mcp/import.ts");
-      if (body.format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(body.format)) {
+      if (
+        body.format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(body.format)
+      ) {
         throw new LassError("invalid-request", `unknown format ${JSON.stringify(body.format)}`, [
           { path: "format", message: `must be one of ${IMPORT_FORMATS.join(", ")}` },
         ]);
@@ -77,19 +85,19 @@ export const mcpRoutes: Routes = {
   },
   "/api/mcp/:id/call": {
     POST: async (req, { service, params }) => {
-      const { tool, args } = await readOptionalBody(req, CallBody);
-      return json(await service.mcp.callTool(params.id, tool, args, { signal: req.signal }));
+      const { tool, args } = await readBody(req, CallBody);
+      return json(await service.mcp.callTool(params.id, tool, args));
     },
   },
   "/api/mcp/:id/resource": {
     POST: async (req, { service, params }) => {
-      const { uri } = await readOptionalBody(req, ResourceBody);
+      const { uri } = await readBody(req, ResourceBody);
       return json(await service.mcp.readResource(params.id, uri));
     },
   },
   "/api/mcp/:id/prompt": {
     POST: async (req, { service, params }) => {
-      const { name, args } = await readOptionalBody(req, PromptBody);
+      const { name, args } = await readBody(req, PromptBody);
       return json(await service.mcp.getPrompt(params.id, name, args));
     },
   },

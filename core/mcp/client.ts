@@ -1,5 +1,12 @@
 /** The MCP SDK behind one module: open a session to a tool server over stdio, Streamable HTTP or SSE. */
 import { Client } from "@modelcontextprotocol/sdk/client";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+// @ts-types="@modelcontextprotocol/sdk/validation/types"
+import type {
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from "@modelcontextprotocol/sdk/validation/types.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
@@ -115,6 +122,28 @@ const CLIENT_CAPABILITIES = {
   extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
 };
 
+/**
+ * The SDK compiles every tool's output schema with AJV on each `tools/list` (most of a connect's
+ * time); compiled validators are shared across sessions, keyed by the schema's text.
+ */
+class CachingValidator implements jsonSchemaValidator {
+  readonly #inner = new AjvJsonSchemaValidator();
+  readonly #cache = new Map<string, JsonSchemaValidator<unknown>>();
+
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    const key = JSON.stringify(schema);
+    let validator = this.#cache.get(key);
+    if (!validator) {
+      validator = this.#inner.getValidator<unknown>(schema);
+      this.#cache.set(key, validator);
+      if (this.#cache.size > 1000) this.#cache.delete(this.#cache.keys().next().value!);
+    }
+    return validator as JsonSchemaValidator<T>;
+  }
+}
+
+const sharedValidator = new CachingValidator();
+
 /** The SDK's code for a request that timed out. */
 export const REQUEST_TIMEOUT_CODE = -32001;
 
@@ -197,7 +226,10 @@ function createTransport(spec: TransportSpec, handlers: SessionHandlers): {
 
 /** Opens a session: connects, initializes within `timeoutMs`, and wires the handlers. */
 export const openSession: SessionOpener = async (spec, handlers, options) => {
-  const client = new Client(CLIENT_INFO, { capabilities: CLIENT_CAPABILITIES });
+  const client = new Client(CLIENT_INFO, {
+    capabilities: CLIENT_CAPABILITIES,
+    jsonSchemaValidator: sharedValidator,
+  });
   client.setRequestHandler(
     CreateMessageRequestSchema,
     (request, extra) => handlers.sampling(request.params, extra.signal),

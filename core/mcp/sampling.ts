@@ -12,7 +12,11 @@ export function samplingProfile(config: ServiceConfig): LlmProfile | undefined {
   return config.llms.find((llm) => llm.id === workspace?.llmId) ?? config.llms[0];
 }
 
-type ContentPart = { type: "text"; text: string } | { type: "image"; image: string; mediaType?: string };
+type ContentPart = { type: "text"; text: string } | {
+  type: "image";
+  image: string;
+  mediaType?: string;
+};
 
 /** An MCP sampling message's content as AI SDK parts (text and images; anything else is named). */
 function partsOf(content: unknown): ContentPart[] {
