@@ -159,6 +159,61 @@ Deno.test("the server starts with no setup, prints its URL, serves, and stops cl
   }
 });
 
+Deno.test("tool servers used by a workspace connect in the background after the start", async () => {
+  const dir = await tempDir();
+  try {
+    const server = await start(MAIN, [
+      "--config",
+      join(dir, "service.json"),
+      "--data-dir",
+      join(dir, "data"),
+    ]);
+    const headers = { "x-service-token": server.token };
+    let status = "";
+    for (let i = 0; i < 100 && status !== "connected"; i++) {
+      const body = await (await fetch(`http://127.0.0.1:${server.port}/api/mcp`, { headers }))
+        .json();
+      status = body.servers[0].status;
+      if (status !== "connected") await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(status, "connected", "the Playground's demo server is ready without a request");
+    server.process.kill("SIGTERM");
+    assert.equal((await server.process.status).code, 0);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("`main.ts demo-server` serves the demo tool server over stdio", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...PERMISSIONS, MAIN, "demo-server"],
+    env: { NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" },
+      },
+    }) + "\n",
+  ));
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) text += (await reader.read()).value ?? "";
+  assert.equal(JSON.parse(text.split("\n")[0]).result.serverInfo.name, "lass-demo");
+  await writer.close();
+  await reader.cancel();
+  assert.equal((await child.status).code, 0, "it exits when stdin closes");
+});
+
 Deno.test("LASS_TOKEN, LASS_CONFIG and LASS_DATA_DIR are honoured", async () => {
   const dir = await tempDir();
   try {

@@ -229,6 +229,7 @@ Deno.test("POST /api/mcp/test connects a draft without saving it; failures are i
     assert.equal(ok.body.ok, true, ok.body.error);
     assert.deepEqual(ok.body.tools.map((tool: Json) => tool.name).sort(), [
       "crash",
+      "grow",
       "hang",
       "ping",
     ]);
@@ -277,6 +278,122 @@ Deno.test("a config change reconnects changed servers and drops removed ones", a
     const states = t.service.mcp.states();
     assert.deepEqual(states.map((s) => s.id), ["a"]);
     assert.equal(states[0].tools.find((tool) => tool.name === "hang")?.disabled, true);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a list-changed notification refreshes the tool list", async () => {
+  const t = await startService({
+    config: configWith([stdioServer("grower", ["run", "-A", FAILING, "hang"])]),
+  });
+  try {
+    await post(t, "/api/mcp/grower/connect");
+    const changed = waitFor(
+      t,
+      (e) => e.type === "mcp.notification" && e.data.serverId === "grower",
+    );
+    await post(t, "/api/mcp/grower/call", { tool: "grow", args: {} });
+    await changed;
+    for (
+      let i = 0;
+      i < 50 && !t.service.mcp.state("grower").tools.some((x) => x.name === "grown_1");
+      i++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.ok(t.service.mcp.state("grower").tools.some((tool) => tool.name === "grown_1"));
+    assert.equal(t.service.mcp.state("grower").status, "connected");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the built-in demo server runs in-process: tools, calls, log events, resources", async () => {
+  const t = await startService();
+  try {
+    const state = (await post(t, "/api/mcp/demo/connect")).body;
+    assert.equal(state.status, "connected", state.error);
+    assert.equal(state.serverInfo.name, "lass-demo");
+    const names = state.tools.map((tool: Json) => tool.name);
+    for (
+      const name of [
+        "add",
+        "fail",
+        "slow_count",
+        "ask_user",
+        "summarize_with_model",
+        "show_dashboard",
+      ]
+    ) {
+      assert.ok(names.includes(name), name);
+    }
+    const refresh = state.tools.find((tool: Json) => tool.name === "dashboard_refresh");
+    assert.deepEqual([refresh.modelVisible, refresh.ui.visibility], [false, ["app"]]);
+    const logged = waitFor(t, (e) => e.type === "mcp.log" && e.data.serverId === "demo");
+    const sum = await post(t, "/api/mcp/demo/call", { tool: "add", args: { a: 2, b: 3 } });
+    assert.deepEqual(sum.body.result.structuredContent, { sum: 5 });
+    await logged;
+    const failed = await post(t, "/api/mcp/demo/call", { tool: "fail", args: {} });
+    assert.deepEqual([failed.status, failed.body.result.isError], [200, true]);
+    const dashboard = state.tools.find((tool: Json) => tool.name === "show_dashboard");
+    const html = await post(t, "/api/mcp/demo/resource", { uri: dashboard.ui.resourceUri });
+    assert.equal(html.body.contents[0].mimeType, "text/html;profile=mcp-app");
+    const prompt = await post(t, "/api/mcp/demo/prompt", {
+      name: "plan_trip",
+      args: { destination: "Lisbon", days: "3" },
+    });
+    assert.match(JSON.stringify(prompt.body.messages), /Lisbon/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("stderr lines of a stdio server become bounded mcp.log events", async () => {
+  const t = await startService({
+    config: configWith([stdioServer("fragile", ["run", "-A", FAILING, "exit"])]),
+  });
+  try {
+    await post(t, "/api/mcp/fragile/connect");
+    const line = waitFor(t, (e) => e.type === "mcp.log" && e.data.level === "stderr");
+    await post(t, "/api/mcp/fragile/call", { tool: "crash", args: {} });
+    assert.match(String((await line).data.message), /crashed on purpose/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("POST /api/mcp/import parses a client config without saving anything", async () => {
+  const t = await startService();
+  try {
+    const before = await Deno.readTextFile(t.configPath);
+    const claude = {
+      mcpServers: {
+        demo: { command: "npx", args: ["-y", "some-server"] },
+        "My Remote": {
+          type: "http",
+          url: "https://mcp.example.com/mcp",
+          headers: { authorization: "Bearer ${TOKEN}" },
+        },
+      },
+    };
+    const imported = await post(t, "/api/mcp/import", { json: JSON.stringify(claude) });
+    assert.equal(imported.status, 200);
+    assert.deepEqual(
+      imported.body.servers.map((s: Json) => s.id),
+      ["demo-2", "my-remote"],
+      "ids avoid existing ones",
+    );
+    assert.equal(
+      imported.body.servers[1].headers.authorization,
+      "Bearer ${TOKEN}",
+      "placeholders are kept",
+    );
+    const garbage = await post(t, "/api/mcp/import", { json: "this is :: not [ a config" });
+    assert.deepEqual([garbage.status, garbage.body.error.code], [400, "invalid-request"]);
+    const badFormat = await post(t, "/api/mcp/import", { json: "{}", format: "emacs" });
+    assert.deepEqual([badFormat.status, badFormat.body.error.details[0].path], [400, "format"]);
+    assert.equal(await Deno.readTextFile(t.configPath), before, "nothing is saved");
   } finally {
     await t.close();
   }
