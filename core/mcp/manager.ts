@@ -1,8 +1,5 @@
 /** The tool-server manager: one connection per configured server, its state, and every call to it. */
-import { dirname, resolve } from "node:path";
 import type { EnvLookup } from "../config/env_refs.ts";
-import { resolveEnvRef, resolveEnvRefs } from "../config/env_refs.ts";
-import { DEMO_MARKER } from "../config/defaults.ts";
 import type { McpServerConfig, ServiceConfig } from "../config/schema.ts";
 import type { ConfigStore } from "../config/store.ts";
 import { LassError } from "../errors.ts";
@@ -10,68 +7,19 @@ import type { EventBus } from "../events.ts";
 import type { InteractionRegistry } from "../interactions.ts";
 import type {
   CallToolResult,
-  CreateMessageResult,
-  ElicitationParams,
-  ElicitResult,
   GetPromptResult,
   InProcessServer,
   McpSession,
-  Prompt,
   ReadResourceResult,
-  Resource,
-  ResourceTemplate,
-  SamplingParams,
   SessionHandlers,
   SessionOpener,
-  Tool,
-  TransportSpec,
 } from "./client.ts";
-import { modelToolName } from "./tool_names.ts";
+import { type Sampler, ServerRequests } from "./server_requests.ts";
+import { emptyState, type ToolInfo, toolInfo, type ToolServerState } from "./state.ts";
+import { clip, describeConnectError, transportSpecOf } from "./transport_spec.ts";
 
-/** The states of a tool-server connection (DESIGN.md section 5). */
-export type ServerStatus = "disconnected" | "connecting" | "connected" | "needs-auth" | "error";
-
-/** A tool as `GET /api/mcp` lists it. */
-export interface ToolInfo {
-  name: string;
-  title?: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
-  /** Listed in `disabledTools`: hidden from the model. */
-  disabled: boolean;
-  /** The name the model sees, `<serverId>__<tool>`. */
-  modelName: string;
-  /** Offered to the model: not disabled, and its `_meta.ui.visibility` (if any) includes "model". */
-  modelVisible: boolean;
-  /** MCP Apps metadata: the UI resource and who may call the tool. */
-  ui?: { resourceUri?: string; visibility?: string[] };
-}
-
-/** The state of one tool server, as `GET /api/mcp` and `mcp.state` events report it. */
-export interface ToolServerState {
-  id: string;
-  name: string;
-  transport: McpServerConfig["transport"];
-  status: ServerStatus;
-  error?: string;
-  authUrl?: string;
-  serverInfo?: { name: string; version: string; title?: string };
-  capabilities?: Record<string, unknown>;
-  instructions?: string;
-  tools: ToolInfo[];
-  prompts: Prompt[];
-  resources: Resource[];
-  resourceTemplates: ResourceTemplate[];
-  connectedAt?: string;
-}
-
-/** Completes a server's sampling request with a model (wired up where the models are). */
-export type Sampler = (
-  params: SamplingParams,
-  context: { serverId: string; signal: AbortSignal },
-) => Promise<CreateMessageResult>;
+export type { Sampler } from "./server_requests.ts";
+export type { ServerStatus, ToolInfo, ToolServerState } from "./state.ts";
 
 /** What the manager needs; everything with a side effect comes in here. */
 export interface ManagerOptions {
@@ -107,57 +55,12 @@ interface Entry {
 }
 
 const STDERR_TAIL_LINES = 20;
-const MAX_LOG_CHARS = 2000;
-
-function emptyState(record: McpServerConfig): ToolServerState {
-  return {
-    id: record.id,
-    name: record.name,
-    transport: record.transport,
-    status: "disconnected",
-    tools: [],
-    prompts: [],
-    resources: [],
-    resourceTemplates: [],
-  };
-}
-
-function clip(text: string, max = MAX_LOG_CHARS): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-/** The tool as Lass lists it: names for the model, disabled and visibility flags, MCP Apps info. */
-export function toolInfo(serverId: string, tool: Tool, disabledTools: readonly string[]): ToolInfo {
-  const meta = (tool._meta ?? {}) as Record<string, unknown>;
-  const ui = (meta.ui ?? {}) as { resourceUri?: unknown; visibility?: unknown };
-  const resourceUri = typeof ui.resourceUri === "string"
-    ? ui.resourceUri
-    : typeof meta["ui/resourceUri"] === "string"
-    ? meta["ui/resourceUri"] as string
-    : undefined;
-  const visibility = Array.isArray(ui.visibility)
-    ? ui.visibility.filter((v): v is string => typeof v === "string")
-    : undefined;
-  const disabled = disabledTools.includes(tool.name);
-  return {
-    name: tool.name,
-    ...(tool.title !== undefined && { title: tool.title }),
-    description: tool.description ?? "",
-    inputSchema: tool.inputSchema as Record<string, unknown>,
-    ...(tool.outputSchema && { outputSchema: tool.outputSchema as Record<string, unknown> }),
-    ...(tool.annotations && { annotations: tool.annotations as Record<string, unknown> }),
-    disabled,
-    modelName: modelToolName(serverId, tool.name),
-    modelVisible: !disabled && (visibility === undefined || visibility.includes("model")),
-    ...((resourceUri || visibility) && { ui: { resourceUri, visibility } }),
-  };
-}
 
 /** Owns one connection per configured tool server. */
 export class ToolServerManager {
   readonly #options: ManagerOptions;
   readonly #entries = new Map<string, Entry>();
-  readonly #samplingApproved = new Set<string>();
+  readonly #requests: ServerRequests;
   readonly #callTimeoutMs: number;
   #unsubscribe: () => void;
   #closed = false;
@@ -165,6 +68,7 @@ export class ToolServerManager {
   constructor(options: ManagerOptions) {
     this.#options = options;
     this.#callTimeoutMs = options.callTimeoutMs ?? 120_000;
+    this.#requests = new ServerRequests(options);
     for (const record of options.config.config.mcpServers) {
       this.#entries.set(record.id, {
         record,
@@ -384,7 +288,11 @@ export class ToolServerManager {
   ): Promise<void> {
     const current = () => entry.generation === generation && !this.#closed;
     try {
-      const spec = await this.#specOf(entry.record);
+      const spec = await transportSpecOf(entry.record, {
+        env: this.#options.env,
+        configPath: this.#options.config.path,
+        demoServer: this.#options.demoServer ?? defaultDemoServer,
+      });
       const open = this.#options.open ?? (await import("./client.ts")).openSession;
       const session = await open(spec, this.#handlers(entry, generation), {
         timeoutMs: entry.record.timeoutMs,
@@ -420,65 +328,18 @@ export class ToolServerManager {
       const state = {
         ...emptyState(entry.record),
         status: "error" as const,
-        error: this.#describe(entry, error),
+        error: describeConnectError(entry.record, error, entry.stderrTail),
       };
       options.quiet ? (entry.state = state) : this.#setState(entry, state);
     }
-  }
-
-  /** A connect failure as a sentence, with the tail of the server's stderr where it helps. */
-  #describe(entry: Entry, error: unknown): string {
-    const message = (error as Error)?.message ?? String(error);
-    const { record } = entry;
-    let text: string;
-    if (/ENOENT|not found|No such file/i.test(message) && record.transport === "stdio") {
-      text = `command not found: ${record.command}`;
-    } else if (/timed out/i.test(message)) {
-      text = `no answer to initialize within ${record.timeoutMs / 1000} s`;
-    } else if (/connection closed/i.test(message)) {
-      text = "the server exited before it was ready";
-    } else if (/\b401\b|unauthorized/i.test(message)) {
-      text = `the server requires sign-in (401): ${message}`;
-    } else if (/error sending request|connection refused|ECONNREFUSED|dns error/i.test(message)) {
-      text = `cannot reach ${record.url}`;
-    } else {
-      text = message;
-    }
-    const tail = entry.stderrTail.slice(-5).join("\n");
-    return clip(tail ? `${text}\nstderr:\n${tail}` : text);
-  }
-
-  async #specOf(record: McpServerConfig): Promise<TransportSpec> {
-    const env = this.#options.env;
-    if (record.transport === "stdio") {
-      if (record.command === DEMO_MARKER) {
-        const factory = this.#options.demoServer ?? defaultDemoServer;
-        return { kind: "in-process", server: await factory() };
-      }
-      const configDir = dirname(this.#options.config.path);
-      return {
-        kind: "stdio",
-        command: resolveEnvRef(record.command!, env),
-        args: resolveEnvRefs(record.args ?? [], env),
-        env: resolveEnvRefs(record.env ?? {}, env),
-        cwd: record.cwd === undefined
-          ? undefined
-          : resolve(configDir, resolveEnvRef(record.cwd, env)),
-      };
-    }
-    return {
-      kind: record.transport,
-      url: resolveEnvRef(record.url!, env),
-      headers: resolveEnvRefs(record.headers ?? {}, env),
-    };
   }
 
   #handlers(entry: Entry, generation: number): SessionHandlers {
     const id = entry.record.id;
     const events = this.#options.events;
     return {
-      sampling: (params, signal) => this.#sample(entry, params, signal),
-      elicitation: (params, signal) => this.#elicit(id, params, signal),
+      sampling: (params, signal) => this.#requests.sample(entry.record, params, signal),
+      elicitation: (params, signal) => this.#requests.elicit(id, params, signal),
       log: (level, data, logger) =>
         events.emit("mcp.log", {
           serverId: id,
@@ -531,70 +392,6 @@ export class ToolServerManager {
     }
     // The state may have moved on while the list was read: apply only the list, to the current state.
     if (entry.session === session) entry.state = { ...entry.state, ...change };
-  }
-
-  async #sample(
-    entry: Entry,
-    params: SamplingParams,
-    signal: AbortSignal,
-  ): Promise<CreateMessageResult> {
-    const id = entry.record.id;
-    const mode = entry.record.sampling;
-    if (mode === "deny") {
-      throw new Error(`sampling is turned off for the tool server ${id} in Lass (sampling: deny)`);
-    }
-    if (mode === "ask" && !this.#samplingApproved.has(id)) {
-      const { response } = this.#options.interactions.create({
-        kind: "sampling",
-        serverId: id,
-        messages: params.messages,
-        ...(params.systemPrompt !== undefined && { systemPrompt: params.systemPrompt }),
-        maxTokens: params.maxTokens,
-        ...(params.modelPreferences && {
-          modelPreferences: params.modelPreferences as Record<string, unknown>,
-        }),
-      }, { signal });
-      const answer = await response;
-      if (!answer.approved) throw new Error("the user declined the sampling request");
-      if (answer.remember === "session") this.#samplingApproved.add(id);
-      if (answer.remember === "always") await this.#rememberSampling(id);
-    }
-    if (!this.#options.sampler) throw new Error("Lass has no model to answer sampling requests");
-    return await this.#options.sampler(params, { serverId: id, signal });
-  }
-
-  async #rememberSampling(id: string): Promise<void> {
-    this.#samplingApproved.add(id);
-    await this.#options.config.update((stored) => ({
-      ...stored,
-      mcpServers: (stored.mcpServers as Record<string, unknown>[]).map((server) =>
-        server.id === id ? { ...server, sampling: "auto" } : server
-      ),
-    }));
-  }
-
-  async #elicit(
-    serverId: string,
-    params: ElicitationParams,
-    signal: AbortSignal,
-  ): Promise<ElicitResult> {
-    const request = params.mode === "url"
-      ? {
-        kind: "elicitation" as const,
-        serverId,
-        message: params.message,
-        mode: "url" as const,
-        url: params.url,
-      }
-      : {
-        kind: "elicitation" as const,
-        serverId,
-        message: params.message,
-        mode: "form" as const,
-        requestedSchema: params.requestedSchema as Record<string, unknown>,
-      };
-    const { response } = this.#options.interactions.create(request, { signal });
-    return await response;
   }
 
   async #teardown(entry: Entry): Promise<void> {

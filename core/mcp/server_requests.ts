@@ -1,0 +1,105 @@
+/** Requests from tool servers to Lass: sampling (a model completion) and elicitation (user input). */
+import type { ConfigStore } from "../config/store.ts";
+import type { McpServerConfig } from "../config/schema.ts";
+import type { InteractionRegistry } from "../interactions.ts";
+import type {
+  CreateMessageResult,
+  ElicitationParams,
+  ElicitResult,
+  SamplingParams,
+} from "./client.ts";
+
+/** Completes a server's sampling request with a model (wired up where the models are). */
+export type Sampler = (
+  params: SamplingParams,
+  context: { serverId: string; signal: AbortSignal },
+) => Promise<CreateMessageResult>;
+
+/** What the handlers need. */
+export interface ServerRequestOptions {
+  config: ConfigStore;
+  interactions: InteractionRegistry;
+  /** Completes sampling requests; without it they are refused with a clear error. */
+  sampler?: Sampler;
+}
+
+/**
+ * Answers sampling per the server's `sampling` setting (`deny` refuses, `ask` waits for the user
+ * through an interaction, `auto` goes straight to the model) and turns elicitation into
+ * interactions. A "remember" answer lasts for the process (`session`) or is written into the
+ * config (`always`).
+ */
+export class ServerRequests {
+  readonly #options: ServerRequestOptions;
+  readonly #samplingApproved = new Set<string>();
+
+  constructor(options: ServerRequestOptions) {
+    this.#options = options;
+  }
+
+  /** Answers a sampling request of a server. */
+  async sample(
+    record: McpServerConfig,
+    params: SamplingParams,
+    signal: AbortSignal,
+  ): Promise<CreateMessageResult> {
+    const id = record.id;
+    const mode = record.sampling;
+    if (mode === "deny") {
+      throw new Error(`sampling is turned off for the tool server ${id} in Lass (sampling: deny)`);
+    }
+    if (mode === "ask" && !this.#samplingApproved.has(id)) {
+      const { response } = this.#options.interactions.create({
+        kind: "sampling",
+        serverId: id,
+        messages: params.messages,
+        ...(params.systemPrompt !== undefined && { systemPrompt: params.systemPrompt }),
+        maxTokens: params.maxTokens,
+        ...(params.modelPreferences && {
+          modelPreferences: params.modelPreferences as Record<string, unknown>,
+        }),
+      }, { signal });
+      const answer = await response;
+      if (!answer.approved) throw new Error("the user declined the sampling request");
+      if (answer.remember === "session") this.#samplingApproved.add(id);
+      if (answer.remember === "always") await this.#rememberSampling(id);
+    }
+    if (!this.#options.sampler) throw new Error("Lass has no model to answer sampling requests");
+    return await this.#options.sampler(params, { serverId: id, signal });
+  }
+
+  async #rememberSampling(id: string): Promise<void> {
+    this.#samplingApproved.add(id);
+    await this.#options.config.update((stored) => ({
+      ...stored,
+      mcpServers: (stored.mcpServers as Record<string, unknown>[]).map((server) =>
+        server.id === id ? { ...server, sampling: "auto" } : server
+      ),
+    }));
+  }
+
+  /** Turns an elicitation request (form or url mode) into an interaction and returns the answer. */
+  async elicit(
+    serverId: string,
+    params: ElicitationParams,
+    signal: AbortSignal,
+  ): Promise<ElicitResult> {
+    const request = params.mode === "url"
+      ? {
+        kind: "elicitation" as const,
+        serverId,
+        message: params.message,
+        mode: "url" as const,
+        url: params.url,
+      }
+      : {
+        kind: "elicitation" as const,
+        serverId,
+        message: params.message,
+        mode: "form" as const,
+        requestedSchema: params.requestedSchema as Record<string, unknown>,
+      };
+    const { response } = this.#options.interactions.create(request, { signal });
+    return await response;
+  }
+}

@@ -1,0 +1,73 @@
+/** From a config record to what the MCP client needs (env references resolved), and connect failures as sentences. */
+import { dirname, resolve } from "node:path";
+import { DEMO_MARKER } from "../config/defaults.ts";
+import { type EnvLookup, resolveEnvRef, resolveEnvRefs } from "../config/env_refs.ts";
+import type { McpServerConfig } from "../config/schema.ts";
+import type { InProcessServer, TransportSpec } from "./client.ts";
+
+const MAX_MESSAGE_CHARS = 2000;
+
+/** Shortens a text for a state message or an event. */
+export function clip(text: string, max = MAX_MESSAGE_CHARS): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** Where a record's relative paths are resolved and how the demo server is made. */
+export interface SpecContext {
+  env: EnvLookup;
+  configPath: string;
+  demoServer: () => Promise<() => InProcessServer>;
+}
+
+/** The transport of a record: stdio (or the in-process demo server), Streamable HTTP or SSE. */
+export async function transportSpecOf(
+  record: McpServerConfig,
+  context: SpecContext,
+): Promise<TransportSpec> {
+  const { env } = context;
+  if (record.transport === "stdio") {
+    if (record.command === DEMO_MARKER) {
+      return { kind: "in-process", server: await context.demoServer() };
+    }
+    const configDir = dirname(context.configPath);
+    return {
+      kind: "stdio",
+      command: resolveEnvRef(record.command!, env),
+      args: resolveEnvRefs(record.args ?? [], env),
+      env: resolveEnvRefs(record.env ?? {}, env),
+      cwd: record.cwd === undefined
+        ? undefined
+        : resolve(configDir, resolveEnvRef(record.cwd, env)),
+    };
+  }
+  return {
+    kind: record.transport,
+    url: resolveEnvRef(record.url!, env),
+    headers: resolveEnvRefs(record.headers ?? {}, env),
+  };
+}
+
+/** A connect failure as a sentence, with the tail of the server's stderr where it helps. */
+export function describeConnectError(
+  record: McpServerConfig,
+  error: unknown,
+  stderrTail: string[],
+): string {
+  const message = (error as Error)?.message ?? String(error);
+  let text: string;
+  if (/ENOENT|not found|No such file/i.test(message) && record.transport === "stdio") {
+    text = `command not found: ${record.command}`;
+  } else if (/timed out/i.test(message)) {
+    text = `no answer to initialize within ${record.timeoutMs / 1000} s`;
+  } else if (/connection closed/i.test(message)) {
+    text = "the server exited before it was ready";
+  } else if (/\b401\b|unauthorized/i.test(message)) {
+    text = `the server requires sign-in (401): ${message}`;
+  } else if (/error sending request|connection refused|ECONNREFUSED|dns error/i.test(message)) {
+    text = `cannot reach ${record.url}`;
+  } else {
+    text = message;
+  }
+  const tail = stderrTail.slice(-5).join("\n");
+  return clip(tail ? `${text}\nstderr:\n${tail}` : text);
+}
