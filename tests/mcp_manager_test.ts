@@ -260,7 +260,7 @@ Deno.test("a config change reconnects changed servers and drops removed ones", a
     await post(t, "/api/mcp/a/connect");
     await post(t, "/api/mcp/b/connect");
     const changed = structuredClone(config) as Json;
-    changed.mcpServers = [{ ...changed.mcpServers[0], disabledTools: ["hang"] }];
+    changed.mcpServers = [{ ...changed.mcpServers[0], timeoutMs: 20_000 }];
     const reconnected = waitFor(
       t,
       (e) => e.type === "mcp.state" && e.data.id === "a" && e.data.status === "connected",
@@ -269,15 +269,26 @@ Deno.test("a config change reconnects changed servers and drops removed ones", a
       t,
       (e) => e.type === "mcp.state" && e.data.id === "b" && e.data.removed === true,
     );
-    assert.equal(
-      (await readJsonResponse(await t.call("/api/config", { method: "PUT", json: changed })))
-        .status,
-      200,
-    );
+    const put = await t.call("/api/config", { method: "PUT", json: changed });
+    assert.equal((await readJsonResponse(put)).status, 200);
     await Promise.all([reconnected, removed]);
-    const states = t.service.mcp.states();
-    assert.deepEqual(states.map((s) => s.id), ["a"]);
-    assert.equal(states[0].tools.find((tool) => tool.name === "hang")?.disabled, true);
+    assert.deepEqual(t.service.mcp.states().map((s) => s.id), ["a"]);
+
+    // Settings read at use apply to the open connection, without a reconnect.
+    const transitions: string[] = [];
+    t.service.events.subscribe((e) =>
+      e.type === "mcp.state" && transitions.push(String(e.data.status))
+    );
+    changed.mcpServers = [{ ...changed.mcpServers[0], disabledTools: ["hang"], name: "Renamed" }];
+    await readJsonResponse(await t.call("/api/config", { method: "PUT", json: changed }));
+    const state = t.service.mcp.state("a");
+    assert.equal(state.name, "Renamed");
+    assert.deepEqual(
+      state.tools.filter((tool) => tool.disabled).map((tool) => tool.name),
+      ["hang"],
+    );
+    assert.deepEqual(transitions, []);
+    assert.equal(state.status, "connected");
   } finally {
     await t.close();
   }

@@ -234,3 +234,42 @@ Deno.test("elicitation: url mode is an interaction with the URL, nothing collect
     await t.close();
   }
 });
+
+Deno.test("elicitation defaults are applied; remember: always turns sampling to auto in the config", async () => {
+  const demo = { id: "demo", name: "Demo", transport: "stdio", command: "service:demo" };
+  const t = await startService({ config: configWith([demo]) });
+  try {
+    const asked = nextInteraction(t);
+    const call = post(t, "/api/mcp/demo/call", { tool: "ask_user", args: {} });
+    const form = await asked;
+    await post(t, `/api/interactions/${form.id}`, { response: { action: "accept", content: {} } });
+    const answer = (await call).body.result;
+    assert.equal(
+      answer.structuredContent.content.name,
+      "Ada",
+      "the SDK filled in the schema's defaults",
+    );
+    assert.equal(answer.structuredContent.content.subscribe, false);
+
+    const sampling = nextInteraction(t);
+    const summary = post(t, "/api/mcp/demo/call", {
+      tool: "summarize_with_model",
+      args: { text: "A long text." },
+    });
+    const request = await sampling;
+    await post(t, `/api/interactions/${request.id}`, {
+      response: { approved: true, remember: "always" },
+    });
+    assert.equal((await summary).status, 200);
+    const onDisk = JSON.parse(await Deno.readTextFile(t.configPath));
+    assert.equal(onDisk.mcpServers[0].sampling, "auto");
+    const again = await post(t, "/api/mcp/demo/call", {
+      tool: "summarize_with_model",
+      args: { text: "More." },
+    });
+    assert.equal(again.status, 200);
+    assert.deepEqual(t.service.interactions.list(), [], "no second question");
+  } finally {
+    await t.close();
+  }
+});

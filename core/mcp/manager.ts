@@ -15,7 +15,13 @@ import type {
   SessionOpener,
 } from "./client.ts";
 import { type Sampler, ServerRequests } from "./server_requests.ts";
-import { emptyState, type ToolInfo, toolInfo, type ToolServerState } from "./state.ts";
+import {
+  emptyState,
+  type ToolInfo,
+  toolInfo,
+  type ToolServerState,
+  withSettings,
+} from "./state.ts";
 import { clip, describeConnectError, transportSpecOf } from "./transport_spec.ts";
 
 export type { Sampler } from "./server_requests.ts";
@@ -412,24 +418,28 @@ export class ToolServerManager {
     });
   }
 
-  /** Follows the config: changed servers reconnect, removed ones close, new ones appear. */
+  /**
+   * Follows the config: servers whose connection settings changed reconnect, removed ones close,
+   * new ones appear. Settings read at use (name, disabledTools, sampling, approval) apply to the
+   * open connection without a reconnect, so calls in flight are not cut off.
+   */
   #configChanged(config: ServiceConfig, previous: ServiceConfig): void {
     const used = usedServerIds(config);
-    const before = new Map(
-      previous.mcpServers.map((record) => [record.id, JSON.stringify(record)]),
-    );
+    const before = new Map(previous.mcpServers.map((record) => [record.id, connectionKey(record)]));
     const next = new Map<string, Entry>();
     for (const record of config.mcpServers) {
       const existing = this.#entries.get(record.id);
-      if (existing && before.get(record.id) === JSON.stringify(record)) {
-        next.set(record.id, existing);
+      next.set(
+        record.id,
+        existing ?? { record, state: emptyState(record), stderrTail: [], generation: 0 },
+      );
+      if (existing && before.get(record.id) === connectionKey(record)) {
+        existing.record = record;
+        existing.state = withSettings(existing.state, record);
         continue;
       }
-      const entry = existing ??
-        { record, state: emptyState(record), stderrTail: [], generation: 0 };
       const wasActive = existing !== undefined && existing.state.status !== "disconnected";
-      entry.record = record;
-      next.set(record.id, entry);
+      next.get(record.id)!.record = record;
       if (wasActive || used.has(record.id)) {
         this.connect(record.id, { force: true }).catch(() => {});
       } else if (existing) this.disconnect(record.id).catch(() => {});
@@ -443,6 +453,12 @@ export class ToolServerManager {
     this.#entries.clear();
     for (const [id, entry] of next) this.#entries.set(id, entry);
   }
+}
+
+/** The settings that shape the connection itself; a change of any of them reconnects. */
+function connectionKey(record: McpServerConfig): string {
+  const { transport, command, args, env, cwd, url, headers, timeoutMs, oauth } = record;
+  return JSON.stringify({ transport, command, args, env, cwd, url, headers, timeoutMs, oauth });
 }
 
 /** The ids of the tool servers some workspace uses. */

@@ -82,3 +82,18 @@ export function toolInfo(serverId: string, tool: Tool, disabledTools: readonly s
     ...((resourceUri || visibility) && { ui: { resourceUri, visibility } }),
   };
 }
+
+/** A state with a record's use-time settings applied: its name and which tools are disabled. */
+export function withSettings(state: ToolServerState, record: McpServerConfig): ToolServerState {
+  const disabledTools = record.disabledTools ?? [];
+  const tools = state.tools.map((tool) => {
+    const disabled = disabledTools.includes(tool.name);
+    const visibility = tool.ui?.visibility;
+    return {
+      ...tool,
+      disabled,
+      modelVisible: !disabled && (visibility === undefined || visibility.includes("model")),
+    };
+  });
+  return { ...state, name: record.name, tools };
+}
