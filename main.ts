@@ -130,11 +130,22 @@ async function main(args: string[]): Promise<void> {
   }
 
   const shutdown = new AbortController();
-  const handler = createHandler({
+  const handle = createHandler({
     service,
     token,
     allowedHosts: exposed ? machineHostNames(host) : [],
   });
+  let backgroundStarted = false;
+  const startBackground = () => {
+    if (backgroundStarted) return;
+    backgroundStarted = true;
+    service.mcp.connectUsed();
+  };
+  const handler = async (req: Request) => {
+    const response = await handle(req);
+    if (!backgroundStarted) setTimeout(startBackground, 0);
+    return response;
+  };
   let server: Deno.HttpServer;
   try {
     server = Deno.serve({
@@ -145,8 +156,10 @@ async function main(args: string[]): Promise<void> {
         const shown = host.includes(":") ? `[${host}]` : host;
         console.log(`Lass ready: http://${shown}:${port}/?token=${token}`);
         if (exposed) console.warn(`WARNING: Lass is reachable from the network on ${host}.`);
-        // After the ready line: readiness shows in GET /api/mcp and the event stream.
-        service.mcp.connectUsed();
+        // Tool servers connect in the background; readiness shows in GET /api/mcp and the event
+        // stream. Loading the MCP SDK takes a few hundred ms of the event loop, so it waits for
+        // the first answer (a client checking readiness) or a quarter second, whichever is first.
+        setTimeout(startBackground, 250);
       },
     }, handler);
   } catch (error) {

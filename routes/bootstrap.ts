@@ -4,8 +4,16 @@ import type { Service } from "../core/service.ts";
 import type { Routes } from "./context.ts";
 import { respond } from "./http.ts";
 
-/** The serialised config part per service, rebuilt only when the config changes. */
-const cache = new WeakMap<Service, { revision: number; head: string }>();
+/** Per service: the serialised config part and tool-server states, rebuilt only when they change. */
+interface Cached {
+  revision: number;
+  head: string;
+  /** The state records serialised in `mcp` (they are replaced, never changed, on every update). */
+  states: readonly object[];
+  mcp: string;
+}
+
+const cache = new WeakMap<Service, Cached>();
 
 function bootstrapBody(service: Service, version: string): string {
   let cached = cache.get(service);
@@ -19,11 +27,17 @@ function bootstrapBody(service: Service, version: string): string {
       skills: [],
       catalogs: [],
     });
-    cached = { revision: service.config.revision, head };
+    cached = { revision: service.config.revision, head, states: [], mcp: "" };
     cache.set(service, cached);
   }
-  // Tool-server states change on their own; they are appended fresh each time.
-  return `${cached.head.slice(0, -1)},"mcp":${JSON.stringify(service.mcp.states())}}`;
+  const states = service.mcp.states();
+  const same = states.length === cached.states.length &&
+    states.every((state, i) => state === cached!.states[i]);
+  if (!same || cached.mcp === "") {
+    cached.states = states;
+    cached.mcp = JSON.stringify(states);
+  }
+  return `${cached.head.slice(0, -1)},"mcp":${cached.mcp}}`;
 }
 
 /** Bootstrap routes. */

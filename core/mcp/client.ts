@@ -8,11 +8,11 @@ import type {
   jsonSchemaValidator,
 } from "@modelcontextprotocol/sdk/validation/types.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/client/sse"
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 // @ts-types="@modelcontextprotocol/sdk/inMemory"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
@@ -174,14 +174,20 @@ type AnyTransport =
   | SSEClientTransport
   | InMemoryTransport;
 
-function createTransport(spec: TransportSpec, handlers: SessionHandlers): {
+/** Each transport module loads when first needed: an in-process-only setup never pays for them. */
+async function createTransport(spec: TransportSpec, handlers: SessionHandlers): Promise<{
   transport: AnyTransport;
   /** For in-process servers: connects the server side; and stops it. */
   start?: () => Promise<void>;
   stop?: () => Promise<void>;
-} {
+  /** Ends a Streamable HTTP session before closing. */
+  terminate?: () => Promise<void>;
+}> {
   switch (spec.kind) {
     case "stdio": {
+      const { StdioClientTransport } = await import(
+        "@modelcontextprotocol/sdk/client/stdio.js"
+      ) as typeof import("@modelcontextprotocol/sdk/client/stdio");
       const transport = new StdioClientTransport({
         command: spec.command,
         args: spec.args,
@@ -199,19 +205,27 @@ function createTransport(spec: TransportSpec, handlers: SessionHandlers): {
       });
       return { transport };
     }
-    case "http":
-      return {
-        transport: new StreamableHTTPClientTransport(new URL(spec.url), {
-          requestInit: { headers: spec.headers },
-        }),
-      };
-    case "sse":
+    case "http": {
+      const { StreamableHTTPClientTransport } = await import(
+        "@modelcontextprotocol/sdk/client/streamableHttp.js"
+      ) as typeof import("@modelcontextprotocol/sdk/client/streamableHttp");
+      const transport = new StreamableHTTPClientTransport(new URL(spec.url), {
+        requestInit: { headers: spec.headers },
+      });
+      // Deno keeps Streamable HTTP sockets open after close() unless the session is ended first.
+      return { transport, terminate: () => transport.terminateSession() };
+    }
+    case "sse": {
+      const { SSEClientTransport } = await import(
+        "@modelcontextprotocol/sdk/client/sse.js"
+      ) as typeof import("@modelcontextprotocol/sdk/client/sse");
       // The SDK sends `requestInit` headers on the event stream and on every POST.
       return {
         transport: new SSEClientTransport(new URL(spec.url), {
           requestInit: { headers: spec.headers },
         }),
       };
+    }
     case "in-process": {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
       const server = spec.server();
@@ -255,7 +269,7 @@ export const openSession: SessionOpener = async (spec, handlers, options) => {
     () => handlers.listChanged("resources"),
   );
 
-  const { transport, start, stop } = createTransport(spec, handlers);
+  const { transport, start, stop, terminate } = await createTransport(spec, handlers);
   let closing = false;
   client.onclose = () => {
     if (!closing) handlers.closed();
@@ -323,10 +337,7 @@ export const openSession: SessionOpener = async (spec, handlers, options) => {
       client.getPrompt({ name, arguments: args }, requestOptions(call)),
     close: async () => {
       closing = true;
-      // Deno keeps Streamable HTTP sockets open after close() unless the session is ended first.
-      if (transport instanceof StreamableHTTPClientTransport) {
-        await transport.terminateSession().catch(() => {});
-      }
+      await terminate?.().catch(() => {});
       await client.close().catch(() => {});
       await stop?.().catch(() => {});
     },

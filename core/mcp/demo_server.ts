@@ -2,8 +2,6 @@
 import process from "node:process";
 // @ts-types="@modelcontextprotocol/sdk/server/mcp"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { VERSION } from "../version.ts";
 import { registerClientRequestTools } from "./_demo_client_tools.ts";
 import { registerDemoPrompts } from "./_demo_prompts.ts";
@@ -38,6 +36,9 @@ export function createDemoServer(): McpServer {
  * Nothing else may write to stdout meanwhile: it carries the protocol.
  */
 export async function runDemoServerOverStdio(): Promise<void> {
+  const { StdioServerTransport } = await import(
+    "@modelcontextprotocol/sdk/server/stdio.js"
+  ) as typeof import("@modelcontextprotocol/sdk/server/stdio");
   const server = createDemoServer();
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve;
