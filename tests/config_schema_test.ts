@@ -258,3 +258,12 @@ Deno.test("redaction also catches literal secrets mixed with references", () => 
   assert.equal(out.llms[0].apiKey, REDACTED);
   assert.equal(out.mcpServers[0].url, "https://${USER}:${PASS}@example.com/mcp");
 });
+
+Deno.test("tool-server ids cannot contain '__', which separates server and tool names", () => {
+  assert.deepEqual(
+    problems({ mcpServers: [{ id: "a__b", name: "A", transport: "stdio", command: "x" }] }).map((
+      p,
+    ) => p.path),
+    ["mcpServers.0.id"],
+  );
+});

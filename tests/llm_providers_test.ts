@@ -297,3 +297,50 @@ Deno.test("the demo profile answers llm/test and llm/models with no network and 
     await t.close();
   }
 });
+
+Deno.test("messages never show credentials; unset references and bad addresses are named", async () => {
+  const vars: Record<string, string> = { SECRET_PART: "hunter2-SECRET" };
+  const lookup = (name: string) => vars[name];
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (closed.addr as Deno.NetAddr).port;
+  closed.close();
+  const leaky = LlmProfileSchema.parse({
+    id: "x",
+    name: "X",
+    provider: "compatible-api",
+    model: "m",
+    baseURL: `http://user:\${SECRET_PART}@127.0.0.1:${port}/v1?key=\${SECRET_PART}`,
+  });
+  const tested = await testProfile(leaky, lookup);
+  const listed = await listModels(leaky, lookup);
+  for (const message of [tested.error!, listed.error!]) {
+    assert.match(message, /cannot reach/);
+    assert.ok(!message.includes("hunter2"), message);
+  }
+  const unsetKey = LlmProfileSchema.parse({
+    id: "x",
+    name: "X",
+    provider: "compatible-api",
+    model: "m",
+    baseURL: "http://127.0.0.1:1/v1",
+    apiKey: "env:UNSET_KEY",
+  });
+  assert.equal((await testProfile(unsetKey, lookup)).error, "no API key: UNSET_KEY is not set");
+  const unsetUrl = LlmProfileSchema.parse({
+    id: "x",
+    name: "X",
+    provider: "compatible-api",
+    model: "m",
+    baseURL: "${UNSET_URL}",
+  });
+  assert.equal(
+    (await listModels(unsetUrl, lookup)).error,
+    "the base URL is empty: UNSET_URL is not set",
+  );
+  const ollama = LlmProfileSchema.parse({ id: "o", name: "O", provider: "local-e", model: "m" });
+  const badHost = await listModels(
+    ollama,
+    (name) => name === "OLLAMA_HOST" ? "http://[::1" : undefined,
+  );
+  assert.match(badHost.error!, /^OLLAMA_HOST is not a valid address/);
+});

@@ -409,3 +409,82 @@ Deno.test("POST /api/mcp/import parses a client config without saving anything",
     await t.close();
   }
 });
+
+Deno.test("a server that exits while its tools are listed ends in error, and the next call restarts it", async () => {
+  const t = await startService({
+    config: configWith([
+      stdioServer("dying", ["run", "-A", FAILING, "die-listing"], { timeoutMs: 5000 }),
+    ]),
+  });
+  try {
+    const state = (await post(t, "/api/mcp/dying/connect")).body;
+    assert.equal(state.status, "error");
+    assert.notEqual(t.service.mcp.state("dying").status, "connected");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("timeoutMs bounds the listing of tools as part of the connect", async () => {
+  const t = await startService({
+    config: configWith([
+      stdioServer("lister", ["run", "-A", FAILING, "slow-list"], { timeoutMs: 600 }),
+    ]),
+  });
+  try {
+    const started = performance.now();
+    const state = (await post(t, "/api/mcp/lister/connect")).body;
+    assert.equal(state.status, "error");
+    assert.ok(performance.now() - started < 5000, "no 60 s wait");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a missing working directory is named as such", async () => {
+  const t = await startService({
+    config: configWith([
+      stdioServer("lost", ["run", "-A", FAILING, "hang"], { cwd: "no/such/dir" }),
+    ]),
+  });
+  try {
+    const state = (await post(t, "/api/mcp/lost/connect")).body;
+    assert.match(state.error, /^working directory not found: .*no\/such\/dir/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("values of env references never appear in log events or errors", async () => {
+  const t = await startService({
+    config: configWith([
+      stdioServer("leaky", ["run", "-A", FAILING, "leak"], { env: { TOKEN: "${LEAKY}" } }),
+    ]),
+    env: { LEAKY: "sk-very-secret-value" },
+  });
+  try {
+    const line = waitFor(t, (e) => e.type === "mcp.log" && e.data.level === "stderr");
+    await post(t, "/api/mcp/leaky/connect");
+    const message = String((await line).data.message);
+    assert.equal(message, "starting with token <redacted>");
+    assert.ok(!JSON.stringify(t.service.events.history()).includes("sk-very-secret-value"));
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a server added by PUT /api/config and used by a workspace connects by itself", async () => {
+  const t = await startService({ config: configWith([]) });
+  try {
+    const next = configWith([stdioServer("fresh", ["run", "-A", FAILING, "hang"])]) as Json;
+    next.workspaces[0].mcpServerIds = ["fresh"];
+    const connected = waitFor(
+      t,
+      (e) => e.type === "mcp.state" && e.data.id === "fresh" && e.data.status === "connected",
+    );
+    await readJsonResponse(await t.call("/api/config", { method: "PUT", json: next }));
+    await connected;
+  } finally {
+    await t.close();
+  }
+});

@@ -273,3 +273,26 @@ Deno.test("elicitation defaults are applied; remember: always turns sampling to 
     await t.close();
   }
 });
+
+Deno.test("a remote server that goes away moves to error with 'cannot reach', then reconnects", async () => {
+  const everything = await startEverything("streamableHttp");
+  const t = await startService({
+    config: configWith([{
+      id: "remote",
+      name: "Remote",
+      transport: "http",
+      url: everything.url,
+      oauth: false,
+    }]),
+  });
+  try {
+    assert.equal((await post(t, "/api/mcp/remote/connect")).body.status, "connected");
+    await everything.stop();
+    const failed = await post(t, "/api/mcp/remote/call", { tool: "get-sum", args: { a: 1, b: 2 } });
+    assert.equal(failed.status, 502);
+    assert.match(failed.body.error.message, /cannot reach http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    assert.equal(t.service.mcp.state("remote").status, "error");
+  } finally {
+    await t.close();
+  }
+});

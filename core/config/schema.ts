@@ -101,7 +101,9 @@ const ApprovalMode = z.enum(["auto", "ask"]);
 
 /** One `mcpServers[]` record: a tool server. */
 export const McpServerSchema = z.strictObject({
-  id: Id.meta({ description: "Unique id; also the prefix of the model-visible tool names" }),
+  id: Id.refine((id) => !id.includes("__"), {
+    message: "must not contain '__', which separates server and tool in model tool names",
+  }).meta({ description: "Unique id; also the prefix of the model-visible tool names" }),
   name: Name.meta({ description: "Display name" }),
   transport: z.enum(TRANSPORTS).meta({ description: "stdio, http (Streamable HTTP) or sse" }),
   command: Secretish.optional().meta({

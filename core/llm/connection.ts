@@ -2,6 +2,7 @@
 import { DEMO_MARKER } from "../config/defaults.ts";
 import { type EnvLookup, resolveEnvRef, resolveEnvRefs } from "../config/env_refs.ts";
 import type { LlmProfile, Provider } from "../config/schema.ts";
+import { redactUrl } from "../config/redact.ts";
 import { PROVIDER_PRESETS } from "./presets.ts";
 
 /** The environment variable each provider reads its key from when the profile gives none. */
@@ -48,12 +49,17 @@ function describeKeySource(apiKey: string): string {
 
 /** Where a profile's requests go and how they authenticate, env references resolved. */
 export interface Connection {
-  /** Base URL of the provider's API (no credentials). */
+  /** Base URL of the provider's API, resolved: what the SDK calls. */
   endpoint: string;
+  /** The endpoint as messages may show it: credentials in the URL redacted. */
+  shownEndpoint: string;
   apiKey: string;
   headers: Record<string, string>;
-  /** When the provider needs an API key and none resolved: what to set, e.g. `OPENAI_API_KEY`. */
-  missingKey?: string;
+  /**
+   * Why the profile cannot be used as it stands, found without a request: a key it needs did not
+   * resolve (`no API key: OPENAI_API_KEY is not set`), an empty base URL, a bad `OLLAMA_HOST`.
+   */
+  problem?: string;
   /** The profile is the in-process demo model (no network). */
   demo: boolean;
 }
@@ -63,21 +69,39 @@ export function connectionOf(profile: LlmProfile, env: EnvLookup): Connection {
   const baseURL = profile.baseURL === undefined ? "" : resolveEnvRef(profile.baseURL, env);
   const headers = profile.headers ? resolveEnvRefs(profile.headers, env) : {};
   if (profile.provider === "compatible-api" && baseURL === DEMO_MARKER) {
-    return { endpoint: DEMO_MARKER, apiKey: "", headers, demo: true };
+    return { endpoint: DEMO_MARKER, shownEndpoint: DEMO_MARKER, apiKey: "", headers, demo: true };
   }
   const { key, source } = apiKeyOf(profile, env);
-  const missingKey = KEY_VARIABLES[profile.provider] && key === "" ? source : undefined;
+  // A provider that needs a key, or a profile that names one, must end up with one.
+  const needsKey = KEY_VARIABLES[profile.provider] !== undefined || profile.apiKey !== undefined;
+  let problem = needsKey && key === "" ? `no API key: ${source} is not set` : undefined;
+  if (profile.baseURL !== undefined && baseURL === "") {
+    problem ??= `the base URL is empty: ${describeKeySource(profile.baseURL)} is not set`;
+  }
   const preset = PROVIDER_PRESETS[profile.provider].baseURL;
-  const endpoint = baseURL || {
-    "hosted-a": () => env("OPENAI_BASE_URL") || preset!,
-    "hosted-b": () => env("ANTHROPIC_BASE_URL") || preset!,
-    "hosted-c": () => preset!,
-    "cloud-d": () =>
-      `https://${resolveEnvRef(profile.resourceName ?? "", env)}.openai.azure.com/openai`,
-    "local-e": () => ollamaBaseUrl(env("OLLAMA_HOST")),
-    "compatible-api": () => "",
-  }[profile.provider]();
-  return { endpoint: endpoint.replace(/\/+$/, ""), apiKey: key, headers, missingKey, demo: false };
+  let endpoint = "";
+  try {
+    endpoint = baseURL || {
+      "hosted-a": () => env("OPENAI_BASE_URL") || preset!,
+      "hosted-b": () => env("ANTHROPIC_BASE_URL") || preset!,
+      "hosted-c": () => preset!,
+      "cloud-d": () =>
+        `https://${resolveEnvRef(profile.resourceName ?? "", env)}.openai.azure.com/openai`,
+      "local-e": () => ollamaBaseUrl(env("OLLAMA_HOST")),
+      "compatible-api": () => "",
+    }[profile.provider]();
+  } catch (error) {
+    problem ??= `OLLAMA_HOST is not a valid address: ${(error as Error).message}`;
+  }
+  endpoint = endpoint.replace(/\/+$/, "");
+  return {
+    endpoint,
+    shownEndpoint: String(redactUrl(endpoint)),
+    apiKey: key,
+    headers,
+    problem,
+    demo: false,
+  };
 }
 
 /** Whether an Azure profile uses the classic deployment URLs (an API version named by date). */

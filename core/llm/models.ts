@@ -134,12 +134,10 @@ export async function listModels(
   if (connection.demo) {
     return { models: [{ id: profile.model, name: "Demo model (scripted, no API key)" }] };
   }
-  if (connection.missingKey) {
-    return { models: [], error: `no API key: ${connection.missingKey} is not set` };
-  }
+  if (connection.problem) return { models: [], error: connection.problem };
   const context: FailureContext = {
     provider: profile.provider,
-    endpoint: connection.endpoint,
+    endpoint: connection.shownEndpoint,
     timeoutMs,
   };
   const request = listRequest(profile, connection);
@@ -161,6 +159,6 @@ export async function listModels(
     const models = request.read(JSON.parse(body)).map(compact);
     return { models: models.sort((a, b) => a.id.localeCompare(b.id)) };
   } catch {
-    return { models: [], error: `the model list from ${connection.endpoint} is not JSON` };
+    return { models: [], error: `the model list from ${connection.shownEndpoint} is not JSON` };
   }
 }

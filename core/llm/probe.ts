@@ -31,9 +31,7 @@ export async function testProfile(
   } catch (error) {
     return { ok: false, latencyMs: 0, error: (error as Error).message };
   }
-  if (resolved.missingKey) {
-    return { ok: false, latencyMs: 0, error: `no API key: ${resolved.missingKey} is not set` };
-  }
+  if (resolved.problem) return { ok: false, latencyMs: 0, error: resolved.problem };
   const deadline = AbortSignal.timeout(timeoutMs);
   try {
     const result = await generateText({
@@ -47,7 +45,7 @@ export async function testProfile(
   } catch (error) {
     const context = {
       provider: profile.provider,
-      endpoint: resolved.endpoint,
+      endpoint: resolved.shownEndpoint,
       model: profile.model,
       timeoutMs,
     };

@@ -25,10 +25,10 @@ export interface CallSettings {
 export interface ResolvedModel {
   model: LanguageModelV4;
   settings: CallSettings;
-  /** Where requests go (no credentials), for messages like "cannot reach ...". */
-  endpoint: string;
-  /** When the provider needs an API key and none resolved: what to set. */
-  missingKey?: string;
+  /** Where requests go, as messages may show it (credentials redacted). */
+  shownEndpoint: string;
+  /** Why the profile cannot be used as it stands (see `Connection.problem`). */
+  problem?: string;
   demo: boolean;
 }
 
@@ -54,8 +54,8 @@ export function resolveModel(
   options: { fetch?: typeof fetch } = {},
 ): ResolvedModel {
   const connection = connectionOf(profile, env);
-  const { endpoint, apiKey, missingKey, demo } = connection;
-  const resolved = { settings: settingsOf(profile), endpoint, missingKey, demo };
+  const { endpoint, shownEndpoint, apiKey, problem, demo } = connection;
+  const resolved = { settings: settingsOf(profile), shownEndpoint, problem, demo };
   if (demo) return { ...resolved, model: createDemoModel(profile.model) };
   const common = { headers: connection.headers, fetch: options.fetch, baseURL: endpoint };
   return { ...resolved, model: modelOf(profile, { ...common, apiKey }) };

@@ -89,10 +89,11 @@ export interface McpSession {
   readonly serverInfo?: { name: string; version: string; title?: string };
   readonly capabilities?: Record<string, unknown>;
   readonly instructions?: string;
-  listTools(): Promise<Tool[]>;
-  listPrompts(): Promise<Prompt[]>;
-  listResources(): Promise<Resource[]>;
-  listResourceTemplates(): Promise<ResourceTemplate[]>;
+  /** Lists (every page); `timeoutMs` bounds each page request. */
+  listTools(timeoutMs?: number): Promise<Tool[]>;
+  listPrompts(timeoutMs?: number): Promise<Prompt[]>;
+  listResources(timeoutMs?: number): Promise<Resource[]>;
+  listResourceTemplates(timeoutMs?: number): Promise<ResourceTemplate[]>;
   callTool(
     name: string,
     args: Record<string, unknown>,
@@ -143,6 +144,8 @@ class CachingValidator implements jsonSchemaValidator {
 }
 
 const sharedValidator = new CachingValidator();
+
+const MAX_STDERR_LINE = 4096;
 
 /** The SDK's code for a request that timed out. */
 export const REQUEST_TIMEOUT_CODE = -32001;
@@ -195,12 +198,17 @@ async function createTransport(spec: TransportSpec, handlers: SessionHandlers): 
         cwd: spec.cwd,
         stderr: "pipe",
       });
+      // Lines are cut at 4 KiB so a server that never writes a newline cannot grow the buffer.
+      const decoder = new TextDecoder();
       let partial = "";
       transport.stderr?.on("data", (chunk: Uint8Array | string) => {
-        const text = partial +
-          (typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk));
-        const lines = text.split(/\r?\n/);
+        partial += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+        const lines = partial.split(/\r?\n/);
         partial = lines.pop() ?? "";
+        if (partial.length > MAX_STDERR_LINE) {
+          lines.push(partial.slice(0, MAX_STDERR_LINE));
+          partial = "";
+        }
         for (const line of lines) if (line.trim() !== "") handlers.stderr(line);
       });
       return { transport };
@@ -292,37 +300,47 @@ export const openSession: SessionOpener = async (spec, handlers, options) => {
       ((p: { progress: number; total?: number; message?: string }) =>
         call.onProgress!(p.progress, p.total, p.message)),
     resetTimeoutOnProgress: true,
+    // Progress may extend the deadline, but not forever.
+    maxTotalTimeout: call.timeoutMs * 10,
   });
   const capabilities = client.getServerCapabilities();
   return {
     serverInfo: client.getServerVersion(),
     capabilities,
     instructions: client.getInstructions(),
-    listTools: () =>
+    listTools: (timeoutMs) =>
       capabilities?.tools
         ? allPages(async (cursor) => {
-          const page = await client.listTools(cursor ? { cursor } : undefined);
+          const page = await client.listTools(cursor ? { cursor } : undefined, {
+            timeout: timeoutMs,
+          });
           return { items: page.tools, nextCursor: page.nextCursor };
         })
         : Promise.resolve([]),
-    listPrompts: () =>
+    listPrompts: (timeoutMs) =>
       capabilities?.prompts
         ? allPages(async (cursor) => {
-          const page = await client.listPrompts(cursor ? { cursor } : undefined);
+          const page = await client.listPrompts(cursor ? { cursor } : undefined, {
+            timeout: timeoutMs,
+          });
           return { items: page.prompts, nextCursor: page.nextCursor };
         })
         : Promise.resolve([]),
-    listResources: () =>
+    listResources: (timeoutMs) =>
       capabilities?.resources
         ? allPages(async (cursor) => {
-          const page = await client.listResources(cursor ? { cursor } : undefined);
+          const page = await client.listResources(cursor ? { cursor } : undefined, {
+            timeout: timeoutMs,
+          });
           return { items: page.resources, nextCursor: page.nextCursor };
         })
         : Promise.resolve([]),
-    listResourceTemplates: () =>
+    listResourceTemplates: (timeoutMs) =>
       capabilities?.resources
         ? allPages(async (cursor) => {
-          const page = await client.listResourceTemplates(cursor ? { cursor } : undefined);
+          const page = await client.listResourceTemplates(cursor ? { cursor } : undefined, {
+            timeout: timeoutMs,
+          });
           return { items: page.resourceTemplates, nextCursor: page.nextCursor };
         })
         : Promise.resolve([]),

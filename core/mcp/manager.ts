@@ -22,7 +22,14 @@ import {
   type ToolServerState,
   withSettings,
 } from "./state.ts";
-import { clip, describeConnectError, transportSpecOf } from "./transport_spec.ts";
+import {
+  clip,
+  describeConnectError,
+  isNetworkFailure,
+  scrubSecrets,
+  secretsOf,
+  transportSpecOf,
+} from "./transport_spec.ts";
 
 export type { Sampler } from "./server_requests.ts";
 export type { ServerStatus, ToolInfo, ToolServerState } from "./state.ts";
@@ -74,7 +81,7 @@ export class ToolServerManager {
   constructor(options: ManagerOptions) {
     this.#options = options;
     this.#callTimeoutMs = options.callTimeoutMs ?? 120_000;
-    this.#requests = new ServerRequests(options);
+    this.#requests = new ServerRequests({ ...options, callTimeoutMs: this.#callTimeoutMs });
     for (const record of options.config.config.mcpServers) {
       this.#entries.set(record.id, {
         record,
@@ -127,6 +134,8 @@ export class ToolServerManager {
     entry.connecting = attempt;
     await attempt;
     if (entry.connecting === attempt) entry.connecting = undefined;
+    // A forced connect may have overtaken this one: answer with where that one ends.
+    while (entry.connecting) await entry.connecting;
     return entry.state;
   }
 
@@ -135,8 +144,12 @@ export class ToolServerManager {
     const entry = this.#entry(id);
     entry.generation++;
     entry.connecting = undefined;
-    await this.#teardown(entry);
+    const session = entry.session;
+    entry.session = undefined;
+    // The state changes now, before the (possibly slow) close, so no later write can undo a
+    // connect that starts meanwhile.
     this.#setState(entry, emptyState(entry.record));
+    await session?.close().catch(() => {});
     return entry.state;
   }
 
@@ -283,7 +296,17 @@ export class ToolServerManager {
           `${what} failed: ${entry.state.error ?? "the server went away"}`,
         );
       }
-      throw new LassError("upstream-error", `${what} failed: ${(error as Error).message}`);
+      if (isNetworkFailure(error) && entry.record.url) {
+        // A remote server that stopped answering: the state says so, the next use reconnects.
+        entry.generation++;
+        entry.session = undefined;
+        session.close().catch(() => {});
+        const reason = `cannot reach ${entry.record.url}`;
+        this.#setState(entry, { ...emptyState(entry.record), status: "error", error: reason });
+        throw new LassError("upstream-error", `${what} failed: ${reason}`);
+      }
+      const message = this.#scrub(entry, (error as Error).message);
+      throw new LassError("upstream-error", `${what} failed: ${message}`);
     }
   }
 
@@ -308,11 +331,19 @@ export class ToolServerManager {
         return;
       }
       entry.session = session;
+      // The lists are part of the connect: `timeoutMs` bounds them too. Tools must list; a
+      // server whose prompts or resources fail to list still connects, and the log says why.
+      const deadline = entry.record.timeoutMs;
+      const optional = <T>(what: string, list: Promise<T[]>) =>
+        list.catch((error) => {
+          this.#log(entry, "warning", `listing ${what} failed: ${(error as Error).message}`);
+          return [] as T[];
+        });
       const [tools, prompts, resources, resourceTemplates] = await Promise.all([
-        session.listTools().catch(() => []),
-        session.listPrompts().catch(() => []),
-        session.listResources().catch(() => []),
-        session.listResourceTemplates().catch(() => []),
+        session.listTools(deadline),
+        optional("prompts", session.listPrompts(deadline)),
+        optional("resources", session.listResources(deadline)),
+        optional("resource templates", session.listResourceTemplates(deadline)),
       ]);
       if (!current()) return;
       const disabled = entry.record.disabledTools ?? [];
@@ -331,6 +362,9 @@ export class ToolServerManager {
       options.quiet ? (entry.state = state) : this.#setState(entry, state);
     } catch (error) {
       if (!current()) return;
+      const session = entry.session;
+      entry.session = undefined;
+      await session?.close().catch(() => {});
       const state = {
         ...emptyState(entry.record),
         status: "error" as const,
@@ -347,16 +381,11 @@ export class ToolServerManager {
       sampling: (params, signal) => this.#requests.sample(entry.record, params, signal),
       elicitation: (params, signal) => this.#requests.elicit(id, params, signal),
       log: (level, data, logger) =>
-        events.emit("mcp.log", {
-          serverId: id,
-          level,
-          ...(logger && { logger }),
-          message: clip(typeof data === "string" ? data : JSON.stringify(data)),
-        }),
+        this.#log(entry, level, typeof data === "string" ? data : JSON.stringify(data), logger),
       stderr: (line) => {
-        entry.stderrTail.push(clip(line, 500));
+        entry.stderrTail.push(clip(this.#scrub(entry, line), 500));
         if (entry.stderrTail.length > STDERR_TAIL_LINES) entry.stderrTail.shift();
-        events.emit("mcp.log", { serverId: id, level: "stderr", message: clip(line) });
+        this.#log(entry, "stderr", line);
       },
       listChanged: (kind) => {
         events.emit("mcp.notification", {
@@ -366,7 +395,10 @@ export class ToolServerManager {
         if (entry.generation === generation) this.#refresh(entry, kind).catch(() => {});
       },
       closed: () => {
-        if (entry.generation !== generation || this.#closed) return;
+        // Before the session exists the connect's own error path reports the failure.
+        if (entry.generation !== generation || this.#closed || !entry.session) return;
+        // A connect still reading the lists must not write `connected` over this.
+        entry.generation++;
         entry.session = undefined;
         const tail = entry.stderrTail.slice(-5).join("\n");
         this.#setState(entry, {
@@ -376,6 +408,21 @@ export class ToolServerManager {
         });
       },
     };
+  }
+
+  /** An `mcp.log` event, bounded, with resolved secrets of the record taken out. */
+  #log(entry: Entry, level: string, message: string, logger?: string): void {
+    this.#options.events.emit("mcp.log", {
+      serverId: entry.record.id,
+      level,
+      ...(logger && { logger }),
+      message: clip(this.#scrub(entry, message)),
+    });
+  }
+
+  /** Replaces the values that env references of the record resolve to (keys, tokens) in a text. */
+  #scrub(entry: Entry, text: string): string {
+    return scrubSecrets(text, secretsOf(entry.record, this.#options.env));
   }
 
   /** Re-reads one list after a list-changed notification; only that list of the state changes. */
@@ -427,22 +474,22 @@ export class ToolServerManager {
     const used = usedServerIds(config);
     const before = new Map(previous.mcpServers.map((record) => [record.id, connectionKey(record)]));
     const next = new Map<string, Entry>();
+    const reconnect: string[] = [];
+    const close: string[] = [];
     for (const record of config.mcpServers) {
       const existing = this.#entries.get(record.id);
-      next.set(
-        record.id,
-        existing ?? { record, state: emptyState(record), stderrTail: [], generation: 0 },
-      );
+      const entry = existing ??
+        { record, state: emptyState(record), stderrTail: [], generation: 0 };
+      next.set(record.id, entry);
       if (existing && before.get(record.id) === connectionKey(record)) {
         existing.record = record;
         existing.state = withSettings(existing.state, record);
         continue;
       }
       const wasActive = existing !== undefined && existing.state.status !== "disconnected";
-      next.get(record.id)!.record = record;
-      if (wasActive || used.has(record.id)) {
-        this.connect(record.id, { force: true }).catch(() => {});
-      } else if (existing) this.disconnect(record.id).catch(() => {});
+      entry.record = record;
+      if (wasActive || used.has(record.id)) reconnect.push(record.id);
+      else if (existing) close.push(record.id);
     }
     for (const [id, entry] of this.#entries) {
       if (next.has(id)) continue;
@@ -452,6 +499,9 @@ export class ToolServerManager {
     }
     this.#entries.clear();
     for (const [id, entry] of next) this.#entries.set(id, entry);
+    // Only now do new ids resolve.
+    for (const id of reconnect) this.connect(id, { force: true }).catch(() => {});
+    for (const id of close) this.disconnect(id).catch(() => {});
   }
 }
 

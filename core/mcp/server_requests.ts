@@ -21,6 +21,11 @@ export interface ServerRequestOptions {
   interactions: InteractionRegistry;
   /** Completes sampling requests; without it they are refused with a clear error. */
   sampler?: Sampler;
+  /**
+   * How long a question waits for the person. The server's own request usually ends sooner; this
+   * bounds the ones it forgets to cancel (the SDK cannot cancel a session's first request).
+   */
+  callTimeoutMs?: number;
 }
 
 /**
@@ -58,7 +63,7 @@ export class ServerRequests {
         ...(params.modelPreferences && {
           modelPreferences: params.modelPreferences as Record<string, unknown>,
         }),
-      }, { signal });
+      }, { signal, timeoutMs: this.#options.callTimeoutMs });
       const answer = await response;
       if (!answer.approved) throw new Error("the user declined the sampling request");
       if (answer.remember === "session") this.#samplingApproved.add(id);
@@ -99,7 +104,12 @@ export class ServerRequests {
         mode: "form" as const,
         requestedSchema: params.requestedSchema as Record<string, unknown>,
       };
-    const { response } = this.#options.interactions.create(request, { signal });
-    return await response;
+    const { response } = this.#options.interactions.create(request, {
+      signal,
+      timeoutMs: this.#options.callTimeoutMs,
+    });
+    const answer = await response;
+    // A url-mode answer says only what the person did; nothing typed in Lass goes back.
+    return params.mode === "url" ? { action: answer.action } : answer;
   }
 }

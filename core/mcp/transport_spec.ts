@@ -1,7 +1,8 @@
 /** From a config record to what the MCP client needs (env references resolved), and connect failures as sentences. */
+import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { DEMO_MARKER } from "../config/defaults.ts";
-import { type EnvLookup, resolveEnvRef, resolveEnvRefs } from "../config/env_refs.ts";
+import { type EnvLookup, hasEnvRef, resolveEnvRef, resolveEnvRefs } from "../config/env_refs.ts";
 import type { McpServerConfig } from "../config/schema.ts";
 import type { InProcessServer, TransportSpec } from "./client.ts";
 
@@ -30,14 +31,18 @@ export async function transportSpecOf(
       return { kind: "in-process", server: await context.demoServer() };
     }
     const configDir = dirname(context.configPath);
+    const cwd = record.cwd === undefined
+      ? undefined
+      : resolve(configDir, resolveEnvRef(record.cwd, env));
+    if (cwd !== undefined && !existsSync(cwd)) {
+      throw new Error(`working directory not found: ${cwd}`);
+    }
     return {
       kind: "stdio",
       command: resolveEnvRef(record.command!, env),
       args: resolveEnvRefs(record.args ?? [], env),
       env: resolveEnvRefs(record.env ?? {}, env),
-      cwd: record.cwd === undefined
-        ? undefined
-        : resolve(configDir, resolveEnvRef(record.cwd, env)),
+      cwd,
     };
   }
   return {
@@ -55,19 +60,51 @@ export function describeConnectError(
 ): string {
   const message = (error as Error)?.message ?? String(error);
   let text: string;
-  if (/ENOENT|not found|No such file/i.test(message) && record.transport === "stdio") {
+  if (/^working directory not found/.test(message)) {
+    text = message;
+  } else if (/ENOENT|not found|No such file/i.test(message) && record.transport === "stdio") {
     text = `command not found: ${record.command}`;
   } else if (/timed out/i.test(message)) {
     text = `no answer to initialize within ${record.timeoutMs / 1000} s`;
   } else if (/connection closed/i.test(message)) {
     text = "the server exited before it was ready";
   } else if (/\b401\b|unauthorized/i.test(message)) {
-    text = `the server requires sign-in (401): ${message}`;
-  } else if (/error sending request|connection refused|ECONNREFUSED|dns error/i.test(message)) {
+    text = "the server requires sign-in (401)";
+  } else if (isNetworkFailure(error)) {
     text = `cannot reach ${record.url}`;
   } else {
     text = message;
   }
   const tail = stderrTail.slice(-5).join("\n");
   return clip(tail ? `${text}\nstderr:\n${tail}` : text);
+}
+
+/** Whether an error means the server could not be reached at all. */
+export function isNetworkFailure(error: unknown): boolean {
+  const cause = (error as { cause?: Error })?.cause?.message ?? "";
+  const text = `${(error as Error)?.message ?? ""} ${cause}`;
+  return /fetch failed|error sending request|connection refused|ECONNREFUSED|ECONNRESET|dns error/i
+    .test(text);
+}
+
+/** The values a record's env references resolve to (keys, tokens): never shown in a message. */
+export function secretsOf(record: McpServerConfig, env: EnvLookup): string[] {
+  const raw = [
+    record.url,
+    record.command,
+    ...(record.args ?? []),
+    ...Object.values(record.headers ?? {}),
+    ...Object.values(record.env ?? {}),
+  ].filter((value): value is string => typeof value === "string" && hasEnvRef(value));
+  const names = raw.flatMap((value) =>
+    [...value.matchAll(/(?:^env:|\$\{)([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1])
+  );
+  return [...new Set(names)].map((name) => env(name) ?? "").filter((value) => value.length >= 4);
+}
+
+/** Replaces each secret in a text by `<redacted>`. */
+export function scrubSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) out = out.split(secret).join("<redacted>");
+  return out;
 }
