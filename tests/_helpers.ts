@@ -2,6 +2,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { LassEvent } from "../core/events.ts";
 import { openService, type Service, type ServiceOptions } from "../core/service.ts";
 import { createHandler } from "../routes/app.ts";
 
@@ -131,5 +132,46 @@ export function sampleConfig(): Record<string, unknown> {
       },
       { id: "agent", name: "Agent", agentId: "helper", mcpServerIds: [], skillIds: [] },
     ],
+  };
+}
+
+/** POSTs JSON (or nothing) with the token and reads the JSON answer. */
+export async function post(t: TestService, path: string, json?: unknown) {
+  return await readJsonResponse(await t.call(path, { method: "POST", json }));
+}
+
+/** Waits for the first event that passes `test`, failing after `ms`. */
+export function waitForEvent(
+  t: TestService,
+  test: (event: LassEvent) => boolean,
+  ms = 10_000,
+): Promise<LassEvent> {
+  return new Promise<LassEvent>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`no matching event within ${ms} ms`));
+    }, ms);
+    const stop = t.service.events.subscribe((event) => {
+      if (!test(event)) return;
+      clearTimeout(timer);
+      stop();
+      resolve(event);
+    });
+  });
+}
+
+/** A config with the demo model, the given tool servers and one workspace that uses none of them. */
+export function configWithServers(servers: Record<string, unknown>[]): Record<string, unknown> {
+  return {
+    llms: [{
+      id: "demo",
+      name: "Demo",
+      provider: "compatible-api",
+      model: "demo",
+      baseURL: "service:demo",
+    }],
+    mcpServers: servers,
+    workspaces: [{ id: "w", name: "W", llmId: "demo", mcpServerIds: [] }],
+    activeWorkspaceId: "w",
   };
 }

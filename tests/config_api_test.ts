@@ -1,9 +1,14 @@
 import assert from "node:assert/strict";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { LassEvent } from "../core/events.ts";
 import { REDACTED } from "../core/config/redact.ts";
-import { type Json, readJsonResponse, sampleConfig, startService } from "./_helpers.ts";
+import {
+  type Json,
+  readJsonResponse,
+  sampleConfig,
+  startService,
+  waitForEvent,
+} from "./_helpers.ts";
 
 async function putConfig(t: Awaited<ReturnType<typeof startService>>, body: unknown) {
   return readJsonResponse(
@@ -12,22 +17,6 @@ async function putConfig(t: Awaited<ReturnType<typeof startService>>, body: unkn
       body: typeof body === "string" ? body : JSON.stringify(body),
     }),
   );
-}
-
-/** Waits until an event of `type` is emitted (or fails after `ms`). */
-function nextEvent(t: Awaited<ReturnType<typeof startService>>, type: string, ms = 5000) {
-  return new Promise<LassEvent>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      stop();
-      reject(new Error(`no ${type} event within ${ms} ms`));
-    }, ms);
-    const stop = t.service.events.subscribe((event) => {
-      if (event.type !== type) return;
-      clearTimeout(timer);
-      stop();
-      resolve(event);
-    });
-  });
 }
 
 Deno.test("a first start writes the default config (0600) and the JSON Schema beside it", async () => {
@@ -216,7 +205,7 @@ Deno.test("two concurrent PUTs that differ in unknown fields still leave one of 
 Deno.test("an unreadable config file on disk keeps the last good config and says why", async () => {
   const t = await startService({ config: sampleConfig(), watchConfig: true });
   try {
-    const invalid = nextEvent(t, "config.invalid");
+    const invalid = waitForEvent(t, (e) => e.type === "config.invalid");
     await Deno.remove(t.configPath);
     await Deno.mkdir(t.configPath);
     assert.match(String((await invalid).data.message), /cannot read the config file|removed/);
@@ -293,7 +282,7 @@ Deno.test("config routes answer 405 with Allow for other methods", async () => {
 Deno.test("an edit of the file on disk is picked up and announced", async () => {
   const t = await startService({ config: sampleConfig(), watchConfig: true });
   try {
-    const changed = nextEvent(t, "config.changed");
+    const changed = waitForEvent(t, (e) => e.type === "config.changed");
     const edited = sampleConfig();
     edited.activeWorkspaceId = "agent";
     await writeFile(t.configPath, JSON.stringify(edited));
@@ -307,14 +296,14 @@ Deno.test("an edit of the file on disk is picked up and announced", async () => 
 Deno.test("an invalid file on disk keeps the last good config and says why", async () => {
   const t = await startService({ config: sampleConfig(), watchConfig: true });
   try {
-    const invalid = nextEvent(t, "config.invalid");
+    const invalid = waitForEvent(t, (e) => e.type === "config.invalid");
     const broken = sampleConfig();
     (broken.workspaces as Json)[0].llmId = "gone";
     await writeFile(t.configPath, JSON.stringify(broken));
     const event = await invalid;
     assert.match(String(event.data.message), /workspaces\.0\.llmId/);
     assert.equal(t.service.config.config.workspaces[0].llmId, "gpt");
-    const notJson = nextEvent(t, "config.invalid");
+    const notJson = waitForEvent(t, (e) => e.type === "config.invalid");
     await writeFile(t.configPath, "{ oops");
     assert.match(String((await notJson).data.message), /not valid JSON/);
     assert.equal(t.service.config.config.workspaces[0].llmId, "gpt");

@@ -1,7 +1,13 @@
 /** The tool-server manager and /api/mcp against real peers: server-everything and failing fixtures. */
 import assert from "node:assert/strict";
-import type { LassEvent } from "../core/events.ts";
-import { type Json, readJsonResponse, startService } from "./_helpers.ts";
+import {
+  configWithServers,
+  type Json,
+  post,
+  readJsonResponse,
+  startService,
+  waitForEvent,
+} from "./_helpers.ts";
 
 const EVERYTHING = "npm:@modelcontextprotocol/server-everything@2026.8.31";
 const FAILING = new URL("./fixtures/mcp_failing_server.ts", import.meta.url).pathname;
@@ -11,46 +17,9 @@ function stdioServer(id: string, args: string[], extra: Record<string, unknown> 
   return { id, name: id, transport: "stdio", command: DENO, args, ...extra };
 }
 
-function configWith(servers: Record<string, unknown>[]) {
-  return {
-    llms: [{
-      id: "demo",
-      name: "Demo",
-      provider: "compatible-api",
-      model: "demo",
-      baseURL: "service:demo",
-    }],
-    mcpServers: servers,
-    workspaces: [{ id: "w", name: "W", llmId: "demo", mcpServerIds: [] }],
-  };
-}
-
-function waitFor(
-  t: Awaited<ReturnType<typeof startService>>,
-  test: (e: LassEvent) => boolean,
-  ms = 10_000,
-) {
-  return new Promise<LassEvent>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      stop();
-      reject(new Error("no matching event"));
-    }, ms);
-    const stop = t.service.events.subscribe((event) => {
-      if (!test(event)) return;
-      clearTimeout(timer);
-      stop();
-      resolve(event);
-    });
-  });
-}
-
-async function post(t: Awaited<ReturnType<typeof startService>>, path: string, json?: unknown) {
-  return await readJsonResponse(await t.call(path, { method: "POST", json }));
-}
-
 Deno.test("server-everything over stdio: connect, list, call, read, prompt, over HTTP", async () => {
   const t = await startService({
-    config: configWith([
+    config: configWithServers([
       stdioServer("everything", ["run", "-A", EVERYTHING, "stdio"], { disabledTools: ["echo"] }),
     ]),
   });
@@ -116,7 +85,7 @@ Deno.test("server-everything over stdio: connect, list, call, read, prompt, over
 });
 
 Deno.test("unknown servers are 404 on every /api/mcp/:id route", async () => {
-  const t = await startService({ config: configWith([]) });
+  const t = await startService({ config: configWithServers([]) });
   try {
     for (
       const [path, body] of [
@@ -137,7 +106,7 @@ Deno.test("unknown servers are 404 on every /api/mcp/:id route", async () => {
 
 Deno.test("a server that exits mid-call: 502, error state with its stderr, restart on next connect", async () => {
   const t = await startService({
-    config: configWith([stdioServer("fragile", ["run", "-A", FAILING, "exit"])]),
+    config: configWithServers([stdioServer("fragile", ["run", "-A", FAILING, "exit"])]),
   });
   try {
     assert.equal((await post(t, "/api/mcp/fragile/connect")).body.status, "connected");
@@ -157,7 +126,7 @@ Deno.test("a server that exits mid-call: 502, error state with its stderr, resta
 
 Deno.test("a call that hangs times out with 504 and the connection stays usable", async () => {
   const t = await startService({
-    config: configWith([stdioServer("slow", ["run", "-A", FAILING, "hang"])]),
+    config: configWithServers([stdioServer("slow", ["run", "-A", FAILING, "hang"])]),
     mcp: { callTimeoutMs: 400 },
   });
   try {
@@ -173,10 +142,10 @@ Deno.test("a call that hangs times out with 504 and the connection stays usable"
 
 Deno.test("non-JSON on stdout is reported and the server still works", async () => {
   const t = await startService({
-    config: configWith([stdioServer("noisy", ["run", "-A", FAILING, "garbage"])]),
+    config: configWithServers([stdioServer("noisy", ["run", "-A", FAILING, "garbage"])]),
   });
   try {
-    const logged = waitFor(
+    const logged = waitForEvent(
       t,
       (e) => e.type === "mcp.log" && /protocol error/.test(String(e.data.message)),
     );
@@ -191,7 +160,9 @@ Deno.test("non-JSON on stdout is reported and the server still works", async () 
 
 Deno.test("a server that never answers initialize times out into the error state", async () => {
   const t = await startService({
-    config: configWith([stdioServer("mute", ["run", "-A", FAILING, "silent"], { timeoutMs: 500 })]),
+    config: configWithServers([
+      stdioServer("mute", ["run", "-A", FAILING, "silent"], { timeoutMs: 500 }),
+    ]),
   });
   try {
     const state = (await post(t, "/api/mcp/mute/connect")).body;
@@ -204,7 +175,7 @@ Deno.test("a server that never answers initialize times out into the error state
 
 Deno.test("a command that does not exist is an error that says so", async () => {
   const t = await startService({
-    config: configWith([{
+    config: configWithServers([{
       id: "nope",
       name: "Nope",
       transport: "stdio",
@@ -221,7 +192,7 @@ Deno.test("a command that does not exist is an error that says so", async () => 
 });
 
 Deno.test("POST /api/mcp/test connects a draft without saving it; failures are in the body", async () => {
-  const t = await startService({ config: configWith([]) });
+  const t = await startService({ config: configWithServers([]) });
   try {
     const draft = stdioServer("draft", ["run", "-A", FAILING, "hang"]);
     const ok = await post(t, "/api/mcp/test", { server: draft });
@@ -251,7 +222,7 @@ Deno.test("POST /api/mcp/test connects a draft without saving it; failures are i
 });
 
 Deno.test("a config change reconnects changed servers and drops removed ones", async () => {
-  const config = configWith([
+  const config = configWithServers([
     stdioServer("a", ["run", "-A", FAILING, "hang"]),
     stdioServer("b", ["run", "-A", FAILING, "hang"]),
   ]);
@@ -261,11 +232,11 @@ Deno.test("a config change reconnects changed servers and drops removed ones", a
     await post(t, "/api/mcp/b/connect");
     const changed = structuredClone(config) as Json;
     changed.mcpServers = [{ ...changed.mcpServers[0], timeoutMs: 20_000 }];
-    const reconnected = waitFor(
+    const reconnected = waitForEvent(
       t,
       (e) => e.type === "mcp.state" && e.data.id === "a" && e.data.status === "connected",
     );
-    const removed = waitFor(
+    const removed = waitForEvent(
       t,
       (e) => e.type === "mcp.state" && e.data.id === "b" && e.data.removed === true,
     );
@@ -296,11 +267,11 @@ Deno.test("a config change reconnects changed servers and drops removed ones", a
 
 Deno.test("a list-changed notification refreshes the tool list", async () => {
   const t = await startService({
-    config: configWith([stdioServer("grower", ["run", "-A", FAILING, "hang"])]),
+    config: configWithServers([stdioServer("grower", ["run", "-A", FAILING, "hang"])]),
   });
   try {
     await post(t, "/api/mcp/grower/connect");
-    const changed = waitFor(
+    const changed = waitForEvent(
       t,
       (e) => e.type === "mcp.notification" && e.data.serverId === "grower",
     );
@@ -341,7 +312,7 @@ Deno.test("the built-in demo server runs in-process: tools, calls, log events, r
     }
     const refresh = state.tools.find((tool: Json) => tool.name === "dashboard_refresh");
     assert.deepEqual([refresh.modelVisible, refresh.ui.visibility], [false, ["app"]]);
-    const logged = waitFor(t, (e) => e.type === "mcp.log" && e.data.serverId === "demo");
+    const logged = waitForEvent(t, (e) => e.type === "mcp.log" && e.data.serverId === "demo");
     const sum = await post(t, "/api/mcp/demo/call", { tool: "add", args: { a: 2, b: 3 } });
     assert.deepEqual(sum.body.result.structuredContent, { sum: 5 });
     await logged;
@@ -362,11 +333,11 @@ Deno.test("the built-in demo server runs in-process: tools, calls, log events, r
 
 Deno.test("stderr lines of a stdio server become bounded mcp.log events", async () => {
   const t = await startService({
-    config: configWith([stdioServer("fragile", ["run", "-A", FAILING, "exit"])]),
+    config: configWithServers([stdioServer("fragile", ["run", "-A", FAILING, "exit"])]),
   });
   try {
     await post(t, "/api/mcp/fragile/connect");
-    const line = waitFor(t, (e) => e.type === "mcp.log" && e.data.level === "stderr");
+    const line = waitForEvent(t, (e) => e.type === "mcp.log" && e.data.level === "stderr");
     await post(t, "/api/mcp/fragile/call", { tool: "crash", args: {} });
     assert.match(String((await line).data.message), /crashed on purpose/);
   } finally {
@@ -412,7 +383,7 @@ Deno.test("POST /api/mcp/import parses a client config without saving anything",
 
 Deno.test("a server that exits while its tools are listed ends in error, and the next call restarts it", async () => {
   const t = await startService({
-    config: configWith([
+    config: configWithServers([
       stdioServer("dying", ["run", "-A", FAILING, "die-listing"], { timeoutMs: 5000 }),
     ]),
   });
@@ -427,7 +398,7 @@ Deno.test("a server that exits while its tools are listed ends in error, and the
 
 Deno.test("timeoutMs bounds the listing of tools as part of the connect", async () => {
   const t = await startService({
-    config: configWith([
+    config: configWithServers([
       stdioServer("lister", ["run", "-A", FAILING, "slow-list"], { timeoutMs: 600 }),
     ]),
   });
@@ -443,7 +414,7 @@ Deno.test("timeoutMs bounds the listing of tools as part of the connect", async 
 
 Deno.test("a missing working directory is named as such", async () => {
   const t = await startService({
-    config: configWith([
+    config: configWithServers([
       stdioServer("lost", ["run", "-A", FAILING, "hang"], { cwd: "no/such/dir" }),
     ]),
   });
@@ -457,13 +428,13 @@ Deno.test("a missing working directory is named as such", async () => {
 
 Deno.test("values of env references never appear in log events or errors", async () => {
   const t = await startService({
-    config: configWith([
+    config: configWithServers([
       stdioServer("leaky", ["run", "-A", FAILING, "leak"], { env: { TOKEN: "${LEAKY}" } }),
     ]),
     env: { LEAKY: "sk-very-secret-value" },
   });
   try {
-    const line = waitFor(t, (e) => e.type === "mcp.log" && e.data.level === "stderr");
+    const line = waitForEvent(t, (e) => e.type === "mcp.log" && e.data.level === "stderr");
     await post(t, "/api/mcp/leaky/connect");
     const message = String((await line).data.message);
     assert.equal(message, "starting with token <redacted>");
@@ -474,11 +445,11 @@ Deno.test("values of env references never appear in log events or errors", async
 });
 
 Deno.test("a server added by PUT /api/config and used by a workspace connects by itself", async () => {
-  const t = await startService({ config: configWith([]) });
+  const t = await startService({ config: configWithServers([]) });
   try {
-    const next = configWith([stdioServer("fresh", ["run", "-A", FAILING, "hang"])]) as Json;
+    const next = configWithServers([stdioServer("fresh", ["run", "-A", FAILING, "hang"])]) as Json;
     next.workspaces[0].mcpServerIds = ["fresh"];
-    const connected = waitFor(
+    const connected = waitForEvent(
       t,
       (e) => e.type === "mcp.state" && e.data.id === "fresh" && e.data.status === "connected",
     );

@@ -1,7 +1,13 @@
 /** Real peers: server-everything over Streamable HTTP and SSE, and its sampling and elicitation. */
 import assert from "node:assert/strict";
-import type { LassEvent } from "../core/events.ts";
-import { type Json, readJsonResponse, startService } from "./_helpers.ts";
+import {
+  configWithServers,
+  type Json,
+  post,
+  readJsonResponse,
+  startService,
+  waitForEvent,
+} from "./_helpers.ts";
 
 const EVERYTHING = "npm:@modelcontextprotocol/server-everything@2026.8.31";
 
@@ -48,33 +54,8 @@ const everythingStdio = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-function configWith(servers: Record<string, unknown>[]) {
-  return {
-    llms: [{
-      id: "demo",
-      name: "Demo",
-      provider: "compatible-api",
-      model: "demo",
-      baseURL: "service:demo",
-    }],
-    mcpServers: servers,
-    workspaces: [{ id: "w", name: "W", llmId: "demo", mcpServerIds: [] }],
-    activeWorkspaceId: "w",
-  };
-}
-
-async function post(t: Awaited<ReturnType<typeof startService>>, path: string, json?: unknown) {
-  return await readJsonResponse(await t.call(path, { method: "POST", json }));
-}
-
-function nextInteraction(t: Awaited<ReturnType<typeof startService>>) {
-  return new Promise<Json>((resolve) => {
-    const stop = t.service.events.subscribe((event: LassEvent) => {
-      if (event.type !== "interaction.created") return;
-      stop();
-      resolve(event.data.interaction);
-    });
-  });
+async function nextInteraction(t: Awaited<ReturnType<typeof startService>>): Promise<Json> {
+  return (await waitForEvent(t, (event) => event.type === "interaction.created")).data.interaction;
 }
 
 for (const mode of ["streamableHttp", "sse"] as const) {
@@ -82,7 +63,7 @@ for (const mode of ["streamableHttp", "sse"] as const) {
     const everything = await startEverything(mode);
     const transport = mode === "sse" ? "sse" : "http";
     const t = await startService({
-      config: configWith([{
+      config: configWithServers([{
         id: "remote",
         name: "Remote",
         transport,
@@ -112,7 +93,7 @@ for (const mode of ["streamableHttp", "sse"] as const) {
 }
 
 Deno.test("sampling: ask waits for the user, then the configured model answers", async () => {
-  const t = await startService({ config: configWith([everythingStdio()]) });
+  const t = await startService({ config: configWithServers([everythingStdio()]) });
   try {
     await post(t, "/api/mcp/everything/connect");
     const asked = nextInteraction(t);
@@ -138,7 +119,7 @@ Deno.test("sampling: ask waits for the user, then the configured model answers",
 });
 
 Deno.test("sampling: a declined request and sampling: deny are clear errors for the server", async () => {
-  const t = await startService({ config: configWith([everythingStdio()]) });
+  const t = await startService({ config: configWithServers([everythingStdio()]) });
   try {
     const asked = nextInteraction(t);
     const call = post(t, "/api/mcp/everything/call", {
@@ -150,7 +131,7 @@ Deno.test("sampling: a declined request and sampling: deny are clear errors for 
     const declined = (await call).body;
     assert.match(JSON.stringify(declined), /declined/);
 
-    const denyConfig = configWith([everythingStdio({ sampling: "deny" })]);
+    const denyConfig = configWithServers([everythingStdio({ sampling: "deny" })]);
     await readJsonResponse(await t.call("/api/config", { method: "PUT", json: denyConfig }));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const denied = (await post(t, "/api/mcp/everything/call", {
@@ -165,7 +146,9 @@ Deno.test("sampling: a declined request and sampling: deny are clear errors for 
 });
 
 Deno.test("sampling: auto answers without asking", async () => {
-  const t = await startService({ config: configWith([everythingStdio({ sampling: "auto" })]) });
+  const t = await startService({
+    config: configWithServers([everythingStdio({ sampling: "auto" })]),
+  });
   try {
     const created: string[] = [];
     t.service.events.subscribe((e) => e.type === "interaction.created" && created.push("x"));
@@ -181,7 +164,7 @@ Deno.test("sampling: auto answers without asking", async () => {
 });
 
 Deno.test("elicitation: form requests become interactions and the answer goes back", async () => {
-  const t = await startService({ config: configWith([everythingStdio()]) });
+  const t = await startService({ config: configWithServers([everythingStdio()]) });
   try {
     const asked = nextInteraction(t);
     const call = post(t, "/api/mcp/everything/call", {
@@ -214,7 +197,7 @@ Deno.test("elicitation: form requests become interactions and the answer goes ba
 });
 
 Deno.test("elicitation: url mode is an interaction with the URL, nothing collected in-app", async () => {
-  const t = await startService({ config: configWith([everythingStdio()]) });
+  const t = await startService({ config: configWithServers([everythingStdio()]) });
   try {
     const asked = nextInteraction(t);
     const call = post(t, "/api/mcp/everything/call", {
@@ -237,7 +220,7 @@ Deno.test("elicitation: url mode is an interaction with the URL, nothing collect
 
 Deno.test("elicitation defaults are applied; remember: always turns sampling to auto in the config", async () => {
   const demo = { id: "demo", name: "Demo", transport: "stdio", command: "service:demo" };
-  const t = await startService({ config: configWith([demo]) });
+  const t = await startService({ config: configWithServers([demo]) });
   try {
     const asked = nextInteraction(t);
     const call = post(t, "/api/mcp/demo/call", { tool: "ask_user", args: {} });
@@ -277,7 +260,7 @@ Deno.test("elicitation defaults are applied; remember: always turns sampling to 
 Deno.test("a remote server that goes away moves to error with 'cannot reach', then reconnects", async () => {
   const everything = await startEverything("streamableHttp");
   const t = await startService({
-    config: configWith([{
+    config: configWithServers([{
       id: "remote",
       name: "Remote",
       transport: "http",
