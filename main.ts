@@ -1,5 +1,4 @@
 /** The Lass command line: flags, config lookup, token, `Deno.serve` and clean shutdown. */
-import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { findConfigPath, findDataDir } from "./core/config/lookup.ts";
 import { LassError } from "./core/errors.ts";
@@ -7,6 +6,7 @@ import { openService } from "./core/service.ts";
 import { VERSION } from "./core/version.ts";
 import { createHandler } from "./routes/app.ts";
 import { hostName, isLoopbackName } from "./routes/security.ts";
+import { denoFileSystem } from "./runtime/deno_fs.ts";
 
 const EXPOSE_FLAG = "unsafe-expose-to-network";
 
@@ -110,7 +110,7 @@ async function main(args: string[]): Promise<void> {
     env,
     cwd: Deno.cwd(),
     home: env("HOME") ?? env("USERPROFILE") ?? "",
-    exists: existsSync,
+    exists: denoFileSystem.exists,
   };
   const configPath = findConfigPath({ ...lookup, configFlag: values.config });
   const dataDir = findDataDir({ ...lookup, dataDirFlag: values["data-dir"] });
@@ -118,7 +118,7 @@ async function main(args: string[]): Promise<void> {
 
   let service;
   try {
-    service = await openService({ configPath, dataDir, env });
+    service = await openService({ configPath, dataDir, env, fs: denoFileSystem });
   } catch (error) {
     const details = error instanceof LassError
       ? (error.details ?? []).map((d) => `\n  ${d.path || "(top level)"}: ${d.message}`)

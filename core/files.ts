@@ -1,6 +1,36 @@
-/** Small file helpers shared by the config and session stores, on `node:fs` only. */
-import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
+/** File access as a small interface (each runtime brings its own), atomic writes on top of it. */
 import { basename, dirname, join } from "node:path";
+
+/** Facts about a file that the stores need. */
+export interface FileInfo {
+  mtimeMs: number;
+  size: number;
+  mode: number;
+}
+
+/**
+ * The file operations of Lass. `core/files_node.ts` implements them on `node:fs`;
+ * `runtime/deno_fs.ts` on Deno's own API (no Node compatibility layer to load at startup).
+ */
+export interface FileSystem {
+  /** The text of a file, or `undefined` when it does not exist. */
+  readText(path: string): Promise<string | undefined>;
+  /** Creates a new file (failing if it exists) with this content and mode, flushed to disk. */
+  writeNew(path: string, content: string, mode: number): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  /** Removes a file; false when there was none. */
+  remove(path: string): Promise<boolean>;
+  /** The names in a folder; empty when the folder does not exist. */
+  list(dir: string): Promise<string[]>;
+  /** Facts about a file, or `undefined` when it does not exist. */
+  stat(path: string): Promise<FileInfo | undefined>;
+  realPath(path: string): Promise<string>;
+  /** Creates a folder and its parents; created folders get `mode`. */
+  makeDir(path: string, mode: number): Promise<void>;
+  exists(path: string): boolean;
+  /** Calls `onChange` with the name of each changed entry of a folder; returns a stop function. */
+  watch(dir: string, onChange: (name: string | undefined) => void): () => void;
+}
 
 /** Options of {@link writeFileAtomic}. */
 export interface AtomicWriteOptions {
@@ -15,37 +45,19 @@ export interface AtomicWriteOptions {
  * a temp file in the same folder, flushed to disk, then renamed over the target.
  */
 export async function writeFileAtomic(
+  fs: FileSystem,
   path: string,
   content: string,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const folder = dirname(path);
-  await mkdir(folder, { recursive: true, mode: options.dirMode ?? 0o755 });
+  await fs.makeDir(folder, options.dirMode ?? 0o755);
   const temp = join(folder, `.${basename(path)}.${crypto.randomUUID().slice(0, 8)}.tmp`);
-  const handle = await open(temp, "wx", options.mode ?? 0o644);
   try {
-    await handle.writeFile(content, "utf8");
-    await handle.sync();
+    await fs.writeNew(temp, content, options.mode ?? 0o644);
+    await fs.rename(temp, path);
   } catch (error) {
-    await handle.close();
-    await rm(temp, { force: true });
-    throw error;
-  }
-  await handle.close();
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
-}
-
-/** Reads a UTF-8 file, or returns `undefined` when it does not exist. */
-export async function readTextIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (error) {
-    if ((error as { code?: string }).code === "ENOENT") return undefined;
+    await fs.remove(temp).catch(() => false);
     throw error;
   }
 }

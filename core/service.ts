@@ -1,9 +1,9 @@
 /** Opens the parts of a running Lass that hold state: config, events, interactions and sessions. */
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { EnvLookup } from "./config/env_refs.ts";
 import { ConfigStore } from "./config/store.ts";
 import { EventBus, type EventBusOptions } from "./events.ts";
+import type { FileSystem } from "./files.ts";
 import { InteractionRegistry } from "./interactions.ts";
 import { detectedEnvKeys } from "./llm/presets.ts";
 import { type ManagerOptions, ToolServerManager } from "./mcp/manager.ts";
@@ -18,6 +18,8 @@ export interface ServiceOptions {
   /** Follow edits of the config file on disk; default true. */
   watchConfig?: boolean;
   events?: EventBusOptions;
+  /** File access; default `node:fs` (loaded on first use). */
+  fs?: FileSystem;
   /** Overrides for the tool-server manager (tests pass fakes or short deadlines). */
   mcp?: Partial<Pick<ManagerOptions, "open" | "demoServer" | "callTimeoutMs" | "sampler">>;
 }
@@ -40,22 +42,25 @@ export interface Service {
 
 /** Opens (and on a first start creates) the config and the data dir. */
 export async function openService(options: ServiceOptions): Promise<Service> {
+  const fs = options.fs ?? (await import("./files_node.ts")).nodeFileSystem;
   const events = new EventBus(options.events);
   const config = await ConfigStore.open({
+    fs,
     path: options.configPath,
     env: options.env,
     events,
     watch: options.watchConfig,
   });
   // The data dir holds chats and (later) OAuth tokens: private to the user.
-  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
-  const sessions = new SessionStore(join(options.dataDir, "sessions"));
+  await fs.makeDir(options.dataDir, 0o700);
+  const sessions = new SessionStore(join(options.dataDir, "sessions"), fs);
   const interactions = new InteractionRegistry(events);
   const mcp = new ToolServerManager({
     config,
     events,
     interactions,
     env: options.env,
+    exists: (path) => fs.exists(path),
     sampler: createSampler(config, options.env),
     ...options.mcp,
   });

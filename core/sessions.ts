@@ -1,9 +1,8 @@
 /** Stored chat sessions: one JSON file per session in the data dir, written atomically. */
-import { readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { detailsFromIssues, LassError } from "./errors.ts";
-import { readTextIfExists, SerialQueue, writeFileAtomic } from "./files.ts";
+import { type FileSystem, SerialQueue, writeFileAtomic } from "./files.ts";
 
 /** Session ids: letters, digits, `_` and `-`, at most 128; nothing that can leave the folder. */
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
@@ -89,12 +88,14 @@ function parseStored(text: string): Session | undefined {
 /** The session files of one data dir, with a summary cache keyed by file mtime and size. */
 export class SessionStore {
   readonly #dir: string;
+  readonly #fs: FileSystem;
   readonly #writes = new SerialQueue();
   readonly #summaries = new Map<string, { stamp: string; summary: SessionSummary }>();
   #closed = false;
 
-  constructor(dir: string) {
+  constructor(dir: string, fs: FileSystem) {
     this.#dir = dir;
+    this.#fs = fs;
   }
 
   #file(id: string): string {
@@ -104,13 +105,7 @@ export class SessionStore {
 
   /** All sessions, newest `updatedAt` first. Unreadable files are skipped, never fatal. */
   async list(): Promise<SessionSummary[]> {
-    let names: string[];
-    try {
-      names = await readdir(this.#dir);
-    } catch (error) {
-      if ((error as { code?: string }).code === "ENOENT") return [];
-      throw error;
-    }
+    const names = await this.#fs.list(this.#dir);
     const ids = names.filter((name) => name.endsWith(".json")).map((name) => name.slice(0, -5))
       .filter((id) => SESSION_ID_PATTERN.test(id));
     const summaries = await Promise.all(ids.map((id) => this.#summary(id)));
@@ -122,7 +117,8 @@ export class SessionStore {
 
   async #summary(id: string): Promise<SessionSummary | undefined> {
     try {
-      const info = await stat(this.#file(id));
+      const info = await this.#fs.stat(this.#file(id));
+      if (!info) return undefined;
       const stamp = `${info.mtimeMs}:${info.size}`;
       const cached = this.#summaries.get(id);
       if (cached?.stamp === stamp) return cached.summary;
@@ -144,7 +140,7 @@ export class SessionStore {
 
   /** One session; 404 `not-found` when there is none, 500 when its file is damaged. */
   async get(id: string): Promise<Session> {
-    const text = await readTextIfExists(this.#file(id));
+    const text = await this.#fs.readText(this.#file(id));
     if (text === undefined) throw new LassError("not-found", `no session has id ${id}`);
     const session = parseStored(text);
     if (!session) throw new LassError("internal", `the file of session ${id} is damaged`);
@@ -175,7 +171,7 @@ export class SessionStore {
       this.#assertOpen();
       const now = new Date().toISOString();
       // A damaged earlier file is simply replaced: PUT is how a client repairs it.
-      const previous = parseStored(await readTextIfExists(file) ?? "");
+      const previous = parseStored(await this.#fs.readText(file) ?? "");
       const session: Session = {
         id,
         ...fields,
@@ -183,7 +179,7 @@ export class SessionStore {
         createdAt: fields.createdAt ?? previous?.createdAt ?? now,
         updatedAt: now,
       };
-      await writeFileAtomic(file, JSON.stringify(session, null, 2) + "\n", {
+      await writeFileAtomic(this.#fs, file, JSON.stringify(session, null, 2) + "\n", {
         mode: 0o600,
         dirMode: 0o700,
       });
@@ -196,13 +192,8 @@ export class SessionStore {
     const file = this.#file(id);
     return this.#writes.run(async () => {
       this.#assertOpen();
-      try {
-        await rm(file);
-      } catch (error) {
-        if ((error as { code?: string }).code === "ENOENT") {
-          throw new LassError("not-found", `no session has id ${id}`);
-        }
-        throw error;
+      if (!await this.#fs.remove(file)) {
+        throw new LassError("not-found", `no session has id ${id}`);
       }
       this.#summaries.delete(id);
     });

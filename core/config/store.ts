@@ -1,10 +1,8 @@
 /** The config store: loads `service.json`, validates it, writes it atomically and follows edits on disk. */
-import { type FSWatcher, watch } from "node:fs";
-import { realpath, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { LassError } from "../errors.ts";
 import type { EventBus } from "../events.ts";
-import { readTextIfExists, SerialQueue, writeFileAtomic } from "../files.ts";
+import { type FileSystem, SerialQueue, writeFileAtomic } from "../files.ts";
 import { defaultConfig, SCHEMA_FILE_NAME } from "./defaults.ts";
 import type { EnvLookup } from "./env_refs.ts";
 import { CONFIG_JSON_SCHEMA_TEXT } from "./json_schema.ts";
@@ -21,6 +19,7 @@ export interface ConfigStoreOptions {
   /** Environment lookup, used only to pick the default config's model profiles. */
   env: EnvLookup;
   events: EventBus;
+  fs: FileSystem;
   /** Follow edits made to the file on disk; default true. */
   watch?: boolean;
   /** Quiet time after a change on disk before it is read; default 75 ms. */
@@ -69,16 +68,23 @@ export class ConfigStore {
   #revision = 1;
   /** Set by `close`: later writes are refused, so `close` can wait for every write there is. */
   #closed = false;
-  #watcher?: FSWatcher;
+  readonly #fs: FileSystem;
+  #stopWatching?: () => void;
   #debounce?: ReturnType<typeof setTimeout>;
 
-  private constructor(path: string, text: string, stored: StoredConfig, events: EventBus) {
+  private constructor(
+    path: string,
+    text: string,
+    stored: StoredConfig,
+    options: { events: EventBus; fs: FileSystem },
+  ) {
     this.path = path;
+    this.#fs = options.fs;
     this.#text = text;
     this.#seen = text;
     this.#stored = stored;
     this.#config = parseConfig(stored);
-    this.#events = events;
+    this.#events = options.events;
   }
 
   /**
@@ -86,14 +92,15 @@ export class ConfigStore {
    * Throws 400 `invalid-config` with details when the file on disk is not a valid config.
    */
   static async open(options: ConfigStoreOptions): Promise<ConfigStore> {
+    const { fs } = options;
     let path = options.path;
-    let text = await readTextIfExists(path);
+    let text = await fs.readText(path);
     if (text === undefined) {
       text = formatConfig(defaultConfig(options.env) as StoredConfig);
-      await writeFileAtomic(path, text, { mode: 0o600 });
+      await writeFileAtomic(fs, path, text, { mode: 0o600 });
     }
-    path = await realpath(path);
-    const store = new ConfigStore(path, text, parseJsonObject(text, path), options.events);
+    path = await fs.realPath(path);
+    const store = new ConfigStore(path, text, parseJsonObject(text, path), options);
     await store.#writeSchemaBeside();
     if (options.watch !== false) store.#watch(options.debounceMs ?? 75);
     return store;
@@ -152,16 +159,16 @@ export class ConfigStore {
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#debounce);
-    this.#watcher?.close();
-    this.#watcher = undefined;
+    this.#stopWatching?.();
+    this.#stopWatching = undefined;
     await this.#writes.idle();
   }
 
   async #write(next: StoredConfig): Promise<StoredConfig> {
     if (this.#closed) throw new LassError("conflict", "the service is shutting down");
     const text = formatConfig(next);
-    const mode = (await stat(this.path).catch(() => undefined))?.mode ?? 0o600;
-    await writeFileAtomic(this.path, text, { mode: mode & 0o777 });
+    const mode = (await this.#fs.stat(this.path).catch(() => undefined))?.mode ?? 0o600;
+    await writeFileAtomic(this.#fs, this.path, text, { mode: mode & 0o777 });
     this.#apply(text, next, "api");
     return next;
   }
@@ -180,15 +187,14 @@ export class ConfigStore {
   #watch(debounceMs: number): void {
     const name = basename(this.path);
     try {
-      this.#watcher = watch(dirname(this.path), (_event, file) => {
-        if (file !== null && file !== name) return;
+      this.#stopWatching = this.#fs.watch(dirname(this.path), (file) => {
+        if (file !== undefined && file !== name) return;
         clearTimeout(this.#debounce);
         this.#debounce = setTimeout(
           () => this.#writes.run(() => this.#reloadFromDisk()),
           debounceMs,
         );
       });
-      this.#watcher.on("error", () => this.#watcher?.close());
     } catch (error) {
       this.#events.emit("config.invalid", {
         path: this.path,
@@ -201,7 +207,7 @@ export class ConfigStore {
   async #reloadFromDisk(): Promise<void> {
     let text: string | undefined;
     try {
-      text = await readTextIfExists(this.path);
+      text = await this.#fs.readText(this.path);
     } catch (error) {
       this.#events.emit("config.invalid", {
         path: this.path,
@@ -238,8 +244,8 @@ export class ConfigStore {
   async #writeSchemaBeside(): Promise<void> {
     if (this.#stored.$schema !== `./${SCHEMA_FILE_NAME}`) return;
     const path = join(dirname(this.path), SCHEMA_FILE_NAME);
-    if (await readTextIfExists(path) !== CONFIG_JSON_SCHEMA_TEXT) {
-      await writeFileAtomic(path, CONFIG_JSON_SCHEMA_TEXT);
+    if (await this.#fs.readText(path) !== CONFIG_JSON_SCHEMA_TEXT) {
+      await writeFileAtomic(this.#fs, path, CONFIG_JSON_SCHEMA_TEXT);
     }
   }
 }

@@ -40,6 +40,8 @@ export interface ManagerOptions {
   events: EventBus;
   interactions: InteractionRegistry;
   env: EnvLookup;
+  /** Whether a path exists (a stdio server's working directory is checked before it starts). */
+  exists: (path: string) => boolean;
   /** Opens sessions; default: the MCP SDK (loaded on first use). */
   open?: SessionOpener;
   /** The built-in demo server; default: `core/mcp/demo_server.ts` (loaded on first use). */
@@ -320,6 +322,7 @@ export class ToolServerManager {
       const spec = await transportSpecOf(entry.record, {
         env: this.#options.env,
         configPath: this.#options.config.path,
+        exists: this.#options.exists,
         demoServer: this.#options.demoServer ?? defaultDemoServer,
       });
       const open = this.#options.open ?? (await import("./client.ts")).openSession;

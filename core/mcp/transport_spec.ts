@@ -1,5 +1,4 @@
 /** From a config record to what the MCP client needs (env references resolved), and connect failures as sentences. */
-import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { DEMO_MARKER } from "../config/defaults.ts";
 import { type EnvLookup, hasEnvRef, resolveEnvRef, resolveEnvRefs } from "../config/env_refs.ts";
@@ -17,6 +16,7 @@ export function clip(text: string, max = MAX_MESSAGE_CHARS): string {
 export interface SpecContext {
   env: EnvLookup;
   configPath: string;
+  exists: (path: string) => boolean;
   demoServer: () => Promise<() => InProcessServer>;
 }
 
@@ -34,7 +34,7 @@ export async function transportSpecOf(
     const cwd = record.cwd === undefined
       ? undefined
       : resolve(configDir, resolveEnvRef(record.cwd, env));
-    if (cwd !== undefined && !existsSync(cwd)) {
+    if (cwd !== undefined && !context.exists(cwd)) {
       throw new Error(`working directory not found: ${cwd}`);
     }
     return {

@@ -1,0 +1,64 @@
+/** The file operations of Lass on `node:fs`: the default for any runtime with Node built-ins. */
+import { existsSync, watch } from "node:fs";
+import { mkdir, open, readdir, readFile, realpath, rename, rm, stat } from "node:fs/promises";
+import type { FileSystem } from "./files.ts";
+
+const missing = (error: unknown) => (error as { code?: string }).code === "ENOENT";
+
+/** {@link FileSystem} on `node:fs`. */
+export const nodeFileSystem: FileSystem = {
+  async readText(path) {
+    try {
+      return await readFile(path, "utf8");
+    } catch (error) {
+      if (missing(error)) return undefined;
+      throw error;
+    }
+  },
+  async writeNew(path, content, mode) {
+    const handle = await open(path, "wx", mode);
+    try {
+      await handle.writeFile(content, "utf8");
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  },
+  rename: (from, to) => rename(from, to),
+  async remove(path) {
+    try {
+      await rm(path);
+      return true;
+    } catch (error) {
+      if (missing(error)) return false;
+      throw error;
+    }
+  },
+  async list(dir) {
+    try {
+      return await readdir(dir);
+    } catch (error) {
+      if (missing(error)) return [];
+      throw error;
+    }
+  },
+  async stat(path) {
+    try {
+      const info = await stat(path);
+      return { mtimeMs: info.mtimeMs, size: info.size, mode: info.mode };
+    } catch (error) {
+      if (missing(error)) return undefined;
+      throw error;
+    }
+  },
+  realPath: (path) => realpath(path),
+  makeDir: async (path, mode) => {
+    await mkdir(path, { recursive: true, mode });
+  },
+  exists: (path) => existsSync(path),
+  watch(dir, onChange) {
+    const watcher = watch(dir, (_event, name) => onChange(name ?? undefined));
+    watcher.on("error", () => watcher.close());
+    return () => watcher.close();
+  },
+};
