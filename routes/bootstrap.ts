@@ -8,9 +8,9 @@ import { respond } from "./http.ts";
 interface Cached {
   revision: number;
   head: string;
-  /** The state records serialised in `mcp` (they are replaced, never changed, on every update). */
+  /** The state records serialised in `body` (they are replaced, never changed, on every update). */
   states: readonly object[];
-  mcp: string;
+  body: string;
 }
 
 const cache = new WeakMap<Service, Cached>();
@@ -27,17 +27,17 @@ function bootstrapBody(service: Service, version: string): string {
       skills: [],
       catalogs: [],
     });
-    cached = { revision: service.config.revision, head, states: [], mcp: "" };
+    cached = { revision: service.config.revision, head, states: [], body: "" };
     cache.set(service, cached);
   }
   const states = service.mcp.states();
-  const same = states.length === cached.states.length &&
+  const same = cached.body !== "" && states.length === cached.states.length &&
     states.every((state, i) => state === cached!.states[i]);
-  if (!same || cached.mcp === "") {
+  if (!same) {
     cached.states = states;
-    cached.mcp = JSON.stringify(states);
+    cached.body = `${cached.head.slice(0, -1)},"mcp":${JSON.stringify(states)}}`;
   }
-  return `${cached.head.slice(0, -1)},"mcp":${cached.mcp}}`;
+  return cached.body;
 }
 
 /** Bootstrap routes. */

@@ -294,9 +294,13 @@ Deno.test("a list-changed notification refreshes the tool list", async () => {
 Deno.test("the built-in demo server runs in-process: tools, calls, log events, resources", async () => {
   const t = await startService();
   try {
+    const before = (await readJsonResponse(await t.call("/api/bootstrap"))).body;
+    assert.equal(before.mcp[0].status, "disconnected");
     const state = (await post(t, "/api/mcp/demo/connect")).body;
     assert.equal(state.status, "connected", state.error);
     assert.equal(state.serverInfo.name, "lass-demo");
+    const after = (await readJsonResponse(await t.call("/api/bootstrap"))).body;
+    assert.equal(after.mcp[0].status, "connected", "bootstrap follows the tool-server states");
     const names = state.tools.map((tool: Json) => tool.name);
     for (
       const name of [
