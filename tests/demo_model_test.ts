@@ -290,3 +290,10 @@ Deno.test("usage counts are positive", async () => {
   assert.ok(usage.outputTokenDetails.textTokens! > 0);
   assert.equal(usage.totalTokens, usage.inputTokens! + usage.outputTokens!);
 });
+
+Deno.test("asked for one exact word, the demo model replies with just that word", async () => {
+  for (const [prompt, word] of [["Reply with the single word OK.", "OK"], ["say hello", "hello"]]) {
+    const result = await generateText({ model: createDemoModel(), prompt });
+    assert.equal(result.text, word, prompt);
+  }
+});

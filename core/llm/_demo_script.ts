@@ -228,6 +228,12 @@ function answerPlan(
         'Ask "what tools do you have", name a tool to have me call it, or ask for a form to see UI.',
     );
   }
+  const echoWord =
+    /\b(?:reply|respond|answer)\b[^"'\n]*?\bwords?\s+["']?([\p{L}\p{N}_-]+)["']?/iu.exec(message) ??
+      /^\s*say\s+["']?([\p{L}\p{N}_-]+)["']?[.!]?\s*$/iu.exec(message);
+  if (echoWord) {
+    return plan("The user asked for one exact word, so I will reply with just that.", echoWord[1]);
+  }
   if (wantsUi(message)) {
     return plan(
       "The user asked for UI, but no render tool is offered, so I will explain that.",
