@@ -151,3 +151,26 @@ Deno.test("isLoopbackName knows loopback names and nothing else", () => {
     assert.equal(isLoopbackName(name), false, name);
   }
 });
+
+Deno.test("paths are normalised before routing, so no spelling reaches a route without the token", async () => {
+  const t = await startService();
+  try {
+    for (
+      const path of [
+        "/api/x/../bootstrap",
+        "/api/health/../bootstrap",
+        "/api/%62ootstrap",
+        "//api/bootstrap",
+      ]
+    ) {
+      const { status } = await readJsonResponse(await t.call(path, { token: null }));
+      assert.ok(status === 401 || status === 404, `${path} → ${status}`);
+      assert.notEqual(status, 200);
+    }
+    const normalised = await t.call("/api/x/../bootstrap");
+    assert.equal(normalised.status, 200, "with the token the normalised path is served");
+    await normalised.body?.cancel();
+  } finally {
+    await t.close();
+  }
+});
