@@ -56,3 +56,16 @@ export function detailsFromIssues(
       : [{ path: at(issue.path), message: issue.message }]
   );
 }
+
+/** Shortens a text for a message or an event, marking the cut with `…`. */
+export function clip(text: string, max = 2000): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** Whether an error (or its cause) means a server could not be reached at all. */
+export function isNetworkFailure(error: unknown): boolean {
+  const cause = (error as { cause?: Error })?.cause?.message ?? "";
+  const text = `${(error as Error)?.name ?? ""} ${(error as Error)?.message ?? ""} ${cause}`;
+  return /fetch failed|failed to fetch|error sending request|connection refused|ECONNREFUSED|ECONNRESET|ENOTFOUND|dns error/i
+    .test(text);
+}

@@ -43,9 +43,16 @@ export async function readText(req: Request, limit = MAX_BODY_BYTES): Promise<st
   return new TextDecoder().decode(bytes);
 }
 
-/** Reads and parses a JSON body; an empty or malformed body is 400 `invalid-json`. */
-export async function readJson(req: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
-  const text = await readText(req, limit);
+/**
+ * Reads and parses a JSON body; a malformed body is 400 `invalid-json`, and so is an empty one
+ * unless `emptyAs` gives the value an empty body stands for.
+ */
+export async function readJson(
+  req: Request,
+  options: { emptyAs?: unknown } = {},
+): Promise<unknown> {
+  const text = await readText(req);
+  if (options.emptyAs !== undefined && text.trim() === "") return options.emptyAs;
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -68,7 +75,11 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown): z.outp
   );
 }
 
-/** Reads a JSON body and validates it. */
-export async function readBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
-  return validate(schema, await readJson(req));
+/** Reads a JSON body and validates it; `optional` lets an empty body stand for `{}`. */
+export async function readBody<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+  options: { optional?: boolean } = {},
+): Promise<z.output<S>> {
+  return validate(schema, await readJson(req, options.optional ? { emptyAs: {} } : {}));
 }

@@ -1,6 +1,6 @@
 /** What every route handler gets besides the request. */
 import type { Service } from "../core/service.ts";
-import type { RouteHandler, RouteTable } from "./router.ts";
+import type { RouteTable } from "./router.ts";
 
 /** The per-request context of a route handler. */
 export interface RouteContext {
@@ -13,9 +13,6 @@ export interface RouteContext {
   /** Deadline of model tests and model lists. */
   llmTimeoutMs: number;
 }
-
-/** A handler of a Lass route. */
-export type Handler = RouteHandler<RouteContext>;
 
 /** The routes of one resource module. */
 export type Routes = RouteTable<RouteContext>;

@@ -1,28 +1,10 @@
 /** Tool servers: state, drafts, import, and connect / call / read / prompt on one server. */
 import { z } from "zod";
 import { McpServerSchema } from "../core/config/schema.ts";
-import { readBody, readText, validate } from "./body.ts";
+import { readBody } from "./body.ts";
 import { json } from "./http.ts";
 import type { Routes } from "./context.ts";
 import { LassError } from "../core/errors.ts";
-
-/** Reads a JSON body that may be empty (then `{}`), and validates it. */
-async function readOptionalBody<S extends z.ZodType>(
-  req: Request,
-  schema: S,
-): Promise<z.output<S>> {
-  const text = await readText(req);
-  if (text.trim() === "") return validate(schema, {});
-  try {
-    return validate(schema, JSON.parse(text));
-  } catch (error) {
-    if (error instanceof LassError) throw error;
-    throw new LassError(
-      "invalid-json",
-      `the request body is not valid JSON: ${(error as Error).message}`,
-    );
-  }
-}
 
 const TestBody = z.strictObject({ server: McpServerSchema });
 const ImportBody = z.strictObject({
@@ -73,13 +55,13 @@ export const mcpRoutes: Routes = {
   },
   "/api/mcp/:id/connect": {
     POST: async (req, { service, params }) => {
-      const { force } = await readOptionalBody(req, ConnectBody);
+      const { force } = await readBody(req, ConnectBody, { optional: true });
       return json(await service.mcp.connect(params.id, { force }));
     },
   },
   "/api/mcp/:id/disconnect": {
     POST: async (req, { service, params }) => {
-      await readOptionalBody(req, NoBody);
+      await readBody(req, NoBody, { optional: true });
       return json(await service.mcp.disconnect(params.id));
     },
   },

@@ -15,21 +15,27 @@ type LlmInput = NonNullable<ServiceConfigInput["llms"]>[number];
 function detectedProfiles(lookup: EnvLookup): LlmInput[] {
   const has = (name: string) => (lookup(name) ?? "") !== "";
   const profiles: LlmInput[] = [];
-  const add = (provider: Provider, id: string, extra: Partial<LlmInput>) => {
+  /** Adds a profile when the provider's key variable is set, referring to that variable. */
+  const add = (provider: Provider, id: string, extra: Partial<LlmInput> = {}) => {
     const preset = PROVIDER_PRESETS[provider];
-    profiles.push({ id, name: preset.label, provider, model: preset.models?.[0] ?? "", ...extra });
-  };
-  if (has("OPENAI_API_KEY")) add("hosted-a", "openai", { apiKey: "env:OPENAI_API_KEY" });
-  if (has("ANTHROPIC_API_KEY")) add("hosted-b", "anthropic", { apiKey: "env:ANTHROPIC_API_KEY" });
-  const googleKey = ["GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY"].find(has);
-  if (googleKey) add("hosted-c", "gemini", { apiKey: `env:${googleKey}` });
-  if (has("AZURE_API_KEY") && has("AZURE_RESOURCE_NAME")) {
-    add("cloud-d", "azure", {
-      apiKey: "env:AZURE_API_KEY",
-      resourceName: "env:AZURE_RESOURCE_NAME",
+    const key = preset.keyEnv?.find(has);
+    if (preset.keyEnv && !key) return;
+    profiles.push({
+      id,
+      name: preset.label,
+      provider,
+      model: preset.models?.[0] ?? "",
+      ...(key && { apiKey: `env:${key}` }),
+      ...extra,
     });
+  };
+  add("hosted-a", "openai");
+  add("hosted-b", "anthropic");
+  add("hosted-c", "gemini");
+  if (has("AZURE_RESOURCE_NAME")) {
+    add("cloud-d", "azure", { resourceName: "env:AZURE_RESOURCE_NAME" });
   }
-  if (has("OLLAMA_HOST")) add("local-e", "ollama", {});
+  if (has("OLLAMA_HOST")) add("local-e", "ollama");
   return profiles;
 }
 

@@ -29,3 +29,10 @@ export function resolveEnvRefs<T>(value: T, lookup: EnvLookup): T {
   }
   return value;
 }
+
+/** The names of the variables a value refers to (`env:NAME` or each `${NAME}`), in order. */
+export function envRefNames(value: string): string[] {
+  const whole = WHOLE.exec(value);
+  if (whole) return [whole[1]];
+  return [...value.matchAll(INTERPOLATED)].map((match) => match[1]);
+}

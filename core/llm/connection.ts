@@ -1,17 +1,9 @@
 /** Where a model profile's requests go and how they authenticate; env references resolve here. */
 import { DEMO_MARKER } from "../config/defaults.ts";
-import { type EnvLookup, resolveEnvRef, resolveEnvRefs } from "../config/env_refs.ts";
-import type { LlmProfile, Provider } from "../config/schema.ts";
+import { type EnvLookup, envRefNames, resolveEnvRef, resolveEnvRefs } from "../config/env_refs.ts";
+import type { LlmProfile } from "../config/schema.ts";
 import { redactUrl } from "../config/redact.ts";
 import { PROVIDER_PRESETS } from "./presets.ts";
-
-/** The environment variable each provider reads its key from when the profile gives none. */
-const KEY_VARIABLES: Partial<Record<Provider, string[]>> = {
-  "hosted-a": ["OPENAI_API_KEY"],
-  "hosted-b": ["ANTHROPIC_API_KEY"],
-  "hosted-c": ["GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY"],
-  "cloud-d": ["AZURE_API_KEY"],
-};
 
 /** Azure API versions named by date (`2024-10-21`) use the classic deployment URLs. */
 const DATED_API_VERSION = /^\d{4}-\d{2}-\d{2}/;
@@ -32,7 +24,7 @@ function apiKeyOf(profile: LlmProfile, env: EnvLookup): { key: string; source: s
   if (profile.apiKey !== undefined) {
     return { key: resolveEnvRef(profile.apiKey, env), source: describeKeySource(profile.apiKey) };
   }
-  const variables = KEY_VARIABLES[profile.provider] ?? [];
+  const variables = PROVIDER_PRESETS[profile.provider].keyEnv ?? [];
   const found = variables.find((name) => (env(name) ?? "") !== "");
   return {
     key: found ? env(found)! : "",
@@ -40,11 +32,9 @@ function apiKeyOf(profile: LlmProfile, env: EnvLookup): { key: string; source: s
   };
 }
 
-function describeKeySource(apiKey: string): string {
-  const whole = /^env:(\w+)$/.exec(apiKey);
-  if (whole) return whole[1];
-  const refs = [...apiKey.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]);
-  return refs.length ? refs.join(", ") : "apiKey";
+function describeKeySource(value: string): string {
+  const names = envRefNames(value);
+  return names.length ? names.join(", ") : "apiKey";
 }
 
 /** Where a profile's requests go and how they authenticate, env references resolved. */
@@ -73,7 +63,8 @@ export function connectionOf(profile: LlmProfile, env: EnvLookup): Connection {
   }
   const { key, source } = apiKeyOf(profile, env);
   // A provider that needs a key, or a profile that names one, must end up with one.
-  const needsKey = KEY_VARIABLES[profile.provider] !== undefined || profile.apiKey !== undefined;
+  const needsKey = PROVIDER_PRESETS[profile.provider].keyEnv !== undefined ||
+    profile.apiKey !== undefined;
   let problem = needsKey && key === "" ? `no API key: ${source} is not set` : undefined;
   if (profile.baseURL !== undefined && baseURL === "") {
     problem ??= `the base URL is empty: ${describeKeySource(profile.baseURL)} is not set`;

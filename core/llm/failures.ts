@@ -1,6 +1,7 @@
 /** One sentence a person understands for a failed model call or model list. */
 import { APICallError } from "@ai-sdk/provider";
 import type { Provider } from "../config/schema.ts";
+import { clip, isNetworkFailure } from "../errors.ts";
 
 /** What a failure message may mention. */
 export interface FailureContext {
@@ -25,7 +26,7 @@ export function vendorMessage(body: string | undefined): string | undefined {
   }
   const line = typeof text === "string" ? text.replace(/\s+/g, " ").trim() : "";
   if (line === "") return undefined;
-  return line.length > MAX_DETAIL ? `${line.slice(0, MAX_DETAIL - 1)}…` : line;
+  return clip(line, MAX_DETAIL);
 }
 
 /** A sentence for an HTTP error status of a provider. */
@@ -60,15 +61,6 @@ export function describeTimeout(context: FailureContext): string {
   return `no answer from ${context.endpoint} within ${limit}`;
 }
 
-function isNetworkFailure(error: unknown): boolean {
-  const text = `${(error as Error)?.name} ${(error as Error)?.message} ${
-    (error as { cause?: Error })?.cause?.message ?? ""
-  }`;
-  return error instanceof TypeError ||
-    /error sending request|connection refused|ECONNREFUSED|ENOTFOUND|dns error|failed to fetch|network/i
-      .test(text);
-}
-
 /** Describes any error of an AI SDK call; `timedOut` says the caller's own deadline passed. */
 export function describeModelError(
   error: unknown,
@@ -86,5 +78,5 @@ export function describeModelError(
   }
   if (isNetworkFailure(last)) return describeUnreachable(context);
   const message = (last as Error)?.message ?? String(last);
-  return message.length > MAX_DETAIL ? `${message.slice(0, MAX_DETAIL - 1)}…` : message;
+  return clip(message, MAX_DETAIL);
 }

@@ -7,6 +7,8 @@ export interface ProviderPreset {
   baseURL?: string;
   /** Environment variables this provider reads, the API key first. */
   envKeys: string[];
+  /** The variables an API key is read from when a profile gives none, in order. */
+  keyEnv?: string[];
   models?: string[];
 }
 
@@ -16,23 +18,27 @@ export const PROVIDER_PRESETS: Readonly<Record<Provider, ProviderPreset>> = {
     label: "OpenAI",
     baseURL: "https://api.openai.com/v1",
     envKeys: ["OPENAI_API_KEY", "OPENAI_BASE_URL"],
+    keyEnv: ["OPENAI_API_KEY"],
     models: ["gpt-5.1", "gpt-5-mini", "gpt-5-nano", "gpt-4.1"],
   },
   "hosted-b": {
     label: "Anthropic",
     baseURL: "https://api.anthropic.com/v1",
     envKeys: ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"],
+    keyEnv: ["ANTHROPIC_API_KEY"],
     models: ["claude-sonnet-4-5", "claude-haiku-4-5", "claude-opus-4-1"],
   },
   "hosted-c": {
     label: "Google Gemini",
     baseURL: "https://generativelanguage.googleapis.com/v1beta",
     envKeys: ["GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY"],
+    keyEnv: ["GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY"],
     models: ["gemini-2.5-flash", "gemini-2.5-pro", "gemini-2.5-flash-lite"],
   },
   "cloud-d": {
     label: "Azure OpenAI",
     envKeys: ["AZURE_API_KEY", "AZURE_RESOURCE_NAME"],
+    keyEnv: ["AZURE_API_KEY"],
     models: ["gpt-5-mini", "gpt-4.1"],
   },
   "local-e": {

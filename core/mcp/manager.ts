@@ -2,7 +2,7 @@
 import type { EnvLookup } from "../config/env_refs.ts";
 import type { McpServerConfig, ServiceConfig } from "../config/schema.ts";
 import type { ConfigStore } from "../config/store.ts";
-import { LassError } from "../errors.ts";
+import { clip, isNetworkFailure, LassError } from "../errors.ts";
 import type { EventBus } from "../events.ts";
 import type { InteractionRegistry } from "../interactions.ts";
 import type {
@@ -23,9 +23,7 @@ import {
   withSettings,
 } from "./state.ts";
 import {
-  clip,
   describeConnectError,
-  isNetworkFailure,
   scrubSecrets,
   secretsOf,
   transportSpecOf,

@@ -1,16 +1,10 @@
 /** From a config record to what the MCP client needs (env references resolved), and connect failures as sentences. */
 import { dirname, resolve } from "node:path";
 import { DEMO_MARKER } from "../config/defaults.ts";
-import { type EnvLookup, hasEnvRef, resolveEnvRef, resolveEnvRefs } from "../config/env_refs.ts";
+import { type EnvLookup, envRefNames, resolveEnvRef, resolveEnvRefs } from "../config/env_refs.ts";
 import type { McpServerConfig } from "../config/schema.ts";
+import { clip, isNetworkFailure } from "../errors.ts";
 import type { InProcessServer, TransportSpec } from "./client.ts";
-
-const MAX_MESSAGE_CHARS = 2000;
-
-/** Shortens a text for a state message or an event. */
-export function clip(text: string, max = MAX_MESSAGE_CHARS): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
 
 /** Where a record's relative paths are resolved and how the demo server is made. */
 export interface SpecContext {
@@ -79,14 +73,6 @@ export function describeConnectError(
   return clip(tail ? `${text}\nstderr:\n${tail}` : text);
 }
 
-/** Whether an error means the server could not be reached at all. */
-export function isNetworkFailure(error: unknown): boolean {
-  const cause = (error as { cause?: Error })?.cause?.message ?? "";
-  const text = `${(error as Error)?.message ?? ""} ${cause}`;
-  return /fetch failed|error sending request|connection refused|ECONNREFUSED|ECONNRESET|dns error/i
-    .test(text);
-}
-
 /** The values a record's env references resolve to (keys, tokens): never shown in a message. */
 export function secretsOf(record: McpServerConfig, env: EnvLookup): string[] {
   const raw = [
@@ -95,10 +81,8 @@ export function secretsOf(record: McpServerConfig, env: EnvLookup): string[] {
     ...(record.args ?? []),
     ...Object.values(record.headers ?? {}),
     ...Object.values(record.env ?? {}),
-  ].filter((value): value is string => typeof value === "string" && hasEnvRef(value));
-  const names = raw.flatMap((value) =>
-    [...value.matchAll(/(?:^env:|\$\{)([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1])
-  );
+  ].filter((value): value is string => typeof value === "string");
+  const names = raw.flatMap(envRefNames);
   return [...new Set(names)].map((name) => env(name) ?? "").filter((value) => value.length >= 4);
 }
 
