@@ -1,5 +1,6 @@
 /** Opens the parts of a running Lass that hold state: config, events, interactions and sessions. */
 import { join } from "node:path";
+import { ApprovalGate } from "./chat/approvals.ts";
 import type { EnvLookup } from "./config/env_refs.ts";
 import { ConfigStore } from "./config/store.ts";
 import { EventBus, type EventBusOptions } from "./events.ts";
@@ -32,6 +33,8 @@ export interface Service {
   readonly sessions: SessionStore;
   /** One connection per configured tool server. */
   readonly mcp: ToolServerManager;
+  /** Which tool calls of chats wait for approval, and the approvals remembered for this process. */
+  readonly approvals: ApprovalGate;
   readonly env: EnvLookup;
   /** Names of the provider env variables that were set when the service opened. */
   readonly detectedEnv: readonly string[];
@@ -70,6 +73,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     interactions,
     sessions,
     mcp,
+    approvals: new ApprovalGate({ config, interactions }),
     env: options.env,
     detectedEnv: detectedEnvKeys(options.env),
     dataDir: options.dataDir,

@@ -38,6 +38,15 @@ export type Session =
     updatedAt: string;
   };
 
+/** One chat turn to append: the messages the client sent and the ones the turn produced. */
+export interface TurnRecord {
+  workspaceId: string;
+  llmId?: string;
+  agentId?: string;
+  request: unknown[];
+  response: unknown[];
+}
+
 /** One line of `GET /api/sessions`. */
 export interface SessionSummary {
   id: string;
@@ -177,6 +186,40 @@ export class SessionStore {
         ...fields,
         title: fields.title?.trim() || titleFrom(fields.messages),
         createdAt: fields.createdAt ?? previous?.createdAt ?? now,
+        updatedAt: now,
+      };
+      await writeFileAtomic(this.#fs, file, JSON.stringify(session, null, 2) + "\n", {
+        mode: 0o600,
+        dirMode: 0o700,
+      });
+      return session;
+    });
+  }
+
+  /**
+   * Appends a chat turn to a session, creating it when there is none: a new session gets the
+   * whole request history, an existing one the request's last message (the new user message);
+   * both get the response messages. The title comes from the first user message.
+   */
+  appendTurn(id: string, turn: TurnRecord): Promise<Session> {
+    const file = this.#file(id);
+    return this.#writes.run(async () => {
+      this.#assertOpen();
+      const now = new Date().toISOString();
+      const previous = parseStored(await this.#fs.readText(file) ?? "");
+      const added = previous ? turn.request.slice(-1) : turn.request;
+      const messages = [...(previous?.messages ?? []), ...added, ...turn.response] as Session[
+        "messages"
+      ];
+      const session: Session = {
+        ...previous,
+        id,
+        workspaceId: turn.workspaceId,
+        ...(turn.llmId && { llmId: turn.llmId }),
+        ...(turn.agentId && { agentId: turn.agentId }),
+        messages,
+        title: previous?.title ?? titleFrom(messages),
+        createdAt: previous?.createdAt ?? now,
         updatedAt: now,
       };
       await writeFileAtomic(this.#fs, file, JSON.stringify(session, null, 2) + "\n", {

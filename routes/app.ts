@@ -4,6 +4,7 @@ import type { Service } from "../core/service.ts";
 import { VERSION } from "../core/version.ts";
 import { checkDeclaredLength } from "./body.ts";
 import { bootstrapRoutes } from "./bootstrap.ts";
+import { chatRoutes } from "./chat.ts";
 import { configRoutes } from "./config.ts";
 import type { RouteContext, Routes } from "./context.ts";
 import { eventRoutes } from "./events.ts";
@@ -38,6 +39,7 @@ export const ROUTES: Routes = {
   ...homeRoutes,
   ...healthRoutes,
   ...bootstrapRoutes,
+  ...chatRoutes,
   ...configRoutes,
   ...eventRoutes,
   ...interactionRoutes,

@@ -50,6 +50,16 @@ export interface ManagerOptions {
   callTimeoutMs?: number;
 }
 
+/** Who made a tool call: a chat run (and its model) or the API. Server requests during it inherit it. */
+export interface CallContext {
+  /** The chat run; interactions the call causes carry it and end with it. */
+  runId?: string;
+  /** The model profile of the chat; sampling requests during the call use it. */
+  llmId?: string;
+  /** The model's id for this call, in `tool.call` / `tool.result` events. */
+  toolCallId?: string;
+}
+
 /** The result of `POST /api/mcp/:id/call`. */
 export interface CallOutcome {
   result: CallToolResult;
@@ -65,6 +75,8 @@ interface Entry {
   stderrTail: string[];
   /** Increases with every connect and disconnect; late results of older attempts are dropped. */
   generation: number;
+  /** The calls in flight, oldest first: a server request is attributed to the newest. */
+  calls: CallContext[];
 }
 
 const STDERR_TAIL_LINES = 20;
@@ -88,6 +100,7 @@ export class ToolServerManager {
         state: emptyState(record),
         stderrTail: [],
         generation: 0,
+        calls: [],
       });
     }
     this.#unsubscribe = options.config.subscribe((config, previous) =>
@@ -161,7 +174,11 @@ export class ToolServerManager {
     id: string,
     tool: string,
     args: Record<string, unknown>,
-    options: { signal?: AbortSignal; onProgress?: (progress: number, total?: number) => void } = {},
+    options: {
+      signal?: AbortSignal;
+      onProgress?: (progress: number, total?: number) => void;
+      context?: CallContext;
+    } = {},
   ): Promise<CallOutcome> {
     const entry = this.#entry(id);
     const info = await this.#toolOf(entry, tool);
@@ -171,22 +188,45 @@ export class ToolServerManager {
         `the tool ${tool} of ${id} is disabled in the config (disabledTools)`,
       );
     }
-    this.#options.events.emit("tool.call", { serverId: id, tool, source: "api" });
-    const started = performance.now();
-    const result = await this.#request(
-      entry,
-      `${tool} on ${id}`,
-      (session) =>
-        session.callTool(tool, args, {
-          timeoutMs: this.#callTimeoutMs,
-          signal: options.signal,
-          onProgress: options.onProgress,
-        }),
-    );
-    const durationMs = Math.round(performance.now() - started);
-    this.#options.events.emit("tool.result", {
+    const context = options.context ?? {};
+    const origin = {
       serverId: id,
       tool,
+      ...(context.runId
+        ? { runId: context.runId, toolCallId: context.toolCallId }
+        : { source: "api" }),
+    };
+    this.#options.events.emit("tool.call", { ...origin, input: args });
+    const started = performance.now();
+    entry.calls.push(context);
+    let result: CallToolResult;
+    try {
+      result = await this.#request(
+        entry,
+        `${tool} on ${id}`,
+        (session) =>
+          session.callTool(tool, args, {
+            timeoutMs: this.#callTimeoutMs,
+            signal: options.signal,
+            onProgress: options.onProgress,
+          }),
+      );
+    } catch (error) {
+      const durationMs = Math.round(performance.now() - started);
+      const message = (error as Error).message;
+      this.#options.events.emit("tool.result", {
+        ...origin,
+        isError: true,
+        durationMs,
+        error: message,
+      });
+      throw error;
+    } finally {
+      entry.calls.splice(entry.calls.indexOf(context), 1);
+    }
+    const durationMs = Math.round(performance.now() - started);
+    this.#options.events.emit("tool.result", {
+      ...origin,
       isError: result.isError === true,
       durationMs,
     });
@@ -222,7 +262,13 @@ export class ToolServerManager {
    * Never throws for a server that fails: the state says why.
    */
   async testDraft(record: McpServerConfig): Promise<ToolServerState & { latencyMs: number }> {
-    const entry: Entry = { record, state: emptyState(record), stderrTail: [], generation: 1 };
+    const entry: Entry = {
+      record,
+      state: emptyState(record),
+      stderrTail: [],
+      generation: 1,
+      calls: [],
+    };
     const started = performance.now();
     await this.#establish(entry, 1, { quiet: true });
     const latencyMs = Math.round(performance.now() - started);
@@ -379,8 +425,10 @@ export class ToolServerManager {
     const id = entry.record.id;
     const events = this.#options.events;
     return {
-      sampling: (params, signal) => this.#requests.sample(entry.record, params, signal),
-      elicitation: (params, signal) => this.#requests.elicit(id, params, signal),
+      sampling: (params, signal) =>
+        this.#requests.sample(entry.record, params, signal, entry.calls.at(-1)),
+      elicitation: (params, signal) =>
+        this.#requests.elicit(id, params, signal, entry.calls.at(-1)),
       log: (level, data, logger) =>
         this.#log(entry, level, typeof data === "string" ? data : JSON.stringify(data), logger),
       stderr: (line) => {
@@ -480,7 +528,7 @@ export class ToolServerManager {
     for (const record of config.mcpServers) {
       const existing = this.#entries.get(record.id);
       const entry = existing ??
-        { record, state: emptyState(record), stderrTail: [], generation: 0 };
+        { record, state: emptyState(record), stderrTail: [], generation: 0, calls: [] };
       next.set(record.id, entry);
       if (existing && before.get(record.id) === connectionKey(record)) {
         existing.record = record;

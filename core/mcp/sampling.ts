@@ -1,4 +1,7 @@
-/** Answers tool servers' sampling requests with a configured model (the workspace's, else the first). */
+/**
+ * Answers tool servers' sampling requests with a model: the one of the chat whose tool call asked,
+ * else the active workspace's, else the first profile.
+ */
 import type { EnvLookup } from "../config/env_refs.ts";
 import type { LlmProfile, ServiceConfig } from "../config/schema.ts";
 import type { ConfigStore } from "../config/store.ts";
@@ -46,8 +49,9 @@ function toModelMessages(messages: SamplingParams["messages"]) {
 
 /** A sampler that completes requests with the config's model; the AI SDK loads on first use. */
 export function createSampler(config: ConfigStore, env: EnvLookup): Sampler {
-  return async (params, { signal }) => {
-    const profile = samplingProfile(config.config);
+  return async (params, { signal, llmId }) => {
+    const current = config.config;
+    const profile = current.llms.find((llm) => llm.id === llmId) ?? samplingProfile(current);
     if (!profile) throw new Error("no model profile is configured to answer sampling requests");
     const [{ generateText }, { resolveModel }] = await Promise.all([
       import("ai"),

@@ -12,8 +12,14 @@ import type {
 /** Completes a server's sampling request with a model (wired up where the models are). */
 export type Sampler = (
   params: SamplingParams,
-  context: { serverId: string; signal: AbortSignal },
+  context: { serverId: string; signal: AbortSignal; llmId?: string },
 ) => Promise<CreateMessageResult>;
+
+/** The chat run a server request belongs to (the run whose tool call was in flight), if any. */
+export interface RequestOrigin {
+  runId?: string;
+  llmId?: string;
+}
 
 /** What the handlers need. */
 export interface ServerRequestOptions {
@@ -47,6 +53,7 @@ export class ServerRequests {
     record: McpServerConfig,
     params: SamplingParams,
     signal: AbortSignal,
+    origin: RequestOrigin = {},
   ): Promise<CreateMessageResult> {
     const id = record.id;
     const mode = record.sampling;
@@ -57,6 +64,7 @@ export class ServerRequests {
       const { response } = this.#options.interactions.create({
         kind: "sampling",
         serverId: id,
+        ...(origin.runId && { runId: origin.runId }),
         messages: params.messages,
         ...(params.systemPrompt !== undefined && { systemPrompt: params.systemPrompt }),
         maxTokens: params.maxTokens,
@@ -70,7 +78,7 @@ export class ServerRequests {
       if (answer.remember === "always") await this.#rememberSampling(id);
     }
     if (!this.#options.sampler) throw new Error("Lass has no model to answer sampling requests");
-    return await this.#options.sampler(params, { serverId: id, signal });
+    return await this.#options.sampler(params, { serverId: id, signal, llmId: origin.llmId });
   }
 
   async #rememberSampling(id: string): Promise<void> {
@@ -88,11 +96,14 @@ export class ServerRequests {
     serverId: string,
     params: ElicitationParams,
     signal: AbortSignal,
+    origin: RequestOrigin = {},
   ): Promise<ElicitResult> {
+    const run = origin.runId ? { runId: origin.runId } : {};
     const request = params.mode === "url"
       ? {
         kind: "elicitation" as const,
         serverId,
+        ...run,
         message: params.message,
         mode: "url" as const,
         url: params.url,
@@ -100,6 +111,7 @@ export class ServerRequests {
       : {
         kind: "elicitation" as const,
         serverId,
+        ...run,
         message: params.message,
         mode: "form" as const,
         requestedSchema: params.requestedSchema as Record<string, unknown>,

@@ -1,0 +1,151 @@
+/** The tools a chat run offers the model: the enabled tool servers' model-visible tools. */
+import type { LanguageModelV4ToolResultOutput as ToolResultOutput } from "@ai-sdk/provider";
+import { dynamicTool, jsonSchema, type ToolSet } from "ai";
+import type { Workspace } from "../config/schema.ts";
+import type { Service } from "../service.ts";
+import type { ToolServerState } from "../mcp/state.ts";
+import type { ApprovalGate } from "./approvals.ts";
+import type { ToolUi } from "./chunks.ts";
+import { modelOutputOf, uiOf } from "./tool_output.ts";
+
+/** What one tool call of a run produced: what the model sees, and what the chunk shows besides. */
+export interface ToolRun {
+  model: ToolResultOutput;
+  isError: boolean;
+  durationMs: number;
+  ui?: ToolUi;
+  /** The full `CallToolResult`, when the server answered. */
+  raw?: unknown;
+}
+
+/** Where a model-visible tool name leads. */
+export interface ToolOrigin {
+  /** A tool server's id, or `ui`, `skills`, `agent`. */
+  source: string;
+  /** The tool's own name at its source. */
+  tool: string;
+}
+
+/** The tools of a run and what the run needs to know about them. */
+export interface RunTools {
+  tools: ToolSet;
+  origins: Map<string, ToolOrigin>;
+  /** Enabled servers that could not be used, with the reason. */
+  unavailable: { serverId: string; status: string; error: string }[];
+}
+
+/** The run a tool set belongs to. */
+export interface RunContext {
+  service: Service;
+  gate: ApprovalGate;
+  workspace: Workspace;
+  runId: string;
+  llmId: string;
+  signal: AbortSignal;
+}
+
+/** Connects (or waits for) a server, giving up when the run is aborted. */
+async function readyState(
+  service: Service,
+  serverId: string,
+  signal: AbortSignal,
+): Promise<ToolServerState> {
+  const state = service.mcp.state(serverId);
+  if (state.status === "connected") return state;
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    // The connect is bounded by the server's own `timeoutMs`.
+    return await Promise.race([service.mcp.connect(serverId), aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/**
+ * The model-visible tools of the workspace's enabled servers, named `<serverId>__<tool>`.
+ * Servers still connecting are awaited (up to their `timeoutMs`); a server that cannot be used
+ * is left out and reported in `unavailable`.
+ */
+export async function toolServerTools(run: RunContext): Promise<RunTools> {
+  const tools: ToolSet = {};
+  const origins = new Map<string, ToolOrigin>();
+  const unavailable: RunTools["unavailable"] = [];
+  const states = await Promise.all(
+    run.workspace.mcpServerIds.map((id) => readyState(run.service, id, run.signal)),
+  );
+  for (const state of states) {
+    if (state.status !== "connected") {
+      unavailable.push({
+        serverId: state.id,
+        status: state.status,
+        error: state.error ?? `the server is ${state.status}`,
+      });
+      continue;
+    }
+    for (const info of state.tools) {
+      if (!info.modelVisible) continue;
+      origins.set(info.modelName, { source: state.id, tool: info.name });
+      tools[info.modelName] = dynamicTool({
+        description: info.description || info.title || info.name,
+        inputSchema: jsonSchema(info.inputSchema),
+        execute: (input, options) =>
+          callServerTool(run, state.id, info.name, input, options.toolCallId, options.abortSignal),
+        toModelOutput: ({ output }) => (output as ToolRun).model,
+      });
+    }
+  }
+  return { tools, origins, unavailable };
+}
+
+/** Runs one call: approval first when needed, then the call on the manager. Never throws but for aborts. */
+async function callServerTool(
+  run: RunContext,
+  serverId: string,
+  tool: string,
+  input: unknown,
+  toolCallId: string,
+  signal: AbortSignal | undefined,
+): Promise<ToolRun> {
+  const { service, gate, workspace } = run;
+  const callSignal = signal ?? run.signal;
+  const server = service.config.config.mcpServers.find((record) => record.id === serverId);
+  if (server && gate.needsApproval(workspace, server, tool)) {
+    const decision = await gate.ask({ runId: run.runId, server, tool, input, signal: callSignal });
+    if (!decision.approved) {
+      return {
+        model: { type: "execution-denied", reason: decision.reason },
+        isError: true,
+        durationMs: 0,
+      };
+    }
+  }
+  const started = performance.now();
+  try {
+    const { result, durationMs } = await service.mcp.callTool(
+      serverId,
+      tool,
+      (input ?? {}) as Record<string, unknown>,
+      { signal: callSignal, context: { runId: run.runId, llmId: run.llmId, toolCallId } },
+    );
+    const info = service.mcp.state(serverId).tools.find((candidate) => candidate.name === tool);
+    const ui = uiOf(serverId, info, result);
+    return {
+      model: modelOutputOf(result),
+      isError: result.isError === true,
+      durationMs,
+      ...(ui && { ui }),
+      raw: result,
+    };
+  } catch (error) {
+    if (callSignal.aborted) throw error;
+    return {
+      model: { type: "error-text", value: (error as Error).message },
+      isError: true,
+      durationMs: Math.round(performance.now() - started),
+    };
+  }
+}
