@@ -12,7 +12,9 @@ export const chatRoutes: Routes = {
       // The AI SDK loads with the first chat, not at startup.
       const { prepareChat } = await import("../core/chat/run.ts");
       const chat = prepareChat(service, body);
-      return ndjsonResponse(chat.stream(req.signal), { headers: { "x-run-id": chat.runId } });
+      // A client that goes away cancels the body stream, which aborts the run. `req.signal` is not
+      // used: Deno also aborts it after a response was delivered in full (and warns about it).
+      return ndjsonResponse(chat.stream(), { headers: { "x-run-id": chat.runId } });
     },
   },
 };

@@ -118,7 +118,7 @@ export type SessionOpener = (
 /** The identity and capabilities Lass announces to every tool server. */
 const CLIENT_INFO = { name: "lass", version: "0.1.0" };
 const CLIENT_CAPABILITIES = {
-  sampling: {},
+  sampling: { tools: {} },
   elicitation: { form: { applyDefaults: true }, url: {} },
   extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
 };

@@ -1,12 +1,15 @@
 /**
  * Answers tool servers' sampling requests with a model: the one of the chat whose tool call asked,
- * else the active workspace's, else the first profile.
+ * else the active workspace's, else the first profile. A request may offer tools (MCP "sampling
+ * with tools"): the model may call them in its one step, and the calls go back as `tool_use` blocks
+ * for the server to run.
  */
 import type { EnvLookup } from "../config/env_refs.ts";
 import type { LlmProfile, ServiceConfig } from "../config/schema.ts";
 import type { ConfigStore } from "../config/store.ts";
-import type { SamplingParams } from "./client.ts";
+import type { CreateMessageResult } from "./client.ts";
 import type { Sampler } from "./manager.ts";
+import { toModelMessages, toModelToolChoice, toModelTools } from "./_sampling_messages.ts";
 
 /** The profile that answers sampling: the active workspace's model, else the first profile. */
 export function samplingProfile(config: ServiceConfig): LlmProfile | undefined {
@@ -15,36 +18,11 @@ export function samplingProfile(config: ServiceConfig): LlmProfile | undefined {
   return config.llms.find((llm) => llm.id === workspace?.llmId) ?? config.llms[0];
 }
 
-type ContentPart = { type: "text"; text: string } | {
-  type: "image";
-  image: string;
-  mediaType?: string;
-};
-
-/** An MCP sampling message's content as AI SDK parts (text and images; anything else is named). */
-function partsOf(content: unknown): ContentPart[] {
-  const items = Array.isArray(content) ? content : [content];
-  return items.map((item): ContentPart => {
-    const part = item as { type?: string; text?: string; data?: string; mimeType?: string };
-    if (part.type === "text") return { type: "text", text: part.text ?? "" };
-    if (part.type === "image" && part.data) {
-      return { type: "image", image: part.data, mediaType: part.mimeType };
-    }
-    return { type: "text", text: `[${part.type ?? "unknown"} content left out]` };
-  });
-}
-
-function toModelMessages(messages: SamplingParams["messages"]) {
-  return messages.map((message) => {
-    const parts = partsOf(message.content);
-    if (message.role === "assistant") {
-      return {
-        role: "assistant" as const,
-        content: parts.map((p) => p.type === "text" ? p.text : "[image]").join("\n"),
-      };
-    }
-    return { role: "user" as const, content: parts };
-  });
+/** A tool call's input as a `tool_use` input, which must be an object. */
+function inputObject(input: unknown): Record<string, unknown> {
+  return input !== null && typeof input === "object" && !Array.isArray(input)
+    ? input as Record<string, unknown>
+    : {};
 }
 
 /** A sampler that completes requests with the config's model; the AI SDK loads on first use. */
@@ -63,17 +41,37 @@ export function createSampler(config: ConfigStore, env: EnvLookup): Sampler {
       model,
       ...(params.systemPrompt && { instructions: params.systemPrompt }),
       messages: toModelMessages(params.messages),
+      ...(params.tools && {
+        tools: toModelTools(params.tools),
+        toolChoice: toModelToolChoice(params.toolChoice),
+      }),
       maxOutputTokens: params.maxTokens,
       ...(params.temperature !== undefined && { temperature: params.temperature }),
       ...(params.stopSequences && { stopSequences: params.stopSequences }),
       abortSignal: signal,
       maxRetries: 1,
     });
+    const stopReason = result.finishReason === "length" ? "maxTokens" : "endTurn";
+    if (!params.tools || result.toolCalls.length === 0) {
+      return {
+        role: "assistant",
+        content: { type: "text", text: result.text },
+        model: profile.model,
+        stopReason,
+      };
+    }
+    const calls = result.toolCalls.map((call) => ({
+      type: "tool_use" as const,
+      id: call.toolCallId,
+      name: call.toolName,
+      input: inputObject(call.input),
+    }));
+    // A CreateMessageResultWithTools: the SDK checks it against that schema when tools were offered.
     return {
       role: "assistant",
-      content: { type: "text", text: result.text },
+      content: [...(result.text ? [{ type: "text" as const, text: result.text }] : []), ...calls],
       model: profile.model,
-      stopReason: result.finishReason === "length" ? "maxTokens" : "endTurn",
-    };
+      stopReason: "toolUse",
+    } as unknown as CreateMessageResult;
   };
 }
