@@ -6,31 +6,11 @@ import { type LlmProfile, LlmProfileSchema } from "../core/config/schema.ts";
 import { listModels } from "../core/llm/models.ts";
 import { testProfile } from "../core/llm/probe.ts";
 import { resolveModel } from "../core/llm/providers.ts";
-import { type FakeVendor, startFakeVendor } from "./fixtures/fake_vendors.ts";
+import { type FakeVendor, KINDS, startFakeVendor } from "./fixtures/fake_vendors.ts";
 import { type Json, readJsonResponse, startService } from "./_helpers.ts";
 
 const ENV: Record<string, string> = { FAKE_KEY: "sk-test-key" };
 const env = (name: string) => ENV[name];
-
-/** One profile per provider kind (and API flavour), pointed at the fake vendor. */
-const KINDS: Record<string, (url: string) => Record<string, unknown>> = {
-  "hosted-a responses": (url) => ({ provider: "hosted-a", baseURL: `${url}/openai/v1` }),
-  "hosted-a chat": (url) => ({
-    provider: "hosted-a",
-    baseURL: `${url}/openai/v1`,
-    useChatApi: true,
-  }),
-  "hosted-b": (url) => ({ provider: "hosted-b", baseURL: `${url}/anthropic/v1` }),
-  "hosted-c": (url) => ({ provider: "hosted-c", baseURL: `${url}/gemini/v1beta` }),
-  "cloud-d v1": (url) => ({ provider: "cloud-d", baseURL: `${url}/azure/openai` }),
-  "cloud-d dated": (url) => ({
-    provider: "cloud-d",
-    baseURL: `${url}/azure/openai`,
-    apiVersion: "2024-10-21",
-  }),
-  "local-e": (url) => ({ provider: "local-e", baseURL: `${url}/ollama/api` }),
-  "compatible-api": (url) => ({ provider: "compatible-api", baseURL: `${url}/compatible/v1` }),
-};
 
 function profileFor(kind: string, url: string, extra: Record<string, unknown> = {}): LlmProfile {
   return LlmProfileSchema.parse({
