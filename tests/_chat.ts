@@ -11,7 +11,12 @@ export const DEMO_LLM = {
 };
 
 /** The built-in demo tool server. */
-export const DEMO_SERVER = { id: "demo", name: "Demo tools", transport: "stdio", command: "service:demo" };
+export const DEMO_SERVER = {
+  id: "demo",
+  name: "Demo tools",
+  transport: "stdio",
+  command: "service:demo",
+};
 
 /** The failing stdio fixture server, started in one of its modes. */
 export function failingServer(id: string, mode: string, extra: Record<string, unknown> = {}) {

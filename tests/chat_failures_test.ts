@@ -22,7 +22,9 @@ Deno.test("a tool call past the deadline is an error result and the turn finishe
 });
 
 Deno.test("a tool server that dies mid-call is an error result; the next turn reconnects", async () => {
-  const t = await startService({ config: chatConfig({ servers: [failingServer("fragile", "exit")] }) });
+  const t = await startService({
+    config: chatConfig({ servers: [failingServer("fragile", "exit")] }),
+  });
   try {
     const { chunks } = await chat(t, { messages: [user("crash now")] });
     const [result] = ofType(chunks, "tool-result");

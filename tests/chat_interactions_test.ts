@@ -42,7 +42,10 @@ Deno.test("requireApproval: an approved call runs, a denied one is an error and 
     assert.equal(result.output, "denied by the user");
     assert.equal(result.raw, undefined);
     assert.equal(chunks.at(-1).type, "finish");
-    assert.match(ofType(chunks, "text").map((c) => c.text).join(""), /was not run: the call was denied/);
+    assert.match(
+      ofType(chunks, "text").map((c) => c.text).join(""),
+      /was not run: the call was denied/,
+    );
     assert.equal(chunks.at(-1).messages[1].content[0].output.type, "execution-denied");
   } finally {
     await t.close();

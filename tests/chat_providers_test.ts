@@ -38,7 +38,11 @@ for (const kind of Object.keys(KINDS)) {
       assert.deepEqual(steps.map((s) => s.finishReason), ["tool-calls", "stop"]);
       assert.ok(steps[0].usage.inputTokens > 0, JSON.stringify(steps[0].usage));
       const finish = chunks.at(-1);
-      assert.deepEqual(finish.messages.map((m: Json) => m.role), ["assistant", "tool", "assistant"]);
+      assert.deepEqual(finish.messages.map((m: Json) => m.role), [
+        "assistant",
+        "tool",
+        "assistant",
+      ]);
       const calls = fake.requests.filter((r) => r.method === "POST");
       assert.equal(calls.length, 2);
       assert.match(JSON.stringify(calls[1].body), /demo__add/);

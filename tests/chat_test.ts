@@ -244,7 +244,7 @@ Deno.test("sessionId: the turn is appended to a stored session, created with a t
   try {
     const first = [user("please add 2 and 3")];
     const turn1 = await chat(t, { messages: first, sessionId: "s1" });
-    const stored1 = (await t.call("/api/sessions/s1").then((r) => r.json()));
+    const stored1 = await t.call("/api/sessions/s1").then((r) => r.json());
     assert.equal(stored1.title, "please add 2 and 3");
     assert.equal(stored1.workspaceId, "w");
     assert.equal(stored1.llmId, "demo");
@@ -256,7 +256,7 @@ Deno.test("sessionId: the turn is appended to a stored session, created with a t
     ]);
     const history = [...first, ...turn1.chunks.at(-1).messages, user("hello")];
     await chat(t, { messages: history, sessionId: "s1" });
-    const stored2 = (await t.call("/api/sessions/s1").then((r) => r.json()));
+    const stored2 = await t.call("/api/sessions/s1").then((r) => r.json());
     assert.equal(stored2.messages.length, 6);
     assert.deepEqual(stored2.messages.slice(0, 4), stored1.messages);
     assert.equal(stored2.messages[4].content, "hello");
@@ -339,6 +339,25 @@ Deno.test("50 concurrent chats share the tool server and all finish", async () =
     });
     const runIds = new Set(turns.map((turn) => turn.chunks[0].runId));
     assert.equal(runIds.size, 50);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a tool's progress notifications become tool.progress events of the run", async () => {
+  const t = await startService({ config: chatConfig() });
+  try {
+    const { chunks } = await chat(t, { messages: [user("slow count 3 steps of 10 ms")] });
+    const [call] = ofType(chunks, "tool-call");
+    assert.deepEqual(call.input, { steps: 3, delayMs: 10 });
+    const progress = t.service.events.history().filter((e) => e.type === "tool.progress");
+    assert.deepEqual(progress.map((e) => [e.data.progress, e.data.total]), [[1, 3], [2, 3], [
+      3,
+      3,
+    ]]);
+    assert.ok(
+      progress.every((e) => e.data.runId === chunks[0].runId && e.data.toolCallId === call.id),
+    );
   } finally {
     await t.close();
   }

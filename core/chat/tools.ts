@@ -129,7 +129,19 @@ async function callServerTool(
       serverId,
       tool,
       (input ?? {}) as Record<string, unknown>,
-      { signal: callSignal, context: { runId: run.runId, llmId: run.llmId, toolCallId } },
+      {
+        signal: callSignal,
+        context: { runId: run.runId, llmId: run.llmId, toolCallId },
+        onProgress: (progress, total) =>
+          service.events.emit("tool.progress", {
+            runId: run.runId,
+            toolCallId,
+            serverId,
+            tool,
+            progress,
+            ...(total !== undefined && { total }),
+          }),
+      },
     );
     const info = service.mcp.state(serverId).tools.find((candidate) => candidate.name === tool);
     const ui = uiOf(serverId, info, result);

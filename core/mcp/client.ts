@@ -20,7 +20,8 @@ import {
   type CallToolResult,
   type CreateMessageRequest,
   CreateMessageRequestSchema,
-  type CreateMessageResult,
+  type CreateMessageResult as PlainMessageResult,
+  type CreateMessageResultWithTools,
   type ElicitRequest,
   ElicitRequestSchema,
   type ElicitResult,
@@ -37,9 +38,11 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 
+/** The answer to a sampling request: one content block, or blocks with tool calls when tools were offered. */
+export type CreateMessageResult = PlainMessageResult | CreateMessageResultWithTools;
+
 export type {
   CallToolResult,
-  CreateMessageResult,
   ElicitResult,
   GetPromptResult,
   Prompt,

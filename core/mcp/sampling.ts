@@ -7,7 +7,6 @@
 import type { EnvLookup } from "../config/env_refs.ts";
 import type { LlmProfile, ServiceConfig } from "../config/schema.ts";
 import type { ConfigStore } from "../config/store.ts";
-import type { CreateMessageResult } from "./client.ts";
 import type { Sampler } from "./manager.ts";
 import { toModelMessages, toModelToolChoice, toModelTools } from "./_sampling_messages.ts";
 
@@ -66,12 +65,11 @@ export function createSampler(config: ConfigStore, env: EnvLookup): Sampler {
       name: call.toolName,
       input: inputObject(call.input),
     }));
-    // A CreateMessageResultWithTools: the SDK checks it against that schema when tools were offered.
     return {
       role: "assistant",
       content: [...(result.text ? [{ type: "text" as const, text: result.text }] : []), ...calls],
       model: profile.model,
       stopReason: "toolUse",
-    } as unknown as CreateMessageResult;
+    };
   };
 }
