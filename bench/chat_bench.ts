@@ -23,16 +23,33 @@ const FAKE_MODEL = "fake-large";
 
 /** Sequential turns: warm-up per side, then reps of turns per side, baseline and real interleaved. */
 const TURN_WARMUP = 30;
-const TURN_REPS = 5;
+const TURN_REPS = 10;
 const TURNS_PER_REP = 40;
 const CONCURRENT_STREAMS = 200;
 const LONG_DELTAS = 20_000;
-const LONG_REPS = 3;
+const LONG_REPS = 5;
 const STREAM_TIMEOUT_MS = 60_000;
 const READY_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 5000;
 const RSS_SAMPLE_MS = 10;
 
 const GOAL_ADDED_FIRST_TEXT_MS = 1;
+
+/** Every demo tool but `add` (disabled on the tool server of the one-tool scenario). */
+const DEMO_TOOLS_BUT_ADD = [
+  "echo",
+  "get_weather",
+  "current_time",
+  "random_number",
+  "slow_count",
+  "fail",
+  "ask_user",
+  "summarize_with_model",
+  "show_dashboard",
+  "dashboard_refresh",
+  "legacy_ui_card",
+  "a2ui_form",
+];
 
 const SHORT_TEXT = ["The", " sum", " of", " 2", " and", " 3", " is", " 5", "."];
 const LONG_TEXT = Array.from({ length: LONG_DELTAS }, (_, i) => `w${i % 1000} `);
@@ -77,7 +94,8 @@ interface Latency {
 interface TurnStats {
   firstText: Latency;
   total: Latency;
-  tools?: number;
+  /** How many tools the model was offered. */
+  tools: number;
 }
 
 /** One sequential scenario, both sides, and what Lass adds at p50. */
@@ -100,7 +118,7 @@ interface BurstResult {
   peakRssMb: number;
 }
 
-/** The long answer on one side: the best of the reps. */
+/** The long answer as one run on one side saw it. */
 interface ThroughputResult {
   chunks: number;
   seconds: number;
@@ -118,14 +136,16 @@ interface Lass {
 
 const encoder = new TextEncoder();
 
+/** The direct side's stand-in for the demo tool server's `add`, as the model sees it. */
 const DIRECT_TOOLS: ToolSet = {
-  demo__add: tool({
+  one__add: tool({
     description: "Adds two numbers and returns the sum.",
     inputSchema: z.object({ a: z.number(), b: z.number() }),
     execute: ({ a, b }) => ({ sum: a + b }),
   }),
 };
 
+/** The scenarios of (a): a plain answer, and one tool call then an answer. */
 const SCENARIOS: Scenario[] = [
   { name: "no tools", workspaceId: "fake", prompt: PLAIN_PROMPT, toolResults: 0 },
   {
@@ -137,28 +157,34 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
+/** The value at fraction `p` of an ascending list (nearest rank). */
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
 }
 
+/** p50 and p99 of the times that were measured (NaN means the turn never got that far). */
 function latency(times: number[]): Latency {
   const sorted = times.filter((t) => !Number.isNaN(t)).sort((a, b) => a - b);
   return { p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99) };
 }
 
+/** Rounds for the JSON line. */
 function round(value: number, digits: number): number {
   const scale = 10 ** digits;
   return Math.round(value * scale) / scale;
 }
 
-/** The fake's answer: a tool call for the tool prompt, text after a tool result, long or short text. */
+/**
+ * The fake's answer: a tool call for the tool prompt, text after a tool result, long or short text.
+ * No `chunkDelayMs`: the fake streams its chunks back to back.
+ */
 function fakeTurn(request: RecordedRequest): FakeTurn {
   const body = request.body as { messages?: { role: string; content?: unknown }[] } | null;
   const last = body?.messages?.at(-1);
   if (last?.role === "tool") return { text: SHORT_TEXT };
   if (last?.content === TOOL_PROMPT) {
-    return { toolCalls: [{ name: "demo__add", args: { a: 2, b: 3 } }] };
+    return { toolCalls: [{ name: "one__add", args: { a: 2, b: 3 } }] };
   }
   return { text: last?.content === LONG_PROMPT ? LONG_TEXT : SHORT_TEXT };
 }
@@ -190,10 +216,20 @@ function lassConfig(fakeUrl: string): Record<string, unknown> {
         baseURL: "service:demo",
       },
     ],
-    mcpServers: [{ id: "demo", name: "Demo", transport: "stdio", command: "service:demo" }],
+    mcpServers: [
+      { id: "demo", name: "Demo", transport: "stdio", command: "service:demo" },
+      // The same server with only `add` offered, so both sides of (a) offer one tool.
+      {
+        id: "one",
+        name: "Demo, add only",
+        transport: "stdio",
+        command: "service:demo",
+        disabledTools: DEMO_TOOLS_BUT_ADD,
+      },
+    ],
     workspaces: [
       workspace("fake", "fake", []),
-      workspace("fake-tools", "fake", ["demo"]),
+      workspace("fake-tools", "fake", ["one"]),
       workspace("demo", "demo", ["demo"]),
     ],
     activeWorkspaceId: "fake",
@@ -219,6 +255,15 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
     return await Promise.race([promise, timeout]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** Sends a signal to a child that may have exited already. */
+function signal(child: Deno.ChildProcess, name: Deno.Signal): void {
+  try {
+    child.kill(name);
+  } catch {
+    // Already exited.
   }
 }
 
@@ -252,11 +297,8 @@ async function startLass(dir: string, fakeUrl: string): Promise<Lass> {
     }),
   ]);
   const stop = async () => {
-    try {
-      child.kill("SIGTERM");
-    } catch {
-      // Already exited.
-    }
+    signal(child, "SIGTERM");
+    await within(child.status, STOP_TIMEOUT_MS, "no exit").catch(() => signal(child, "SIGKILL"));
     await child.status;
     await drained;
   };
@@ -272,6 +314,7 @@ async function startLass(dir: string, fakeUrl: string): Promise<Lass> {
   }
 }
 
+/** A turn before anything arrived. */
 function emptyTiming(): TurnTiming {
   return {
     firstChunkMs: NaN,
@@ -394,11 +437,12 @@ function checkTurn(side: string, scenario: Scenario, timing: TurnTiming): void {
   }
 }
 
-function turnStats(timings: TurnTiming[]): TurnStats {
+/** p50 and p99 of first text and total time over a side's turns. */
+function turnStats(timings: TurnTiming[], tools: number): TurnStats {
   return {
     firstText: latency(timings.map((t) => t.firstTextMs)),
     total: latency(timings.map((t) => t.totalMs)),
-    tools: timings[0]?.tools,
+    tools,
   };
 }
 
@@ -427,7 +471,10 @@ async function benchScenario(
     // The fake records every request: keep its memory flat.
     fake.requests.length = 0;
   }
-  const stats = { direct: turnStats(timings.direct), lass: turnStats(timings.lass) };
+  const stats = {
+    direct: turnStats(timings.direct, Object.keys(scenario.tools ?? {}).length),
+    lass: turnStats(timings.lass, timings.lass[0].tools ?? NaN),
+  };
   return {
     ...stats,
     addedFirstTextP50Ms: stats.lass.firstText.p50Ms - stats.direct.firstText.p50Ms,
@@ -487,13 +534,11 @@ async function benchBurst(lass: Lass, prompt: string): Promise<BurstResult> {
   const wallMs = performance.now() - started;
   const peakRssMb = await rss.stop();
   const failures = timings.filter((t) => !t.finished || t.error !== undefined);
+  const errors = new Set(failures.map((t) => t.error ?? "ended without a finish chunk"));
   return {
     finished: timings.filter((t) => t.finished).length,
     failed: failures.length,
-    errors: [...new Set(failures.map((t) => t.error ?? "ended without a finish chunk"))].slice(
-      0,
-      3,
-    ),
+    errors: [...errors].slice(0, 3),
     firstChunk: latency(timings.map((t) => t.firstChunkMs)),
     firstText: latency(timings.map((t) => t.firstTextMs)),
     wallMs,
@@ -502,6 +547,7 @@ async function benchBurst(lass: Lass, prompt: string): Promise<BurstResult> {
   };
 }
 
+/** Rates of one long answer. */
 function throughputOf(timing: TurnTiming): ThroughputResult {
   const seconds = timing.totalMs / 1000;
   return {
@@ -535,6 +581,7 @@ async function benchLongAnswer(
   return { direct: runs.direct.reduce(best), lass: runs.lass.reduce(best) };
 }
 
+/** One table row: the first cell left-aligned, the rest right-aligned. */
 function row(cells: (string | number)[], widths: number[]): string {
   return cells.map((cell, i) => {
     const text = String(cell);
@@ -542,8 +589,10 @@ function row(cells: (string | number)[], widths: number[]): string {
   }).join("  ");
 }
 
+/** Milliseconds as printed. */
 const ms = (value: number) => value.toFixed(3);
 
+/** Prints the table of (a). */
 function printTurns(results: Record<string, ScenarioResult>): void {
   const widths = [24, 14, 14, 10, 10, 6];
   console.log(
@@ -563,9 +612,7 @@ function printTurns(results: Record<string, ScenarioResult>): void {
         ms(stats.firstText.p99Ms),
         ms(stats.total.p50Ms),
         ms(stats.total.p99Ms),
-        side === "lass"
-          ? stats.tools ?? "?"
-          : Object.keys(SCENARIOS.find((s) => s.name === name)?.tools ?? {}).length,
+        stats.tools,
       ], widths));
     }
     console.log(row([
@@ -579,11 +626,13 @@ function printTurns(results: Record<string, ScenarioResult>): void {
   }
 }
 
-function printBursts(results: Record<string, BurstResult>): void {
+/** Prints the table of (b). */
+function printBursts(results: Record<string, BurstResult>, startRssMb: number): void {
   const widths = [22, 8, 6, 9, 9, 9, 9, 8, 10, 9];
   console.log(
     `\n(b) ${CONCURRENT_STREAMS} concurrent chat streams, demo model and demo tool server ` +
-      `(after one warm-up burst); ms from each request`,
+      `(after one warm-up burst); ms from each request. Server RSS after start-up: ` +
+      `${startRssMb.toFixed(1)} MB`,
   );
   console.log(row([
     "prompt",
@@ -614,6 +663,7 @@ function printBursts(results: Record<string, BurstResult>): void {
   }
 }
 
+/** Prints the table of (c) and the Lass / direct ratio. */
 function printThroughput(result: { direct: ThroughputResult; lass: ThroughputResult }): void {
   const widths = [10, 8, 9, 10, 10, 10];
   console.log(
@@ -639,6 +689,7 @@ function printThroughput(result: { direct: ThroughputResult; lass: ThroughputRes
   );
 }
 
+/** Prints each goal as PASS or FAIL; timing goals are reported, never asserted. */
 function printGoals(
   turns: Record<string, ScenarioResult>,
   bursts: Record<string, BurstResult>,
@@ -672,6 +723,7 @@ async function main(): Promise<void> {
   let lass: Lass | undefined;
   try {
     lass = await startLass(dir, fake.url);
+    const startRssMb = await statusMb(lass.pid, "VmRSS");
     const model = directModel(fake);
     const turns: Record<string, ScenarioResult> = {};
     for (const scenario of SCENARIOS) {
@@ -686,12 +738,20 @@ async function main(): Promise<void> {
     console.error(`(c) long answer, ${LONG_DELTAS} deltas...`);
     const throughput = await benchLongAnswer(lass, fake, model);
     printTurns(turns);
-    printBursts(bursts);
+    printBursts(bursts, startRssMb);
     printThroughput(throughput);
     printGoals(turns, bursts);
     console.log();
     console.log(JSON.stringify(
-      { date: new Date().toISOString(), deno: Deno.version.deno, turns, bursts, throughput },
+      {
+        date: new Date().toISOString(),
+        deno: Deno.version.deno,
+        cpus: navigator.hardwareConcurrency,
+        turns,
+        bursts,
+        startRssMb,
+        throughput,
+      },
       (_key, value) => typeof value === "number" ? round(value, 3) : value,
     ));
   } finally {

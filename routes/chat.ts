@@ -2,7 +2,7 @@
 import { ChatBodySchema } from "../core/chat/request.ts";
 import { readBody } from "./body.ts";
 import type { Routes } from "./context.ts";
-import { ndjsonResponse } from "./ndjson.ts";
+import { ndjsonGeneratorResponse } from "./ndjson.ts";
 
 /** Chat routes. */
 export const chatRoutes: Routes = {
@@ -14,7 +14,12 @@ export const chatRoutes: Routes = {
       const chat = prepareChat(service, body);
       // A client that goes away cancels the body stream, which aborts the run. `req.signal` is not
       // used: Deno also aborts it after a response was delivered in full (and warns about it).
-      return ndjsonResponse(chat.stream(), { headers: { "x-run-id": chat.runId } });
+      const abort = new AbortController();
+      return ndjsonGeneratorResponse(
+        chat.run(abort.signal),
+        () => abort.abort(new DOMException("the client went away", "AbortError")),
+        { headers: { "x-run-id": chat.runId } },
+      );
     },
   },
 };

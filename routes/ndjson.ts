@@ -25,3 +25,31 @@ export function ndjsonResponse(source: ReadableStream<unknown>, init: RespondIni
     headers: { "cache-control": "no-store", ...init.headers },
   });
 }
+
+/**
+ * A streamed `application/x-ndjson` response of the values an async generator yields, one line
+ * each, pulled as the client reads. A client that goes away cancels the body: `onCancel` runs
+ * and the generator is ended.
+ */
+export function ndjsonGeneratorResponse(
+  values: AsyncGenerator<unknown>,
+  onCancel: () => void,
+  init: RespondInit = {},
+): Response {
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await values.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encodeLine(next.value));
+    },
+    async cancel() {
+      onCancel();
+      await values.return(undefined);
+    },
+  });
+  return respond(body, {
+    ...init,
+    type: "application/x-ndjson; charset=utf-8",
+    headers: { "cache-control": "no-store", ...init.headers },
+  });
+}

@@ -61,6 +61,22 @@ export function resolveModel(
   return { ...resolved, model: modelOf(profile, { ...common, apiKey }) };
 }
 
+/** Resolved models of configured profiles; a config change brings new profile objects. */
+const resolvedModels = new WeakMap<LlmProfile, { env: EnvLookup; resolved: ResolvedModel }>();
+
+/**
+ * {@link resolveModel} for a profile of the running config: built once per profile object (a
+ * provider's model builds its response schemas, about a millisecond), so every chat turn and
+ * sampling request after the first reuses it.
+ */
+export function configuredModel(profile: LlmProfile, env: EnvLookup): ResolvedModel {
+  const cached = resolvedModels.get(profile);
+  if (cached?.env === env) return cached.resolved;
+  const resolved = resolveModel(profile, env);
+  if (!resolved.problem) resolvedModels.set(profile, { env, resolved });
+  return resolved;
+}
+
 function settingsOf(profile: LlmProfile): CallSettings {
   if (profile.provider === "local-e") return ollamaSettings(profile);
   return {

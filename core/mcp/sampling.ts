@@ -30,11 +30,11 @@ export function createSampler(config: ConfigStore, env: EnvLookup): Sampler {
     const current = config.config;
     const profile = current.llms.find((llm) => llm.id === llmId) ?? samplingProfile(current);
     if (!profile) throw new Error("no model profile is configured to answer sampling requests");
-    const [{ generateText }, { resolveModel }] = await Promise.all([
+    const [{ generateText }, { configuredModel }] = await Promise.all([
       import("ai"),
       import("../llm/providers.ts"),
     ]);
-    const { model, settings } = resolveModel(profile, env);
+    const { model, settings } = configuredModel(profile, env);
     const result = await generateText({
       ...settings,
       model,
