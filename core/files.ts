@@ -6,6 +6,15 @@ export interface FileInfo {
   mtimeMs: number;
   size: number;
   mode: number;
+  isDirectory: boolean;
+}
+
+/** One entry of a folder, as {@link FileSystem.entries} lists it (links are not followed). */
+export interface DirEntry {
+  name: string;
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymlink: boolean;
 }
 
 /**
@@ -22,8 +31,12 @@ export interface FileSystem {
   remove(path: string): Promise<boolean>;
   /** The names in a folder; empty when the folder does not exist. */
   list(dir: string): Promise<string[]>;
-  /** Facts about a file, or `undefined` when it does not exist. */
+  /** The entries of a folder with their kinds; empty when the folder does not exist. */
+  entries(dir: string): Promise<DirEntry[]>;
+  /** Facts about a file (links followed), or `undefined` when it does not exist. */
   stat(path: string): Promise<FileInfo | undefined>;
+  /** At most the first `limit` bytes of a file, or `undefined` when it does not exist. */
+  readBytes(path: string, limit: number): Promise<Uint8Array | undefined>;
   realPath(path: string): Promise<string>;
   /** Creates a folder and its parents; created folders get `mode`. */
   makeDir(path: string, mode: number): Promise<void>;

@@ -42,13 +42,52 @@ export const nodeFileSystem: FileSystem = {
       throw error;
     }
   },
+  async entries(dir) {
+    try {
+      return (await readdir(dir, { withFileTypes: true })).map((entry) => ({
+        name: entry.name,
+        isFile: entry.isFile(),
+        isDirectory: entry.isDirectory(),
+        isSymlink: entry.isSymbolicLink(),
+      }));
+    } catch (error) {
+      if (missing(error)) return [];
+      throw error;
+    }
+  },
   async stat(path) {
     try {
       const info = await stat(path);
-      return { mtimeMs: info.mtimeMs, size: info.size, mode: info.mode };
+      return {
+        mtimeMs: info.mtimeMs,
+        size: info.size,
+        mode: info.mode,
+        isDirectory: info.isDirectory(),
+      };
     } catch (error) {
       if (missing(error)) return undefined;
       throw error;
+    }
+  },
+  async readBytes(path, limit) {
+    let handle;
+    try {
+      handle = await open(path, "r");
+    } catch (error) {
+      if (missing(error)) return undefined;
+      throw error;
+    }
+    try {
+      const buffer = new Uint8Array(limit);
+      let filled = 0;
+      while (filled < limit) {
+        const { bytesRead } = await handle.read(buffer, filled, limit - filled, null);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return buffer.subarray(0, filled);
+    } finally {
+      await handle.close();
     }
   },
   realPath: (path) => realpath(path),

@@ -10,6 +10,8 @@ import { detectedEnvKeys } from "./llm/presets.ts";
 import { type ManagerOptions, ToolServerManager } from "./mcp/manager.ts";
 import { createSampler } from "./mcp/sampling.ts";
 import { SessionStore } from "./sessions.ts";
+import { homeDir } from "./skills/paths.ts";
+import { SkillRegistry } from "./skills/registry.ts";
 
 /** Where the service keeps its files and how it reads the environment. */
 export interface ServiceOptions {
@@ -33,6 +35,8 @@ export interface Service {
   readonly sessions: SessionStore;
   /** One connection per configured tool server. */
   readonly mcp: ToolServerManager;
+  /** The configured Agent Skills, loaded and kept in step with the config. */
+  readonly skills: SkillRegistry;
   /** Which tool calls of chats wait for approval, and the approvals remembered for this process. */
   readonly approvals: ApprovalGate;
   readonly env: EnvLookup;
@@ -58,6 +62,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
   await fs.makeDir(options.dataDir, 0o700);
   const sessions = new SessionStore(join(options.dataDir, "sessions"), fs);
   const interactions = new InteractionRegistry(events);
+  const skills = await SkillRegistry.open({ config, events, fs, home: homeDir(options.env) });
   const mcp = new ToolServerManager({
     config,
     events,
@@ -73,11 +78,13 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     interactions,
     sessions,
     mcp,
+    skills,
     approvals: new ApprovalGate({ config, interactions }),
     env: options.env,
     detectedEnv: detectedEnvKeys(options.env),
     dataDir: options.dataDir,
     close: async () => {
+      skills.close();
       await Promise.all([config.close(), sessions.close(), mcp.close()]);
     },
   };

@@ -7,6 +7,7 @@ import { respond } from "./http.ts";
 /** Per service: the serialised config part and tool-server states, rebuilt only when they change. */
 interface Cached {
   revision: number;
+  skillsRevision: number;
   head: string;
   /** The state records serialised in `body` (they are replaced, never changed, on every update). */
   states: readonly object[];
@@ -17,17 +18,26 @@ const cache = new WeakMap<Service, Cached>();
 
 function bootstrapBody(service: Service, version: string): string {
   let cached = cache.get(service);
-  if (cached?.revision !== service.config.revision) {
+  if (
+    cached?.revision !== service.config.revision ||
+    cached.skillsRevision !== service.skills.revision
+  ) {
     const head = JSON.stringify({
       version,
       config: service.config.stored,
       configPath: service.config.path,
       presets: PROVIDER_PRESETS,
       env: { detected: service.detectedEnv },
-      skills: [],
+      skills: service.skills.summaries(),
       catalogs: [],
     });
-    cached = { revision: service.config.revision, head, states: [], body: "" };
+    cached = {
+      revision: service.config.revision,
+      skillsRevision: service.skills.revision,
+      head,
+      states: [],
+      body: "",
+    };
     cache.set(service, cached);
   }
   const states = service.mcp.states();
@@ -43,6 +53,11 @@ function bootstrapBody(service: Service, version: string): string {
 /** Bootstrap routes. */
 export const bootstrapRoutes: Routes = {
   "/api/bootstrap": {
-    GET: (_req, { service, version }) => respond(bootstrapBody(service, version)),
+    GET: (_req, { service, version }) => {
+      // Right after a config change the skills may still be loading: wait, so both agree.
+      const loading = service.skills.pending;
+      if (loading) return loading.then(() => respond(bootstrapBody(service, version)));
+      return respond(bootstrapBody(service, version));
+    },
   },
 };

@@ -42,13 +42,54 @@ export const denoFileSystem: FileSystem = {
       throw error;
     }
   },
+  async entries(dir) {
+    try {
+      const entries = [];
+      for await (const entry of Deno.readDir(dir)) entries.push(entry);
+      return entries.map(({ name, isFile, isDirectory, isSymlink }) => ({
+        name,
+        isFile,
+        isDirectory,
+        isSymlink,
+      }));
+    } catch (error) {
+      if (missing(error)) return [];
+      throw error;
+    }
+  },
   async stat(path) {
     try {
       const info = await Deno.stat(path);
-      return { mtimeMs: info.mtime?.getTime() ?? 0, size: info.size, mode: info.mode ?? 0 };
+      return {
+        mtimeMs: info.mtime?.getTime() ?? 0,
+        size: info.size,
+        mode: info.mode ?? 0,
+        isDirectory: info.isDirectory,
+      };
     } catch (error) {
       if (missing(error)) return undefined;
       throw error;
+    }
+  },
+  async readBytes(path, limit) {
+    let file: Deno.FsFile;
+    try {
+      file = await Deno.open(path, { read: true });
+    } catch (error) {
+      if (missing(error)) return undefined;
+      throw error;
+    }
+    try {
+      const buffer = new Uint8Array(limit);
+      let filled = 0;
+      while (filled < limit) {
+        const read = await file.read(buffer.subarray(filled));
+        if (read === null || read === 0) break;
+        filled += read;
+      }
+      return buffer.subarray(0, filled);
+    } finally {
+      file.close();
     }
   },
   realPath: (path) => Deno.realPath(path),

@@ -41,6 +41,26 @@ for (const [label, fs] of [["node:fs", nodeFileSystem], ["Deno", denoFileSystem]
     });
   });
 
+  Deno.test(`${label}: entries with kinds, directory stat, and a capped read`, async () => {
+    await withDir(async (dir, fs) => {
+      assert.deepEqual(await fs.entries(join(dir, "missing")), []);
+      assert.equal(await fs.readBytes(join(dir, "missing"), 10), undefined);
+      await fs.makeDir(join(dir, "sub"), 0o755);
+      await writeFileAtomic(fs, join(dir, "a.txt"), "0123456789");
+      await Deno.symlink(join(dir, "a.txt"), join(dir, "link"));
+      const entries = (await fs.entries(dir)).sort((a, b) => a.name.localeCompare(b.name));
+      assert.deepEqual(entries, [
+        { name: "a.txt", isFile: true, isDirectory: false, isSymlink: false },
+        { name: "link", isFile: false, isDirectory: false, isSymlink: true },
+        { name: "sub", isFile: false, isDirectory: true, isSymlink: false },
+      ]);
+      assert.equal((await fs.stat(join(dir, "sub")))!.isDirectory, true);
+      assert.equal((await fs.stat(join(dir, "link")))!.isDirectory, false);
+      assert.equal(new TextDecoder().decode(await fs.readBytes(join(dir, "a.txt"), 4)), "0123");
+      assert.equal((await fs.readBytes(join(dir, "a.txt"), 100))!.length, 10);
+    });
+  });
+
   Deno.test(`${label}: watch reports changes in a folder until stopped`, async () => {
     await withDir(async (dir, fs) => {
       const seen: (string | undefined)[] = [];
