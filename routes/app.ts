@@ -3,6 +3,7 @@ import { LassError } from "../core/errors.ts";
 import type { Service } from "../core/service.ts";
 import { VERSION } from "../core/version.ts";
 import { checkDeclaredLength } from "./body.ts";
+import { agentRoutes } from "./agents.ts";
 import { bootstrapRoutes } from "./bootstrap.ts";
 import { chatRoutes } from "./chat.ts";
 import { configRoutes } from "./config.ts";
@@ -17,6 +18,7 @@ import { mcpRoutes } from "./mcp.ts";
 import { Router } from "./router.ts";
 import { checkHostAndOrigin, OPEN_ROUTES, tokenOf, tokensMatch } from "./security.ts";
 import { sessionRoutes } from "./sessions.ts";
+import { skillRoutes } from "./skills.ts";
 
 /** What {@link createHandler} needs; everything with a side effect comes in here. */
 export interface HandlerOptions {
@@ -38,6 +40,7 @@ export interface HandlerOptions {
 export const ROUTES: Routes = {
   ...homeRoutes,
   ...healthRoutes,
+  ...agentRoutes,
   ...bootstrapRoutes,
   ...chatRoutes,
   ...configRoutes,
@@ -46,6 +49,7 @@ export const ROUTES: Routes = {
   ...llmRoutes,
   ...mcpRoutes,
   ...sessionRoutes,
+  ...skillRoutes,
 };
 
 /** Builds the request handler of the Lass API. */

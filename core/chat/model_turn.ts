@@ -1,0 +1,186 @@
+/** The model path of a chat turn: the AI SDK loop over the workspace's tools, as chunks. */
+import {
+  isStepCount,
+  type LanguageModelUsage,
+  streamText,
+  type TextStreamPart,
+  type ToolSet,
+} from "ai";
+import type { LlmProfile } from "../config/schema.ts";
+import { describeModelError } from "../llm/failures.ts";
+import { configuredModel } from "../llm/providers.ts";
+import type { ChatChunk, ChatUsage } from "./chunks.ts";
+import { skillTools } from "./skill_tools.ts";
+import { shownOutput } from "./tool_output.ts";
+import { type RunTools, type ToolRun, toolServerTools } from "./tools.ts";
+import type { ReadyTurn, Turn, TurnOutcome } from "./turn.ts";
+
+/** The AI SDK's usage as the chunks show it: plain counts, no provider extras. */
+export function usageOf(usage: LanguageModelUsage | undefined): ChatUsage {
+  if (!usage) return {};
+  const shown: ChatUsage = {
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    totalTokens: usage.totalTokens,
+    reasoningTokens: usage.outputTokenDetails?.reasoningTokens,
+    cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens,
+  };
+  for (const key of Object.keys(shown) as (keyof ChatUsage)[]) {
+    if (shown[key] === undefined) delete shown[key];
+  }
+  return shown;
+}
+
+/** Resolves the profile and gathers the tools; throws a sentence when the profile cannot be used. */
+export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyTurn> {
+  const { service, runId, signal } = turn;
+  const { workspace } = turn.resolved;
+  let model;
+  try {
+    model = configuredModel(profile, service.env);
+  } catch (error) {
+    throw new Error(`the model profile ${profile.id} cannot be used: ${(error as Error).message}`);
+  }
+  if (model.problem) {
+    throw new Error(`the model profile ${profile.id} cannot be used: ${model.problem}`);
+  }
+  const [servers, skills] = await Promise.all([
+    toolServerTools({
+      service,
+      gate: service.approvals,
+      workspace,
+      runId,
+      llmId: profile.id,
+      signal,
+    }),
+    skillTools(service, workspace),
+  ]);
+  for (const gap of servers.unavailable) {
+    service.events.emit("chat.tools-unavailable", { runId, ...gap });
+  }
+  const tools: RunTools = {
+    tools: { ...servers.tools, ...skills.tools },
+    origins: new Map([...servers.origins, ...skills.origins]),
+    unavailable: servers.unavailable,
+  };
+  const toolCount = Object.keys(tools.tools).length;
+  const instructions = [workspace.systemPrompt, skills.instructions].filter(Boolean).join("\n\n");
+  const result = streamText({
+    ...model.settings,
+    model: model.model,
+    ...(instructions && { instructions }),
+    messages: turn.messages,
+    allowSystemInMessages: true,
+    ...(toolCount > 0 && { tools: tools.tools }),
+    stopWhen: isStepCount(workspace.maxSteps),
+    abortSignal: signal,
+    maxRetries: 1,
+    onError: () => {},
+  });
+  const context = {
+    provider: profile.provider,
+    endpoint: model.shownEndpoint,
+    model: profile.model,
+    timeoutMs: 0,
+  };
+  return {
+    model: profile.model,
+    profileId: profile.id,
+    tools: toolCount,
+    startEvent: { profileId: profile.id, model: profile.model },
+    sessionFields: { llmId: profile.id },
+    body: streamChunks(result, tools, (error) => describeModelError(error, context)),
+  };
+}
+
+/** The chunks of a `streamText` result, then its outcome; a model failure is thrown as a sentence. */
+async function* streamChunks(
+  result: ReturnType<typeof streamText<ToolSet>>,
+  tools: RunTools,
+  describe: (error: unknown) => string,
+): AsyncGenerator<ChatChunk, TurnOutcome> {
+  const callStarts = new Map<string, number>();
+  let failure: unknown;
+  let totalUsage: LanguageModelUsage | undefined;
+  let steps = 0;
+  let finishReason = "stop";
+  for await (const part of result.stream) {
+    if (part.type === "error") {
+      failure ??= part.error;
+      continue;
+    }
+    if (part.type === "finish-step") {
+      steps++;
+      finishReason = part.finishReason;
+    }
+    if (part.type === "finish") totalUsage = part.totalUsage;
+    if (part.type === "tool-call") callStarts.set(part.toolCallId, performance.now());
+    const chunk = chunkOf(part, tools, callStarts);
+    if (chunk) yield chunk;
+  }
+  if (failure !== undefined) throw new Error(describe(failure));
+  let messages;
+  try {
+    messages = await result.responseMessages;
+  } catch (error) {
+    throw new Error(describe(error));
+  }
+  return { messages, usage: usageOf(totalUsage), steps, finishReason };
+}
+
+/** The chunk of one AI SDK stream part, if it has one. */
+function chunkOf(
+  part: TextStreamPart<ToolSet>,
+  tools: RunTools,
+  callStarts: Map<string, number>,
+): ChatChunk | undefined {
+  switch (part.type) {
+    case "text-delta":
+      return part.text === "" ? undefined : { type: "text", text: part.text };
+    case "reasoning-delta":
+      return part.text === "" ? undefined : { type: "reasoning", text: part.text };
+    case "tool-call": {
+      const origin = tools.origins.get(part.toolName);
+      return {
+        type: "tool-call",
+        id: part.toolCallId,
+        name: part.toolName,
+        tool: origin?.tool ?? part.toolName,
+        source: origin?.source ?? "unknown",
+        input: part.input,
+      };
+    }
+    case "tool-result": {
+      if (part.preliminary) return undefined;
+      return toolResultChunk(part.toolCallId, part.output as ToolRun);
+    }
+    case "tool-error": {
+      const started = callStarts.get(part.toolCallId);
+      const error = part.error;
+      return {
+        type: "tool-result",
+        id: part.toolCallId,
+        output: error instanceof Error ? error.message : String(error),
+        isError: true,
+        durationMs: started === undefined ? 0 : Math.round(performance.now() - started),
+      };
+    }
+    case "finish-step":
+      return { type: "step", usage: usageOf(part.usage), finishReason: part.finishReason };
+    default:
+      return undefined;
+  }
+}
+
+/** The `tool-result` chunk of a finished tool run. */
+export function toolResultChunk(id: string, run: ToolRun): ChatChunk {
+  return {
+    type: "tool-result",
+    id,
+    output: shownOutput(run.model),
+    isError: run.isError,
+    durationMs: run.durationMs,
+    ...(run.ui && { ui: run.ui }),
+    ...(run.raw !== undefined && { raw: run.raw }),
+  };
+}
