@@ -172,3 +172,78 @@ Deno.test("POST /api/agents/test checks an A2A card and an AG-UI run", async () 
     await agui.close();
   }
 });
+
+Deno.test("skills in chat: the catalog in the system prompt, load_skill and read_skill_file", async () => {
+  const { SKILL_FIXTURES } = await import("./_skills.ts");
+  const t = await startService({
+    config: {
+      ...chatConfig({ servers: [], workspace: { skillIds: ["pdf"] } }),
+      skills: [{ id: "pdf", path: `${SKILL_FIXTURES}/pdf-processing` }],
+    },
+  });
+  try {
+    const loaded = await chat(t, { messages: [user("load skill pdf-processing")] });
+    assert.equal(loaded.chunks[0].tools, 2);
+    const [call] = ofType(loaded.chunks, "tool-call");
+    assert.deepEqual([call.name, call.tool, call.source], ["load_skill", "load_skill", "skills"]);
+    assert.deepEqual(call.input, { name: "pdf-processing" });
+    const [result] = ofType(loaded.chunks, "tool-result");
+    assert.equal(result.isError, false);
+    assert.match(JSON.stringify(result.output), /references\/REFERENCE\.md/);
+    const read = await chat(t, {
+      messages: [user("read skill file pdf-processing 'references/REFERENCE.md'")],
+    });
+    const [file] = ofType(read.chunks, "tool-result");
+    assert.equal(file.isError, false, JSON.stringify(file));
+    const escape = await chat(t, {
+      messages: [user("read skill file pdf-processing '../../_helpers.ts'")],
+    });
+    const [refused] = ofType(escape.chunks, "tool-result");
+    assert.equal(refused.isError, true);
+    const boot = await t.call("/api/bootstrap").then((r) => r.json());
+    assert.deepEqual(boot.skills.map((s: Json) => [s.id, s.name, s.errors]), [
+      ["pdf", "pdf-processing", []],
+    ]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the skill catalog follows the workspace's system prompt in the model request", async () => {
+  const { SKILL_FIXTURES } = await import("./_skills.ts");
+  const { startFakeVendor } = await import("./fixtures/fake_vendors.ts");
+  const fake = await startFakeVendor();
+  fake.script([{ text: ["ok"] }]);
+  const t = await startService({
+    config: {
+      ...chatConfig({
+        servers: [],
+        llms: [{
+          id: "f",
+          name: "F",
+          provider: "compatible-api",
+          model: "fake-large",
+          baseURL: `${fake.url}/compatible/v1`,
+        }],
+        workspace: { skillIds: ["pdf"], systemPrompt: "Be brief." },
+      }),
+      skills: [{ id: "pdf", path: `${SKILL_FIXTURES}/pdf-processing` }],
+    },
+  });
+  try {
+    await chat(t, { messages: [user("hi")] });
+    const body = fake.requests.find((r) => r.method === "POST")!.body as Json;
+    const system = body.messages[0];
+    assert.equal(system.role, "system");
+    assert.match(system.content, /^Be brief\.\n\n/);
+    assert.match(system.content, /pdf-processing/);
+    assert.match(system.content, /Extract PDF text, fill forms, merge files/);
+    assert.deepEqual(body.tools.map((tool: Json) => tool.function.name).sort(), [
+      "load_skill",
+      "read_skill_file",
+    ]);
+  } finally {
+    await t.close();
+    await fake.close();
+  }
+});
