@@ -8,7 +8,6 @@ import type { EnvLookup } from "../config/env_refs.ts";
 import type { LlmProfile, ServiceConfig } from "../config/schema.ts";
 import type { ConfigStore } from "../config/store.ts";
 import type { Sampler } from "./manager.ts";
-import { toModelMessages, toModelToolChoice, toModelTools } from "./_sampling_messages.ts";
 
 /** The profile that answers sampling: the active workspace's model, else the first profile. */
 export function samplingProfile(config: ServiceConfig): LlmProfile | undefined {
@@ -30,10 +29,12 @@ export function createSampler(config: ConfigStore, env: EnvLookup): Sampler {
     const current = config.config;
     const profile = current.llms.find((llm) => llm.id === llmId) ?? samplingProfile(current);
     if (!profile) throw new Error("no model profile is configured to answer sampling requests");
-    const [{ generateText }, { configuredModel }] = await Promise.all([
+    const [{ generateText }, { configuredModel }, convert] = await Promise.all([
       import("ai"),
       import("../llm/providers.ts"),
+      import("./_sampling_messages.ts"),
     ]);
+    const { toModelMessages, toModelToolChoice, toModelTools } = convert;
     const { model, settings } = configuredModel(profile, env);
     const result = await generateText({
       ...settings,

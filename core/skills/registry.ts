@@ -3,9 +3,9 @@ import { dirname } from "node:path";
 import type { ConfigStore } from "../config/store.ts";
 import type { EventBus } from "../events.ts";
 import type { FileSystem } from "../files.ts";
-import { type ReadOptions, readSkillFile, type SkillFileRead } from "./bundled_files.ts";
-import { discoverSkills, type Discovery } from "./discover.ts";
-import { loadSkill, type SkillRecord } from "./load.ts";
+import type { ReadOptions, SkillFileRead } from "./bundled_files.ts";
+import type { Discovery } from "./discover.ts";
+import type { SkillRecord } from "./load.ts";
 import { type PathBase, resolveUserPath } from "./paths.ts";
 import { type LoadedSkill, type SkillSummary, summaryOf } from "./skill.ts";
 
@@ -107,19 +107,25 @@ export class SkillRegistry {
   }
 
   /** Walks a folder (absolute, relative to the config's folder, or under `~`) for skills. */
-  discover(path: string): Promise<Discovery> {
-    return discoverSkills(this.#fs, resolveUserPath(path, this.#base));
+  async discover(path: string): Promise<Discovery> {
+    const { discoverSkills } = await import("./discover.ts");
+    return await discoverSkills(this.#fs, resolveUserPath(path, this.#base));
   }
 
   /** Reads one bundled file of a loaded skill, confined to its folder; inline skills have none. */
-  readFile(skill: LoadedSkill, path: string, options?: ReadOptions): Promise<SkillFileRead> {
+  async readFile(
+    skill: LoadedSkill,
+    path: string,
+    options?: ReadOptions,
+  ): Promise<SkillFileRead> {
     if (skill.root === undefined) {
-      return Promise.resolve({
+      return {
         ok: false,
         error: `the skill ${skill.name} is written inline in the config and has no files`,
-      });
+      };
     }
-    return readSkillFile(this.#fs, skill.root, path, options);
+    const { readSkillFile } = await import("./bundled_files.ts");
+    return await readSkillFile(this.#fs, skill.root, path, options);
   }
 
   /** Stops following the config. */
@@ -131,8 +137,10 @@ export class SkillRegistry {
     return this.#config.config.skills.find((record) => record.id === id);
   }
 
-  #load(record: SkillRecord, strictName: boolean): Promise<LoadedSkill> {
-    return loadSkill(record, { fs: this.#fs, base: this.#base, strictName });
+  /** Loads a record; the parser (and `yaml`) load with the first skill, not at startup. */
+  async #load(record: SkillRecord, strictName: boolean): Promise<LoadedSkill> {
+    const { loadSkill } = await import("./load.ts");
+    return await loadSkill(record, { fs: this.#fs, base: this.#base, strictName });
   }
 
   async #reloadAll(): Promise<void> {

@@ -1,0 +1,36 @@
+/** Startup stays light: `main.ts` statically loads no npm package but zod; the SDKs load on first use. */
+import assert from "node:assert/strict";
+
+interface InfoModule {
+  specifier: string;
+  dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
+}
+
+Deno.test("main.ts reaches no SDK (AI SDK, MCP, A2A, AG-UI, yaml) through static imports", async () => {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", new URL("../main.ts", import.meta.url).pathname],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  assert.equal(output.code, 0);
+  const info = JSON.parse(new TextDecoder().decode(output.stdout));
+  const modules = new Map<string, InfoModule>(
+    info.modules.map((module: InfoModule) => [module.specifier, module]),
+  );
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  const stack: string[] = [...info.roots];
+  while (stack.length > 0) {
+    const specifier = stack.pop()!;
+    if (seen.has(specifier)) continue;
+    seen.add(specifier);
+    for (const dependency of modules.get(specifier)?.dependencies ?? []) {
+      const target = dependency.code?.specifier;
+      if (!target || dependency.isDynamic) continue;
+      if (target.startsWith("npm:")) {
+        packages.add(target.replace(/^npm:\/?/, "").replace(/@[^@/]+(\/.*)?$/, ""));
+      } else stack.push(target);
+    }
+  }
+  assert.deepEqual([...packages].sort(), ["zod"]);
+});
