@@ -14,10 +14,8 @@ import {
   startFakeVendor,
   VENDOR_PREFIXES,
 } from "../tests/fixtures/fake_vendors.ts";
+import { BENCH_TOKEN as TOKEN, startLassProcess } from "./_lass_process.ts";
 
-const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
-const READY = /^Lass ready: http:\/\/127\.0\.0\.1:(\d+)\//;
-const TOKEN = "bench-token";
 const FAKE_KEY = "fake-key";
 const FAKE_MODEL = "fake-large";
 
@@ -29,8 +27,6 @@ const CONCURRENT_STREAMS = 200;
 const LONG_DELTAS = 20_000;
 const LONG_REPS = 5;
 const STREAM_TIMEOUT_MS = 60_000;
-const READY_TIMEOUT_MS = 30_000;
-const STOP_TIMEOUT_MS = 5000;
 const RSS_SAMPLE_MS = 10;
 
 const GOAL_ADDED_FIRST_TEXT_MS = 1;
@@ -234,84 +230,6 @@ function lassConfig(fakeUrl: string): Record<string, unknown> {
     ],
     activeWorkspaceId: "fake",
   };
-}
-
-/** Keeps the last few KB of a stream's text, draining it so the child never blocks. */
-async function tail(stream: ReadableStream<Uint8Array>, onText: (text: string) => void) {
-  let kept = "";
-  for await (const text of stream.pipeThrough(new TextDecoderStream())) {
-    kept = (kept + text).slice(-4096);
-    onText(kept);
-  }
-}
-
-/** Waits for `promise`, or rejects after `ms`; the timer is always cleared. */
-async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Sends a signal to a child that may have exited already. */
-function signal(child: Deno.ChildProcess, name: Deno.Signal): void {
-  try {
-    child.kill(name);
-  } catch {
-    // Already exited.
-  }
-}
-
-/** Starts `main.ts` with the bench config in `dir` and waits for its ready line. */
-async function startLass(dir: string, fakeUrl: string): Promise<Lass> {
-  await Deno.writeTextFile(`${dir}/service.json`, JSON.stringify(lassConfig(fakeUrl)));
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      MAIN_TS,
-      "--port",
-      "0",
-      "--config",
-      `${dir}/service.json`,
-      "--data-dir",
-      `${dir}/data`,
-    ],
-    env: { NO_COLOR: "1", LASS_TOKEN: TOKEN, FAKE_KEY },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let stderr = "";
-  const { promise: ready, resolve: onReady } = Promise.withResolvers<number>();
-  const drained = Promise.all([
-    tail(child.stderr, (text) => void (stderr = text)),
-    tail(child.stdout, (text) => {
-      const match = text.split("\n").map((line) => READY.exec(line)).find(Boolean);
-      if (match) onReady(Number(match[1]));
-    }),
-  ]);
-  const stop = async () => {
-    signal(child, "SIGTERM");
-    await within(child.status, STOP_TIMEOUT_MS, "no exit").catch(() => signal(child, "SIGKILL"));
-    await child.status;
-    await drained;
-  };
-  const exited = child.status.then((status) => {
-    throw new Error(`Lass exited with code ${status.code} before it was ready`);
-  });
-  try {
-    const port = await within(Promise.race([ready, exited]), READY_TIMEOUT_MS, "no ready line");
-    return { pid: child.pid, chatUrl: `http://127.0.0.1:${port}/api/chat`, stop };
-  } catch (error) {
-    await stop();
-    throw new Error(`${(error as Error).message}\n${stderr.trim()}`);
-  }
 }
 
 /** A turn before anything arrived. */
@@ -722,7 +640,8 @@ async function main(): Promise<void> {
   fake.script(fakeTurn);
   let lass: Lass | undefined;
   try {
-    lass = await startLass(dir, fake.url);
+    const process = await startLassProcess(dir, lassConfig(fake.url), { FAKE_KEY });
+    lass = { pid: process.pid, chatUrl: `${process.base}/api/chat`, stop: process.stop };
     const startRssMb = await statusMb(lass.pid, "VmRSS");
     const model = directModel(fake);
     const turns: Record<string, ScenarioResult> = {};

@@ -4,9 +4,9 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { openSession, type SessionHandlers } from "../core/mcp/client.ts";
 import { createDemoServer } from "../core/mcp/demo_server.ts";
+import { BENCH_TOKEN, startLassProcess } from "./_lass_process.ts";
 import { type RawClient, rawHttpClient } from "./_raw_http.ts";
 
-const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
 const EVERYTHING = "npm:@modelcontextprotocol/server-everything@2026.8.31";
 const WARMUP = 200;
 const CALLS = 2000;
@@ -59,35 +59,9 @@ async function startLass(dir: string) {
     ],
     workspaces: [{ id: "w", name: "W", llmId: "demo", mcpServerIds: ["demo", "everything"] }],
   };
-  await Deno.writeTextFile(`${dir}/service.json`, JSON.stringify(config));
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      MAIN_TS,
-      "--port",
-      "0",
-      "--config",
-      `${dir}/service.json`,
-      "--data-dir",
-      `${dir}/data`,
-    ],
-    env: { NO_COLOR: "1", LASS_TOKEN: "bench-token" },
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!/Lass ready: .*:(\d+)\//.test(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("Lass exited before it was ready");
-    text += value;
-  }
-  reader.releaseLock();
-  child.stdout.cancel().catch(() => {});
-  const port = Number(/Lass ready: .*:(\d+)\//.exec(text)![1]);
-  const base = `http://127.0.0.1:${port}`;
-  const headers = { "x-service-token": "bench-token", "content-type": "application/json" };
+  const lass = await startLassProcess(dir, config);
+  const { port, base } = lass;
+  const headers = { "x-service-token": BENCH_TOKEN, "content-type": "application/json" };
   for (let i = 0; i < 600; i++) {
     const body = await (await fetch(`${base}/api/mcp`, { headers })).json();
     if (body.servers.every((s: { status: string }) => s.status === "connected")) break;
@@ -120,8 +94,7 @@ async function startLass(dir: string) {
     connect,
     stop: async () => {
       for (const client of clients) client.close();
-      child.kill("SIGTERM");
-      await child.status;
+      await lass.stop();
     },
   };
 }
