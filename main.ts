@@ -72,6 +72,16 @@ function machineHostNames(host: string): string[] {
   return names.filter((name) => name !== "" && name !== "::" && name !== "0.0.0.0");
 }
 
+/**
+ * The host of OAuth callback URLs: the bound address, or loopback for the unspecified addresses
+ * (authorization servers accept plain http redirects only to loopback).
+ */
+function callbackHost(host: string): string {
+  if (host === "0.0.0.0") return "127.0.0.1";
+  if (host === "::" || host === "[::]") return "[::1]";
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
 async function main(args: string[]): Promise<void> {
   if (args[0] === "demo-server") {
     // The built-in demo tool server over stdio, for other MCP clients.
@@ -130,10 +140,13 @@ async function main(args: string[]): Promise<void> {
   }
 
   const shutdown = new AbortController();
+  // Known once the port is bound (`--port 0` picks one): OAuth callback URLs are built from it.
+  let publicOrigin: string | undefined;
   const handle = createHandler({
     service,
     token,
     allowedHosts: exposed ? machineHostNames(host) : [],
+    publicOrigin: () => publicOrigin,
   });
   let backgroundStarted = false;
   const startBackground = () => {
@@ -154,6 +167,7 @@ async function main(args: string[]): Promise<void> {
       signal: shutdown.signal,
       onListen: ({ port }) => {
         const shown = host.includes(":") ? `[${host}]` : host;
+        publicOrigin = `http://${callbackHost(host)}:${port}`;
         console.log(`Lass ready: http://${shown}:${port}/?token=${token}`);
         if (exposed) console.warn(`WARNING: Lass is reachable from the network on ${host}.`);
         // Tool servers connect in the background; readiness shows in GET /api/mcp and the event

@@ -1,26 +1,7 @@
 /** The one error type of Lass: a contract error code, a sentence, and optional per-field details. */
+import type { ErrorCode, ErrorDetail } from "../wire/errors.ts";
 
-/** Error codes of the HTTP contract (DESIGN.md section 3). */
-export type ErrorCode =
-  | "invalid-json"
-  | "invalid-request"
-  | "invalid-config"
-  | "unauthorized"
-  | "forbidden-host"
-  | "forbidden-origin"
-  | "not-found"
-  | "method-not-allowed"
-  | "conflict"
-  | "too-large"
-  | "upstream-error"
-  | "timeout"
-  | "internal";
-
-/** One problem of a rejected input, at a dotted path such as `llms.0.provider`. */
-export interface ErrorDetail {
-  path: string;
-  message: string;
-}
+export type { ErrorCode, ErrorDetail } from "../wire/errors.ts";
 
 /** An expected failure that the HTTP boundary turns into `{"error": {code, message, details?}}`. */
 export class LassError extends Error {

@@ -1,28 +1,7 @@
 /** The event bus: a ring buffer of recent events, live listeners, and bounded per-client streams. */
+import type { EventLine, LassEvent } from "../wire/events.ts";
 
-/** One recorded event, as `GET /api/events` sends it. */
-export interface LassEvent {
-  seq: number;
-  time: string;
-  type: string;
-  data: Record<string, unknown>;
-}
-
-/** The keep-alive line of an event stream. */
-export interface Heartbeat {
-  type: "heartbeat";
-  time: string;
-}
-
-/** The last line a stream sends before it lets go of a reader that fell too far behind. */
-export interface Dropped {
-  type: "dropped";
-  time: string;
-  reason: string;
-}
-
-/** A line of an event stream: an event, a heartbeat, or the closing note of a dropped reader. */
-export type EventLine = LassEvent | Heartbeat | Dropped;
+export type { Dropped, EventLine, Heartbeat, LassEvent } from "../wire/events.ts";
 
 /** Options of {@link EventBus}. */
 export interface EventBusOptions {

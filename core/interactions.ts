@@ -2,44 +2,16 @@
 import { z } from "zod";
 import { detailsFromIssues, LassError } from "./errors.ts";
 import type { EventBus } from "./events.ts";
+import type { Interaction, InteractionKind, InteractionRequest } from "../wire/interactions.ts";
 
-/** Where an interaction came from: a chat run and/or a tool server. */
-interface Origin {
-  runId?: string;
-  serverId?: string;
-}
-
-/** A tool call that waits for the user's approval. */
-export interface ApprovalRequest extends Origin {
-  kind: "approval";
-  tool: string;
-  input: unknown;
-}
-
-/** A tool server asking the user for input (MCP elicitation). */
-export interface ElicitationRequest extends Origin {
-  kind: "elicitation";
-  message: string;
-  mode: "form" | "url";
-  requestedSchema?: Record<string, unknown>;
-  url?: string;
-}
-
-/** A tool server asking for a model completion (MCP sampling). */
-export interface SamplingRequest extends Origin {
-  kind: "sampling";
-  messages: unknown[];
-  systemPrompt?: string;
-  maxTokens: number;
-  modelPreferences?: Record<string, unknown>;
-}
-
-/** What can be asked. */
-export type InteractionRequest = ApprovalRequest | ElicitationRequest | SamplingRequest;
-/** The three kinds of interaction. */
-export type InteractionKind = InteractionRequest["kind"];
-/** A pending interaction as `GET /api/interactions` lists it. */
-export type Interaction = InteractionRequest & { id: string; createdAt: string };
+export type {
+  ApprovalRequest,
+  ElicitationRequest,
+  Interaction,
+  InteractionKind,
+  InteractionRequest,
+  SamplingRequest,
+} from "../wire/interactions.ts";
 
 /** The answer to an approval or sampling request. */
 export const ApprovalResponseSchema = z.strictObject({

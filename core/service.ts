@@ -4,10 +4,12 @@ import { ApprovalGate } from "./chat/approvals.ts";
 import type { EnvLookup } from "./config/env_refs.ts";
 import { ConfigStore } from "./config/store.ts";
 import { EventBus, type EventBusOptions } from "./events.ts";
+import { CatalogRegistry } from "./genui/registry.ts";
 import type { FileSystem } from "./files.ts";
 import { InteractionRegistry } from "./interactions.ts";
 import { detectedEnvKeys } from "./llm/presets.ts";
 import { type ManagerOptions, ToolServerManager } from "./mcp/manager.ts";
+import { OAuthSignIn } from "./mcp/oauth/sign_in.ts";
 import { createSampler } from "./mcp/sampling.ts";
 import { SessionStore } from "./sessions.ts";
 import { homeDir } from "./skills/paths.ts";
@@ -37,6 +39,8 @@ export interface Service {
   readonly mcp: ToolServerManager;
   /** The configured Agent Skills, loaded and kept in step with the config. */
   readonly skills: SkillRegistry;
+  /** The standard and configured UI component catalogs, loaded on first use. */
+  readonly catalogs: CatalogRegistry;
   /** Which tool calls of chats wait for approval, and the approvals remembered for this process. */
   readonly approvals: ApprovalGate;
   readonly env: EnvLookup;
@@ -58,7 +62,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     events,
     watch: options.watchConfig,
   });
-  // The data dir holds chats and (later) OAuth tokens: private to the user.
+  // The data dir holds chats and OAuth tokens: private to the user.
   await fs.makeDir(options.dataDir, 0o700);
   const sessions = new SessionStore(join(options.dataDir, "sessions"), fs);
   const interactions = new InteractionRegistry(events);
@@ -70,6 +74,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     env: options.env,
     exists: (path) => fs.exists(path),
     sampler: createSampler(config, options.env),
+    oauth: new OAuthSignIn({ fs, dir: join(options.dataDir, "oauth"), env: options.env }),
     ...options.mcp,
   });
   return {
@@ -79,6 +84,13 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     sessions,
     mcp,
     skills,
+    catalogs: new CatalogRegistry({
+      config,
+      events,
+      fs,
+      env: options.env,
+      home: homeDir(options.env),
+    }),
     approvals: new ApprovalGate({ config, interactions }),
     env: options.env,
     detectedEnv: detectedEnvKeys(options.env),

@@ -3,6 +3,9 @@ import { join } from "node:path";
 import { z } from "zod";
 import { detailsFromIssues, LassError } from "./errors.ts";
 import { type FileSystem, SerialQueue, writeFileAtomic } from "./files.ts";
+import type { SessionSummary } from "../wire/sessions.ts";
+
+export type { SessionSummary } from "../wire/sessions.ts";
 
 /** Session ids: letters, digits, `_` and `-`, at most 128; nothing that can leave the folder. */
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
@@ -45,16 +48,6 @@ export interface TurnRecord {
   agentId?: string;
   request: unknown[];
   response: unknown[];
-}
-
-/** One line of `GET /api/sessions`. */
-export interface SessionSummary {
-  id: string;
-  title: string;
-  workspaceId: string;
-  createdAt: string;
-  updatedAt: string;
-  messageCount: number;
 }
 
 /** Checks a session id from a URL; throws 400 `invalid-request` for anything unsafe. */

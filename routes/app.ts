@@ -4,21 +4,26 @@ import type { Service } from "../core/service.ts";
 import { VERSION } from "../core/version.ts";
 import { checkDeclaredLength } from "./body.ts";
 import { agentRoutes } from "./agents.ts";
+import { assetRoutes } from "./assets.ts";
 import { bootstrapRoutes } from "./bootstrap.ts";
+import { catalogRoutes } from "./catalogs.ts";
 import { chatRoutes } from "./chat.ts";
 import { configRoutes } from "./config.ts";
 import type { RouteContext, Routes } from "./context.ts";
 import { eventRoutes } from "./events.ts";
+import { exportRoutes } from "./export.ts";
 import { healthRoutes } from "./health.ts";
-import { homeRoutes } from "./home.ts";
+import { homeRoutes, pageForMissingToken } from "./home.ts";
 import { errorResponse, responseForError } from "./http.ts";
 import { interactionRoutes } from "./interactions.ts";
 import { llmRoutes } from "./llm.ts";
 import { mcpRoutes } from "./mcp.ts";
+import { oauthRoutes } from "./oauth.ts";
 import { Router } from "./router.ts";
 import { checkHostAndOrigin, OPEN_ROUTES, tokenOf, tokensMatch } from "./security.ts";
 import { sessionRoutes } from "./sessions.ts";
 import { skillRoutes } from "./skills.ts";
+import { uiRoutes } from "./ui.ts";
 
 /** What {@link createHandler} needs; everything with a side effect comes in here. */
 export interface HandlerOptions {
@@ -34,22 +39,33 @@ export interface HandlerOptions {
   version?: string;
   /** Where 5xx errors are logged; default `console.error`. */
   log?: (message: string) => void;
+  /**
+   * Where Lass really listens, e.g. `http://127.0.0.1:7420` (a function when it is known only
+   * once the server is bound). OAuth callback URLs are built from it; without it, from the
+   * origin of the first request that carried the token.
+   */
+  publicOrigin?: string | (() => string | undefined);
 }
 
 /** Every route of the API, by path and method. */
 export const ROUTES: Routes = {
   ...homeRoutes,
+  ...assetRoutes,
   ...healthRoutes,
   ...agentRoutes,
   ...bootstrapRoutes,
+  ...catalogRoutes,
   ...chatRoutes,
   ...configRoutes,
   ...eventRoutes,
+  ...exportRoutes,
   ...interactionRoutes,
   ...llmRoutes,
   ...mcpRoutes,
+  ...oauthRoutes,
   ...sessionRoutes,
   ...skillRoutes,
+  ...uiRoutes,
 };
 
 /** Builds the request handler of the Lass API. */
@@ -57,6 +73,11 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
   const router = new Router(ROUTES);
   const allowedHosts = new Set((options.allowedHosts ?? []).map((host) => host.toLowerCase()));
   const log = options.log ?? ((message: string) => console.error(message));
+  let seenOrigin: string | undefined;
+  const { publicOrigin } = options;
+  options.service.mcp.setOAuthOrigin(() =>
+    (typeof publicOrigin === "function" ? publicOrigin() : publicOrigin) ?? seenOrigin
+  );
   const base = {
     service: options.service,
     heartbeatMs: options.heartbeatMs ?? 15_000,
@@ -72,6 +93,9 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
     if (!(match.kind === "found" && OPEN_ROUTES.has(`${method} ${match.path}`))) {
       const token = tokenOf(req, url);
       if (token === null || !tokensMatch(token, options.token)) {
+        const path = match.kind === "found" ? match.path : undefined;
+        const page = pageForMissingToken(req, url, path, token !== null);
+        if (page) return await page;
         throw new LassError(
           "unauthorized",
           token === null
@@ -79,6 +103,7 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
             : "the service token is wrong; use the token printed at startup",
         );
       }
+      seenOrigin ??= url.origin;
     }
     if (match.kind === "not-found") {
       throw new LassError("not-found", `there is nothing at ${url.pathname}`);

@@ -1,5 +1,6 @@
 /** `GET /api/bootstrap`: everything a client needs to draw the settings and chat on first load. */
 import { PROVIDER_PRESETS } from "../core/llm/presets.ts";
+import type { CatalogSummary } from "../core/genui/catalog.ts";
 import type { Service } from "../core/service.ts";
 import type { Routes } from "./context.ts";
 import { respond } from "./http.ts";
@@ -8,6 +9,7 @@ import { respond } from "./http.ts";
 interface Cached {
   revision: number;
   skillsRevision: number;
+  catalogsRevision: number;
   head: string;
   /** The state records serialised in `body` (they are replaced, never changed, on every update). */
   states: readonly object[];
@@ -16,11 +18,12 @@ interface Cached {
 
 const cache = new WeakMap<Service, Cached>();
 
-function bootstrapBody(service: Service, version: string): string {
+function bootstrapBody(service: Service, version: string, catalogs: CatalogSummary[]): string {
   let cached = cache.get(service);
   if (
     cached?.revision !== service.config.revision ||
-    cached.skillsRevision !== service.skills.revision
+    cached.skillsRevision !== service.skills.revision ||
+    cached.catalogsRevision !== service.catalogs.revision
   ) {
     const head = JSON.stringify({
       version,
@@ -29,11 +32,12 @@ function bootstrapBody(service: Service, version: string): string {
       presets: PROVIDER_PRESETS,
       env: { detected: service.detectedEnv },
       skills: service.skills.summaries(),
-      catalogs: [],
+      catalogs,
     });
     cached = {
       revision: service.config.revision,
       skillsRevision: service.skills.revision,
+      catalogsRevision: service.catalogs.revision,
       head,
       states: [],
       body: "",
@@ -53,11 +57,12 @@ function bootstrapBody(service: Service, version: string): string {
 /** Bootstrap routes. */
 export const bootstrapRoutes: Routes = {
   "/api/bootstrap": {
-    GET: (_req, { service, version }) => {
+    GET: async (_req, { service, version }) => {
       // Right after a config change the skills may still be loading: wait, so both agree.
-      const loading = service.skills.pending;
-      if (loading) return loading.then(() => respond(bootstrapBody(service, version)));
-      return respond(bootstrapBody(service, version));
+      await service.skills.pending;
+      // Catalogs load on first use (and again after their records change).
+      const catalogs = await service.catalogs.summaries();
+      return respond(bootstrapBody(service, version, catalogs));
     },
   },
 };

@@ -16,13 +16,23 @@ const UiAction = z.looseObject({
   context: z.record(z.string(), z.unknown()).optional(),
   sessionId: z.string().optional(),
   runId: z.string().optional(),
+  serverId: z.string().optional().meta({ description: "The tool server whose UI sent it" }),
+  tool: z.string().optional().meta({ description: "The tool whose result the UI shows" }),
 });
 
 const UiRpc = z.looseObject({
   method: z.string().min(1),
   direction: z.enum(["to-app", "from-app"]).optional(),
   serverId: z.string().optional(),
+  tool: z.string().optional().meta({
+    description: "The tool concerned; for tools/call taken from params.name when absent",
+  }),
   resourceUri: z.string().optional(),
+}).transform((data) => {
+  const name = (data.params as { name?: unknown } | undefined)?.name;
+  return data.tool === undefined && data.method === "tools/call" && typeof name === "string"
+    ? { ...data, tool: name }
+    : data;
 });
 
 /** What a client may report: a UI action (A2UI) or an MCP Apps JSON-RPC message. */

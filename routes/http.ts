@@ -9,6 +9,7 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = {
   "unauthorized": 401,
   "forbidden-host": 403,
   "forbidden-origin": 403,
+  "forbidden-tool": 403,
   "not-found": 404,
   "method-not-allowed": 405,
   "conflict": 409,

@@ -15,6 +15,9 @@ const ConnectBody = z.strictObject({ force: z.boolean().optional() });
 const CallBody = z.strictObject({
   tool: z.string().min(1),
   args: z.record(z.string(), z.unknown()).default({}),
+  from: z.enum(["api", "app"]).default("api").meta({
+    description: "`app`: the call comes from an MCP App of this server (visibility is enforced)",
+  }),
 });
 const ResourceBody = z.strictObject({ uri: z.string().min(1) });
 const PromptBody = z.strictObject({
@@ -65,9 +68,30 @@ export const mcpRoutes: Routes = {
       return json(await service.mcp.disconnect(params.id));
     },
   },
+  "/api/mcp/:id/signout": {
+    POST: async (req, { service, params }) => {
+      await readBody(req, NoBody, { optional: true });
+      return json(await service.mcp.signOut(params.id));
+    },
+  },
   "/api/mcp/:id/call": {
     POST: async (req, { service, params }) => {
-      const { tool, args } = await readBody(req, CallBody);
+      const { tool, args, from } = await readBody(req, CallBody);
+      if (from === "app") {
+        // MCP Apps: a View may call only tools whose `_meta.ui.visibility` includes "app"
+        // (absent means ["model", "app"]), and only on its own server (this route's).
+        const state = await service.mcp.connect(params.id);
+        const info = state.tools.find((candidate) => candidate.name === tool);
+        const visibility = info?.ui?.visibility;
+        if (info && visibility !== undefined && !visibility.includes("app")) {
+          throw new LassError(
+            "forbidden-tool",
+            `the tool ${tool} of ${params.id} is not visible to apps (visibility: ${
+              visibility.join(", ") || "none"
+            })`,
+          );
+        }
+      }
       return json(await service.mcp.callTool(params.id, tool, args));
     },
   },

@@ -10,7 +10,11 @@ const router = new Router(ROUTES);
 const bodyRoutes = router.routes.filter((r) => r.method === "POST" || r.method === "PUT");
 
 /** Routes that accept an empty body (`curl -X POST` without data). */
-const OPTIONAL_BODY = new Set(["/api/mcp/:id/connect", "/api/mcp/:id/disconnect"]);
+const OPTIONAL_BODY = new Set([
+  "/api/mcp/:id/connect",
+  "/api/mcp/:id/disconnect",
+  "/api/mcp/:id/signout",
+]);
 
 /** A concrete path for a route: ids of things that exist where the route checks the id first. */
 function concrete(path: string, t: Awaited<ReturnType<typeof startService>>): string {

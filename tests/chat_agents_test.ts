@@ -177,7 +177,7 @@ Deno.test("skills in chat: the catalog in the system prompt, load_skill and read
   const { SKILL_FIXTURES } = await import("./_skills.ts");
   const t = await startService({
     config: {
-      ...chatConfig({ servers: [], workspace: { skillIds: ["pdf"] } }),
+      ...chatConfig({ servers: [], workspace: { skillIds: ["pdf"], generativeUi: false } }),
       skills: [{ id: "pdf", path: `${SKILL_FIXTURES}/pdf-processing` }],
     },
   });
@@ -225,7 +225,7 @@ Deno.test("the skill catalog follows the workspace's system prompt in the model 
           model: "fake-large",
           baseURL: `${fake.url}/compatible/v1`,
         }],
-        workspace: { skillIds: ["pdf"], systemPrompt: "Be brief." },
+        workspace: { skillIds: ["pdf"], systemPrompt: "Be brief.", generativeUi: false },
       }),
       skills: [{ id: "pdf", path: `${SKILL_FIXTURES}/pdf-processing` }],
     },

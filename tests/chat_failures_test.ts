@@ -23,7 +23,10 @@ Deno.test("a tool call past the deadline is an error result and the turn finishe
 
 Deno.test("a tool server that dies mid-call is an error result; the next turn reconnects", async () => {
   const t = await startService({
-    config: chatConfig({ servers: [failingServer("fragile", "exit")] }),
+    config: chatConfig({
+      servers: [failingServer("fragile", "exit")],
+      workspace: { generativeUi: false },
+    }),
   });
   try {
     const { chunks } = await chat(t, { messages: [user("crash now")] });

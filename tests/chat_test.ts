@@ -33,7 +33,8 @@ Deno.test("a tool turn streams start, reasoning, text, tool-call, tool-result, s
       runId: "x",
       model: "demo",
       profileId: "demo",
-      tools: t.service.mcp.state("demo").tools.filter((tool) => tool.modelVisible).length,
+      // The server's model-visible tools and the render tool (generativeUi is on by default).
+      tools: t.service.mcp.state("demo").tools.filter((tool) => tool.modelVisible).length + 1,
     });
     const [call] = ofType(chunks, "tool-call");
     assert.deepEqual(call, {
@@ -86,7 +87,10 @@ Deno.test("finish.messages appended to the history make a valid second turn", as
 
 Deno.test("a plain answer with no tools is one step; the system prompt is the workspace's", async () => {
   const t = await startService({
-    config: chatConfig({ servers: [], workspace: { systemPrompt: "Be brief." } }),
+    config: chatConfig({
+      servers: [],
+      workspace: { systemPrompt: "Be brief.", generativeUi: false },
+    }),
   });
   try {
     const { chunks } = await chat(t, { messages: [user("what is the meaning of life")] });

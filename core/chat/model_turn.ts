@@ -11,6 +11,7 @@ import { describeModelError } from "../llm/failures.ts";
 import { configuredModel } from "../llm/providers.ts";
 import type { ChatChunk, ChatUsage } from "./chunks.ts";
 import { skillTools } from "./skill_tools.ts";
+import { uiTools } from "./ui_tools.ts";
 import { shownOutput } from "./tool_output.ts";
 import { type RunTools, type ToolRun, toolServerTools } from "./tools.ts";
 import type { ReadyTurn, Turn, TurnOutcome } from "./turn.ts";
@@ -44,7 +45,7 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
   if (model.problem) {
     throw new Error(`the model profile ${profile.id} cannot be used: ${model.problem}`);
   }
-  const [servers, skills] = await Promise.all([
+  const [servers, skills, ui] = await Promise.all([
     toolServerTools({
       service,
       gate: service.approvals,
@@ -54,17 +55,19 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
       signal,
     }),
     skillTools(service, workspace),
+    uiTools(service, workspace, runId),
   ]);
   for (const gap of servers.unavailable) {
     service.events.emit("chat.tools-unavailable", { runId, ...gap });
   }
   const tools: RunTools = {
-    tools: { ...servers.tools, ...skills.tools },
-    origins: new Map([...servers.origins, ...skills.origins]),
+    tools: { ...servers.tools, ...skills.tools, ...ui.tools },
+    origins: new Map([...servers.origins, ...skills.origins, ...ui.origins]),
     unavailable: servers.unavailable,
   };
   const toolCount = Object.keys(tools.tools).length;
-  const instructions = [workspace.systemPrompt, skills.instructions].filter(Boolean).join("\n\n");
+  const instructions = [workspace.systemPrompt, skills.instructions, ui.instructions]
+    .filter(Boolean).join("\n\n");
   const result = streamText({
     ...model.settings,
     model: model.model,

@@ -186,9 +186,14 @@ export const AgentSchema = z.strictObject({
   }),
 });
 
+/** The id under which the standard A2UI catalog is listed; configured catalogs cannot take it. */
+export const STANDARD_CATALOG_ID = "standard";
+
 /** One `catalogs[]` record: a generative-UI component catalog. */
 export const CatalogSchema = z.strictObject({
-  id: Id.meta({ description: "Unique id, referenced by workspaces[].generativeUi.catalogIds" }),
+  id: Id.refine((id) => id !== STANDARD_CATALOG_ID, {
+    message: `"${STANDARD_CATALOG_ID}" is the standard catalog's id; choose another`,
+  }).meta({ description: "Unique id, referenced by workspaces[].generativeUi.catalogIds" }),
   name: z.string().optional().meta({ description: "Display name override" }),
   path: z.string().min(1).optional().meta({
     description: "Catalog JSON file, relative to the config file",
@@ -207,7 +212,9 @@ const ComponentNames = z.array(z.string().min(1));
 export const GenerativeUiSettingsSchema = z.strictObject({
   toolName: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).default(CONFIG_DEFAULTS.renderToolName)
     .meta({ description: "Name of the render tool the model sees" }),
-  catalogIds: z.array(z.string()).optional().meta({ description: "Configured catalogs to offer" }),
+  catalogIds: z.array(z.string()).optional().meta({
+    description: "Configured catalogs to offer; all of them when absent",
+  }),
   standard: z.boolean().default(true).meta({ description: "Include the standard A2UI catalog" }),
   allow: ComponentNames.optional().meta({ description: "Only these component names" }),
   deny: ComponentNames.optional().meta({ description: "Never these component names" }),
@@ -216,12 +223,19 @@ export const GenerativeUiSettingsSchema = z.strictObject({
   examples: z.array(z.strictObject({
     prompt: z.string().optional().meta({ description: "What the example answers" }),
     input: z.record(z.string(), z.unknown()).meta({ description: "A render-tool input" }),
-  })).optional().meta({ description: "Example render-tool inputs shown to the model" }),
+  })).optional().meta({
+    description: "Example render-tool inputs shown to the model (replace the built-in example)",
+  }),
   repair: z.boolean().default(true).meta({
     description: "Repair small mistakes in the model's UI instead of rejecting them",
   }),
-  theme: z.record(z.string(), z.unknown()).optional().meta({
-    description: "Theme passed into createSurface",
+  theme: z.looseObject({
+    primaryColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: "must be a color like #1a73e8" })
+      .optional().meta({ description: "The surface's primary color, #RRGGBB" }),
+    iconUrl: z.string().optional().meta({ description: "An icon shown as the agent's" }),
+    agentDisplayName: z.string().optional().meta({ description: "The agent's name on surfaces" }),
+  }).optional().meta({
+    description: "Theme passed into createSurface (A2UI v0.9 theme; other fields pass through)",
   }),
 });
 

@@ -125,10 +125,33 @@ function chooseCalls(
   }));
 }
 
-/** Fixed arguments for a render tool that takes A2UI messages: the sign-up form sample. */
+/**
+ * The sign-up form of {@link demoUiSample} as Lass's own render tool takes it: a compact surface
+ * (a flat component list with one `root`, a title and the initial data).
+ */
+export function demoUiInput(): Record<string, unknown> {
+  const [, update] = demoUiSample() as { updateComponents: { components: unknown[] } }[];
+  return {
+    title: "Sign up",
+    components: update.updateComponents.components,
+    data: { signup: { email: "" } },
+  };
+}
+
+/**
+ * Fixed arguments for a render tool: the sign-up form sample as A2UI messages when its schema
+ * has an array `messages`, or as a compact surface when it has an array `components`.
+ */
 function uiPreset(tool: LanguageModelV4FunctionTool): Record<string, unknown> | undefined {
-  if (!isRenderTool(tool) || propertyType(tool, "messages") !== "array") return undefined;
-  return { messages: demoUiSample() };
+  if (!isRenderTool(tool)) return undefined;
+  if (propertyType(tool, "messages") === "array") return { messages: demoUiSample() };
+  if (propertyType(tool, "components") === "array") return demoUiInput();
+  return undefined;
+}
+
+/** Whether a render call's input is one of the sign-up form presets. */
+function isUiPreset(input: Record<string, unknown>): boolean {
+  return Array.isArray(input.messages) || Array.isArray(input.components);
 }
 
 // ---- the answer script ----
@@ -150,7 +173,7 @@ function callPlan(calls: DemoCall[], message: string, tools: LanguageModelV4Func
   const names = listNames(calls.map((c) => c.toolName));
   const ui = calls.some((c) => {
     const tool = tools.find((t) => t.name === c.toolName);
-    return tool !== undefined && isRenderTool(tool) && Array.isArray(c.input.messages);
+    return tool !== undefined && isRenderTool(tool) && isUiPreset(c.input);
   });
   const reason = ui && !findMentions(message, tools).length
     ? `The user asked for UI, so I will call ${names} with a small sign-up form.`
@@ -158,7 +181,7 @@ function callPlan(calls: DemoCall[], message: string, tools: LanguageModelV4Func
       calls.length > 1 ? "them" : "it"
     } with arguments taken from the message.`;
   const lines = calls.map((c) =>
-    Array.isArray(c.input.messages)
+    isUiPreset(c.input)
       ? `Calling \`${c.toolName}\` to show a small sign-up form.`
       : `Calling \`${c.toolName}\` with ${shortJson(c.input)}.`
   );

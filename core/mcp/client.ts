@@ -13,6 +13,8 @@ import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdi
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/client/sse"
 import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+// @ts-types="@modelcontextprotocol/sdk/client/auth"
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 // @ts-types="@modelcontextprotocol/sdk/inMemory"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
@@ -63,10 +65,18 @@ export interface InProcessServer {
   close(): Promise<void>;
 }
 
+/** OAuth for a remote transport (`core/mcp/oauth/`): the SDK's provider and the fetch under it. */
+export interface SessionAuth {
+  readonly provider: OAuthClientProvider;
+  readonly fetch: (url: string | URL, init?: RequestInit) => Promise<Response>;
+  /** Receives the transport's `finishAuth`, which completes a sign-in this transport started. */
+  attach(finishAuth: (code: string) => Promise<void>): void;
+}
+
 /** How to reach a tool server, with env references already resolved. */
 export type TransportSpec =
   | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { kind: "http" | "sse"; url: string; headers: Record<string, string> }
+  | { kind: "http" | "sse"; url: string; headers: Record<string, string>; auth?: SessionAuth }
   | { kind: "in-process"; server: () => InProcessServer };
 
 /** What the session reports back to its owner. */
@@ -222,7 +232,9 @@ async function createTransport(spec: TransportSpec, handlers: SessionHandlers): 
       ) as typeof import("@modelcontextprotocol/sdk/client/streamableHttp");
       const transport = new StreamableHTTPClientTransport(new URL(spec.url), {
         requestInit: { headers: spec.headers },
+        ...(spec.auth && { authProvider: spec.auth.provider, fetch: spec.auth.fetch }),
       });
+      spec.auth?.attach((code) => transport.finishAuth(code));
       // Deno keeps Streamable HTTP sockets open after close() unless the session is ended first.
       return { transport, terminate: () => transport.terminateSession() };
     }
@@ -231,11 +243,12 @@ async function createTransport(spec: TransportSpec, handlers: SessionHandlers): 
         "@modelcontextprotocol/sdk/client/sse.js"
       ) as typeof import("@modelcontextprotocol/sdk/client/sse");
       // The SDK sends `requestInit` headers on the event stream and on every POST.
-      return {
-        transport: new SSEClientTransport(new URL(spec.url), {
-          requestInit: { headers: spec.headers },
-        }),
-      };
+      const transport = new SSEClientTransport(new URL(spec.url), {
+        requestInit: { headers: spec.headers },
+        ...(spec.auth && { authProvider: spec.auth.provider, fetch: spec.auth.fetch }),
+      });
+      spec.auth?.attach((code) => transport.finishAuth(code));
+      return { transport };
     }
     case "in-process": {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

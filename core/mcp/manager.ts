@@ -5,6 +5,7 @@ import type { ConfigStore } from "../config/store.ts";
 import { clip, isNetworkFailure, LassError } from "../errors.ts";
 import type { EventBus } from "../events.ts";
 import type { InteractionRegistry } from "../interactions.ts";
+import { type OAuthSignIn, type ServerAuthProvider, SignInFailure } from "./oauth/sign_in.ts";
 import type {
   CallToolResult,
   GetPromptResult,
@@ -48,7 +49,14 @@ export interface ManagerOptions {
   sampler?: Sampler;
   /** Deadline of a tool call, resource read or prompt; default 120 s. */
   callTimeoutMs?: number;
+  /** OAuth sign-in for http and sse servers; without it a 401 is an error. */
+  oauth?: OAuthSignIn;
 }
+
+/** What `GET /oauth/callback` did: signed in (and the server's state after its reconnect), or not. */
+export type SignInResult =
+  | { ok: true; serverId: string; state?: ToolServerState }
+  | { ok: false; reason: SignInFailure["kind"]; serverId?: string };
 
 /** Who made a tool call: a chat run (and its model) or the API. Server requests during it inherit it. */
 export interface CallContext {
@@ -125,11 +133,16 @@ export class ToolServerManager {
     }
   }
 
-  /** Connects a server (or waits for the connect in progress); `force` reconnects. */
+  /**
+   * Connects a server (or waits for the connect in progress); `force` reconnects. A server that
+   * waits for sign-in keeps its `authUrl` while that flow is valid: another attempt would only
+   * replace the URL the user may have open.
+   */
   async connect(id: string, options: { force?: boolean } = {}): Promise<ToolServerState> {
     const entry = this.#entry(id);
     if (!options.force) {
       if (entry.state.status === "connected") return entry.state;
+      if (this.#options.oauth?.isPending(entry.state.authUrl)) return entry.state;
       if (entry.connecting) {
         await entry.connecting;
         return entry.state;
@@ -277,6 +290,54 @@ export class ToolServerManager {
     return { ...entry.state, latencyMs };
   }
 
+  /** Sets where Lass really listens; OAuth callback URLs are built from it. */
+  setOAuthOrigin(origin: () => string | undefined): void {
+    this.#options.oauth?.setOrigin(origin);
+  }
+
+  /**
+   * Completes a sign-in from the callback's query and reconnects the server. An unknown or
+   * expired `state` changes nothing. A refused or failed sign-in is logged for its server, which
+   * reconnects to offer a fresh sign-in URL.
+   */
+  async completeSignIn(params: URLSearchParams): Promise<SignInResult> {
+    const oauth = this.#options.oauth;
+    if (!oauth) return { ok: false, reason: "unknown-state" };
+    let serverId: string;
+    try {
+      ({ serverId } = await oauth.complete(params));
+    } catch (error) {
+      if (!(error instanceof SignInFailure)) throw error;
+      const entry = error.serverId ? this.#entries.get(error.serverId) : undefined;
+      if (entry) {
+        this.#log(entry, "warning", `sign-in failed: ${error.reason ?? error.kind}`);
+        if (entry.state.status === "needs-auth") {
+          this.connect(entry.record.id, { force: true }).catch(() => {});
+        }
+      }
+      return { ok: false, reason: error.kind, ...(error.serverId && { serverId: error.serverId }) };
+    }
+    const entry = this.#entries.get(serverId);
+    // A draft of `POST /api/mcp/test`: its tokens wait in the store until the record is saved.
+    if (!entry) return { ok: true, serverId };
+    this.#log(entry, "info", "signed in");
+    return { ok: true, serverId, state: await this.connect(serverId, { force: true }) };
+  }
+
+  /** Forgets a remote server's OAuth credentials, reconnects it, and returns its new state. */
+  async signOut(id: string): Promise<ToolServerState> {
+    const entry = this.#entry(id);
+    if (entry.record.transport === "stdio") {
+      throw new LassError(
+        "invalid-request",
+        `the tool server ${id} uses stdio: sign-out applies to http and sse servers`,
+      );
+    }
+    await this.#options.oauth?.signOut(entry.record);
+    this.#log(entry, "info", "signed out");
+    return await this.connect(id, { force: true });
+  }
+
   /** Closes every connection and stops following the config. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -295,7 +356,10 @@ export class ToolServerManager {
 
   async #connected(entry: Entry): Promise<Entry> {
     if (entry.connecting) await entry.connecting;
-    if (entry.state.status !== "connected") await this.connect(entry.record.id);
+    if (entry.state.status !== "connected") {
+      const state = await this.connect(entry.record.id);
+      if (state.status === "needs-auth") throw needsAuthError(entry.record.id);
+    }
     if (entry.state.status !== "connected" || !entry.session) {
       throw new LassError(
         "upstream-error",
@@ -336,6 +400,12 @@ export class ToolServerManager {
           `${what} got no answer within ${this.#callTimeoutMs / 1000} s`,
         );
       }
+      if (entry.state.status === "needs-auth") {
+        throw new LassError(
+          "upstream-error",
+          `${what} failed: ${needsAuthError(entry.record.id).message}`,
+        );
+      }
       if (entry.session !== session || entry.state.status !== "connected") {
         throw new LassError(
           "upstream-error",
@@ -362,13 +432,21 @@ export class ToolServerManager {
     options: { quiet?: boolean } = {},
   ): Promise<void> {
     const current = () => entry.generation === generation && !this.#closed;
+    let auth: ServerAuthProvider | undefined;
     try {
-      const spec = await transportSpecOf(entry.record, {
+      let spec = await transportSpecOf(entry.record, {
         env: this.#options.env,
         configPath: this.#options.config.path,
         exists: this.#options.exists,
         demoServer: this.#options.demoServer ?? defaultDemoServer,
       });
+      if (spec.kind === "http" || spec.kind === "sse") {
+        auth = this.#options.oauth?.forSession(
+          entry.record,
+          (authUrl) => this.#signInRequired(entry, generation, authUrl),
+        );
+        if (auth) spec = { ...spec, auth: auth.sessionAuth };
+      }
       const open = this.#options.open ?? (await import("./client.ts")).openSession;
       const session = await open(spec, this.#handlers(entry, generation), {
         timeoutMs: entry.record.timeoutMs,
@@ -412,11 +490,22 @@ export class ToolServerManager {
       const session = entry.session;
       entry.session = undefined;
       await session?.close().catch(() => {});
-      const state = {
-        ...emptyState(entry.record),
-        status: "error" as const,
-        error: describeConnectError(entry.record, error, entry.stderrTail),
-      };
+      const state: ToolServerState = auth?.authUrl
+        ? { ...emptyState(entry.record), status: "needs-auth", authUrl: auth.authUrl }
+        : {
+          ...emptyState(entry.record),
+          status: "error",
+          error: this.#scrub(
+            entry,
+            auth?.authRunning
+              ? clip(
+                `the server requires sign-in, and OAuth sign-in failed: ${
+                  (error as Error)?.message ?? error
+                }`,
+              )
+              : describeConnectError(entry.record, error, entry.stderrTail),
+          ),
+        };
       options.quiet ? (entry.state = state) : this.#setState(entry, state);
     }
   }
@@ -459,6 +548,20 @@ export class ToolServerManager {
     };
   }
 
+  /**
+   * The server asked for sign-in. During a connect the connect's own error path reports it; on an
+   * open connection (a refresh that failed, a step-up to more scopes) the connection closes and
+   * the state becomes `needs-auth`.
+   */
+  #signInRequired(entry: Entry, generation: number, authUrl: string): void {
+    if (entry.generation !== generation || this.#closed || !entry.session) return;
+    entry.generation++;
+    const session = entry.session;
+    entry.session = undefined;
+    session.close().catch(() => {});
+    this.#setState(entry, { ...emptyState(entry.record), status: "needs-auth", authUrl });
+  }
+
   /** An `mcp.log` event, bounded, with resolved secrets of the record taken out. */
   #log(entry: Entry, level: string, message: string, logger?: string): void {
     this.#options.events.emit("mcp.log", {
@@ -469,9 +572,10 @@ export class ToolServerManager {
     });
   }
 
-  /** Replaces the values that env references of the record resolve to (keys, tokens) in a text. */
+  /** Replaces the record's secrets (resolved env references, OAuth tokens) in a text. */
   #scrub(entry: Entry, text: string): string {
-    return scrubSecrets(text, secretsOf(entry.record, this.#options.env));
+    const oauth = this.#options.oauth?.secrets(entry.record) ?? [];
+    return scrubSecrets(text, [...secretsOf(entry.record, this.#options.env), ...oauth]);
   }
 
   /** Re-reads one list after a list-changed notification; only that list of the state changes. */
@@ -552,6 +656,14 @@ export class ToolServerManager {
     for (const id of reconnect) this.connect(id, { force: true }).catch(() => {});
     for (const id of close) this.disconnect(id).catch(() => {});
   }
+}
+
+/** The error of a call to a server that waits for the user to sign in. */
+function needsAuthError(id: string): LassError {
+  return new LassError(
+    "upstream-error",
+    `the tool server ${id} needs sign-in: open the authUrl of its state (GET /api/mcp)`,
+  );
 }
 
 /** The settings that shape the connection itself; a change of any of them reconnects. */

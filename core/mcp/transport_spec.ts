@@ -62,8 +62,10 @@ export function describeConnectError(
     text = `no answer to initialize within ${record.timeoutMs / 1000} s`;
   } else if (/connection closed/i.test(message)) {
     text = "the server exited before it was ready";
-  } else if (/\b401\b|unauthorized/i.test(message)) {
-    text = "the server requires sign-in (401)";
+  } else if (/\b401\b|unauthorized/i.test(message) || (error as { code?: unknown })?.code === 401) {
+    text = record.oauth === false
+      ? "the server requires sign-in (401), and OAuth sign-in is off for it (oauth: false)"
+      : "the server requires sign-in (401)";
   } else if (isNetworkFailure(error)) {
     text = `cannot reach ${record.url}`;
   } else {

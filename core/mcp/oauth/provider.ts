@@ -1,0 +1,237 @@
+/** The MCP SDK's `OAuthClientProvider` for one tool server: Lass's store, flows and redirect URL. */
+// @ts-types="@modelcontextprotocol/sdk/client/auth"
+import type {
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+} from "@modelcontextprotocol/sdk/client/auth.js";
+// @ts-types="@modelcontextprotocol/sdk/shared/auth"
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import { SerialQueue } from "../../files.ts";
+import { VERSION } from "../../version.ts";
+import type { SessionAuth } from "../client.ts";
+import { createAuthFetch, type FetchLike, type RefreshCoalescer } from "./fetch.ts";
+import type { PendingSignIns } from "./pending.ts";
+import type { OAuthStore } from "./store.ts";
+
+/** One server's sign-in settings, env references resolved. */
+export interface ServerAuthSettings {
+  serverId: string;
+  /** The endpoint the transport talks to; the stored credentials are bound to it. */
+  serverUrl: string;
+  /** Lass's `/oauth/callback` at its real listening address. */
+  redirectUrl: string;
+  /** A pre-registered client, or (an https URL with a path) a client ID metadata document. */
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: string[];
+}
+
+/** What a provider shares with the rest of the sign-in machinery. */
+export interface ProviderDeps {
+  store: OAuthStore;
+  pending: PendingSignIns;
+  refreshes: RefreshCoalescer;
+  /** The user must sign in: the authorization URL to open. */
+  onRedirect(authUrl: string): void;
+  now?: () => number;
+  fetch?: FetchLike;
+}
+
+/** Whether a client id is a client ID metadata document URL (SEP-991): https with a path. */
+export function isMetadataDocumentUrl(clientId: string | undefined): boolean {
+  if (!clientId) return false;
+  try {
+    const url = new URL(clientId);
+    return url.protocol === "https:" && url.pathname !== "/";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The provider one connection (one transport) uses. Credentials come from and go to the
+ * {@link OAuthStore} unchanged; a flow's `state` and PKCE verifier live in {@link PendingSignIns}
+ * until the callback; `redirectToAuthorization` does not open a browser but reports the URL.
+ */
+export class ServerAuthProvider implements OAuthClientProvider {
+  readonly #settings: ServerAuthSettings;
+  readonly #deps: ProviderDeps;
+  readonly #epoch: number;
+  readonly #completions = new SerialQueue();
+  #finishAuth?: (code: string) => Promise<void>;
+  #flow?: string;
+  #verifier?: string;
+  #stepUp = false;
+  #phase: "idle" | "running" | "done" = "idle";
+  /** The authorization URL of the newest flow this provider started. */
+  authUrl?: string;
+  /** What the transport needs: this provider, its fetch, and a way to hand over `finishAuth`. */
+  readonly sessionAuth: SessionAuth;
+
+  constructor(settings: ServerAuthSettings, deps: ProviderDeps) {
+    this.#settings = settings;
+    this.#deps = deps;
+    this.#epoch = deps.store.epoch(settings.serverId);
+    const fetch = createAuthFetch({
+      currentToken: async () => (await this.#parts()).tokens?.access_token,
+      insufficientScope: () => this.#stepUp = true,
+      refreshes: deps.refreshes,
+      base: deps.fetch,
+    });
+    this.sessionAuth = {
+      provider: this,
+      fetch,
+      attach: (finishAuth) => this.#finishAuth = finishAuth,
+    };
+  }
+
+  /** Whether the SDK's `auth()` started and has neither stored tokens nor asked for sign-in yet. */
+  get authRunning(): boolean {
+    return this.#phase === "running";
+  }
+
+  get redirectUrl(): string {
+    return this.#settings.redirectUrl;
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    const { clientId } = this.#settings;
+    return isMetadataDocumentUrl(clientId) ? clientId : undefined;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const scope = this.#settings.scopes?.join(" ");
+    return {
+      client_name: "Lass",
+      redirect_uris: [this.#settings.redirectUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      software_id: "lass",
+      software_version: VERSION,
+      ...(scope && { scope }),
+    };
+  }
+
+  state(): string {
+    this.#flow = this.#deps.pending.create({
+      serverId: this.#settings.serverId,
+      finish: (code, verifier) => this.#complete(code, verifier),
+      issuer: async () => {
+        const metadata = (await this.#parts()).discoveryState?.authorizationServerMetadata as
+          | { issuer?: string; authorization_response_iss_parameter_supported?: boolean }
+          | undefined;
+        return {
+          issuer: metadata?.issuer,
+          issParameterSupported: metadata?.authorization_response_iss_parameter_supported === true,
+        };
+      },
+    });
+    return this.#flow;
+  }
+
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    const { clientId, clientSecret } = this.#settings;
+    if (clientId && !isMetadataDocumentUrl(clientId)) {
+      return { client_id: clientId, ...(clientSecret && { client_secret: clientSecret }) };
+    }
+    const stored = (await this.#parts()).clientInformation;
+    // A registration made for another callback address (Lass moved to another port) is stale.
+    const uris = (stored as { redirect_uris?: unknown })?.redirect_uris;
+    if (Array.isArray(uris) && !uris.includes(this.#settings.redirectUrl)) return undefined;
+    return stored;
+  }
+
+  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    // A pre-registered client lives in the config; its secret is never copied to the data dir.
+    const { clientId } = this.#settings;
+    if (clientId && !isMetadataDocumentUrl(clientId)) return;
+    await this.#update((parts) => ({ ...parts, clientInformation: info }));
+  }
+
+  async tokens(): Promise<OAuthTokens | undefined> {
+    const tokens = (await this.#parts()).tokens;
+    // Step-up needs the user's consent to more scopes: a refresh cannot widen them.
+    if (tokens && this.#stepUp) {
+      const { refresh_token: _, ...rest } = tokens;
+      return rest as OAuthTokens;
+    }
+    return tokens;
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    this.#stepUp = false;
+    this.#phase = "done";
+    const savedAt = new Date((this.#deps.now ?? Date.now)()).toISOString();
+    await this.#update((parts) => ({ ...parts, tokens, tokensSavedAt: savedAt }));
+  }
+
+  redirectToAuthorization(authorizationUrl: URL): void {
+    this.#phase = "done";
+    const flow = this.#flow ? this.#deps.pending.get(this.#flow) : undefined;
+    if (flow) flow.authUrl = authorizationUrl.href;
+    this.authUrl = authorizationUrl.href;
+    this.#deps.onRedirect(authorizationUrl.href);
+  }
+
+  saveCodeVerifier(codeVerifier: string): void {
+    this.#verifier = codeVerifier;
+    const flow = this.#flow ? this.#deps.pending.get(this.#flow) : undefined;
+    if (flow) flow.codeVerifier = codeVerifier;
+  }
+
+  codeVerifier(): string {
+    if (!this.#verifier) throw new Error("no sign-in is in progress for this server");
+    return this.#verifier;
+  }
+
+  async invalidateCredentials(
+    scope: "all" | "client" | "tokens" | "verifier" | "discovery",
+  ): Promise<void> {
+    if (scope === "all" || scope === "verifier") this.#verifier = undefined;
+    if (scope === "verifier") return;
+    await this.#update((parts) => ({
+      ...parts,
+      ...((scope === "all" || scope === "client") && { clientInformation: undefined }),
+      ...((scope === "all" || scope === "tokens") &&
+        { tokens: undefined, tokensSavedAt: undefined }),
+      ...((scope === "all" || scope === "discovery") && { discoveryState: undefined }),
+    }));
+  }
+
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    await this.#update((parts) => ({ ...parts, discoveryState: state }));
+  }
+
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    // `auth()` asks for this first: from here until tokens or a redirect, a failure is the sign-in's.
+    this.#phase = "running";
+    return (await this.#parts()).discoveryState;
+  }
+
+  /** Exchanges a flow's code through the transport that started it; one exchange at a time. */
+  #complete(code: string, verifier: string): Promise<void> {
+    return this.#completions.run(async () => {
+      if (!this.#finishAuth) throw new Error("the connection that started this sign-in is gone");
+      this.#verifier = verifier;
+      try {
+        await this.#finishAuth(code);
+      } finally {
+        this.#verifier = undefined;
+      }
+    });
+  }
+
+  #parts() {
+    return this.#deps.store.read(this.#settings.serverId, this.#settings.serverUrl);
+  }
+
+  #update(change: Parameters<OAuthStore["update"]>[3]): Promise<void> {
+    const { serverId, serverUrl } = this.#settings;
+    return this.#deps.store.update(serverId, serverUrl, this.#epoch, change);
+  }
+}

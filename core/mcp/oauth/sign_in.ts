@@ -1,0 +1,241 @@
+/** OAuth sign-in to tool servers: providers for connections, the callback's exchange, sign-out. */
+import { type EnvLookup, resolveEnvRef } from "../../config/env_refs.ts";
+import type { McpServerConfig } from "../../config/schema.ts";
+import type { FileSystem } from "../../files.ts";
+import { type FetchLike, RefreshCoalescer } from "./fetch.ts";
+import { PendingSignIns } from "./pending.ts";
+import { isMetadataDocumentUrl, ServerAuthProvider } from "./provider.ts";
+import { type AuthParts, OAuthStore } from "./store.ts";
+
+export { ServerAuthProvider } from "./provider.ts";
+
+/** Why a callback did not sign in. */
+export type SignInFailureKind = "unknown-state" | "denied" | "failed";
+
+/** A callback that did not sign in; `reason` is for the log only, never for the page. */
+export class SignInFailure extends Error {
+  constructor(
+    readonly kind: SignInFailureKind,
+    readonly serverId?: string,
+    readonly reason?: string,
+  ) {
+    super(reason ?? kind);
+    this.name = "SignInFailure";
+  }
+}
+
+/** Options of {@link OAuthSignIn}. */
+export interface OAuthSignInOptions {
+  fs: FileSystem;
+  /** The folder of the credential files (`<data dir>/oauth`). */
+  dir: string;
+  env: EnvLookup;
+  now?: () => number;
+  /** The fetch for token revocation at sign-out and under each transport; default `fetch`. */
+  fetch?: FetchLike;
+}
+
+const CALLBACK_PATH = "/oauth/callback";
+const REVOKE_TIMEOUT_MS = 5_000;
+
+/** Sign-in for every tool server of one Lass: one store, one registry of flows, one redirect URL. */
+export class OAuthSignIn {
+  readonly store: OAuthStore;
+  readonly pending: PendingSignIns;
+  readonly refreshes: RefreshCoalescer;
+  readonly #options: OAuthSignInOptions;
+  #origin: () => string | undefined = () => undefined;
+
+  constructor(options: OAuthSignInOptions) {
+    this.#options = options;
+    this.store = new OAuthStore(options.fs, options.dir);
+    this.pending = new PendingSignIns({ now: options.now });
+    this.refreshes = new RefreshCoalescer(options.now);
+  }
+
+  /** Where Lass really listens (`http://127.0.0.1:7420`); the callback URL is built from it. */
+  setOrigin(origin: () => string | undefined): void {
+    this.#origin = origin;
+  }
+
+  /** `<origin>/oauth/callback`, or `undefined` while the address is not known. */
+  redirectUrl(): string | undefined {
+    const origin = this.#origin();
+    return origin ? new URL(CALLBACK_PATH, origin).href : undefined;
+  }
+
+  /**
+   * The provider of one connection to a remote server, or `undefined` when sign-in does not
+   * apply: stdio, `oauth: false`, or Lass's own address not known yet.
+   */
+  forSession(
+    record: McpServerConfig,
+    onRedirect: (authUrl: string) => void,
+  ): ServerAuthProvider | undefined {
+    if (record.transport === "stdio" || record.oauth === false || !record.url) return undefined;
+    const redirectUrl = this.redirectUrl();
+    if (!redirectUrl) return undefined;
+    const settings = typeof record.oauth === "object" ? record.oauth : {};
+    const clientSecret = settings.clientSecret === undefined
+      ? undefined
+      : resolveEnvRef(settings.clientSecret, this.#options.env);
+    return new ServerAuthProvider({
+      serverId: record.id,
+      serverUrl: this.#serverUrl(record),
+      redirectUrl,
+      clientId: settings.clientId || undefined,
+      clientSecret: clientSecret || undefined,
+      scopes: settings.scopes,
+    }, {
+      store: this.store,
+      pending: this.pending,
+      refreshes: this.refreshes,
+      onRedirect,
+      now: this.#options.now,
+      fetch: this.#options.fetch,
+    });
+  }
+
+  /**
+   * Completes a flow from the callback's query: checks `state` (one use, limited time), refuses
+   * an `error` answer, checks `iss` (RFC 9207) where the authorization server's metadata allows,
+   * and exchanges the code through the transport that started the flow.
+   */
+  async complete(params: URLSearchParams): Promise<{ serverId: string }> {
+    const state = params.get("state");
+    const flow = state ? this.pending.take(state) : undefined;
+    if (!flow) throw new SignInFailure("unknown-state");
+    const { serverId } = flow;
+    if (params.has("error")) {
+      throw new SignInFailure("denied", serverId, "the authorization server refused the sign-in");
+    }
+    const code = params.get("code");
+    if (!code) throw new SignInFailure("failed", serverId, "the callback carried no code");
+    if (!flow.codeVerifier) {
+      throw new SignInFailure("failed", serverId, "the sign-in had no PKCE verifier");
+    }
+    const expected = await flow.issuer?.();
+    const iss = params.get("iss");
+    if (expected?.issuer !== undefined) {
+      if (iss !== null && !sameIssuer(iss, expected.issuer)) {
+        throw new SignInFailure("failed", serverId, "the callback came from another issuer (iss)");
+      }
+      if (iss === null && expected.issParameterSupported) {
+        throw new SignInFailure("failed", serverId, "the callback carried no iss");
+      }
+    }
+    try {
+      await flow.finish(code, flow.codeVerifier);
+    } catch (error) {
+      throw new SignInFailure(
+        "failed",
+        serverId,
+        `the token exchange failed: ${(error as Error)?.message ?? error}`,
+      );
+    }
+    return { serverId };
+  }
+
+  /**
+   * Signs out of a server: ends its flows, forgets its tokens, registration and discovery state
+   * (the file goes), and asks the authorization server to revoke the tokens where it offers that.
+   */
+  async signOut(record: McpServerConfig): Promise<void> {
+    this.pending.forget(record.id);
+    const parts = record.url ? await this.store.read(record.id, this.#serverUrl(record)) : {};
+    await this.store.remove(record.id);
+    await this.#revoke(record, parts).catch(() => {});
+  }
+
+  /** Whether an authorization URL belongs to a flow that can still complete. */
+  isPending(authUrl: string | undefined): boolean {
+    if (!authUrl) return false;
+    const state = URL.parse(authUrl)?.searchParams.get("state");
+    return state ? this.pending.get(state) !== undefined : false;
+  }
+
+  /** Secret values known for a server (tokens, client secrets), for taking out of messages. */
+  secrets(record: McpServerConfig): string[] {
+    const configured = typeof record.oauth === "object" && record.oauth.clientSecret
+      ? [resolveEnvRef(record.oauth.clientSecret, this.#options.env)]
+      : [];
+    return [...this.store.secrets(record.id), ...configured.filter((value) => value.length >= 4)];
+  }
+
+  #serverUrl(record: McpServerConfig): string {
+    return resolveEnvRef(record.url!, this.#options.env);
+  }
+
+  /** RFC 7009 revocation of the refresh and access tokens, best effort, bounded in time. */
+  async #revoke(record: McpServerConfig, parts: AuthParts): Promise<void> {
+    const metadata = parts.discoveryState?.authorizationServerMetadata as
+      | {
+        revocation_endpoint?: string;
+        revocation_endpoint_auth_methods_supported?: string[];
+        token_endpoint_auth_methods_supported?: string[];
+      }
+      | undefined;
+    const endpoint = metadata?.revocation_endpoint;
+    const tokens = parts.tokens;
+    if (!endpoint || !tokens) return;
+    const settings = typeof record.oauth === "object" ? record.oauth : {};
+    const preRegistered = settings.clientId && !isMetadataDocumentUrl(settings.clientId);
+    const client = preRegistered
+      ? {
+        client_id: settings.clientId!,
+        client_secret: settings.clientSecret &&
+          resolveEnvRef(settings.clientSecret, this.#options.env),
+      }
+      : parts.clientInformation as { client_id: string; client_secret?: string } | undefined;
+    if (!client?.client_id) return;
+    const methods = metadata.revocation_endpoint_auth_methods_supported ??
+      metadata.token_endpoint_auth_methods_supported ?? [];
+    const fetchFn = this.#options.fetch ?? ((url, init) => fetch(url, init));
+    const pairs: [string, string | undefined][] = [
+      ["refresh_token", tokens.refresh_token],
+      ["access_token", tokens.access_token],
+    ];
+    for (const [hint, token] of pairs) {
+      if (!token) continue;
+      const body = new URLSearchParams({ token, token_type_hint: hint });
+      const headers = new Headers({ "content-type": "application/x-www-form-urlencoded" });
+      if (
+        client.client_secret && (methods.length === 0 || methods.includes("client_secret_basic"))
+      ) {
+        // Encoded as the SDK encodes it for the token endpoint, which this server accepted.
+        headers.set(
+          "authorization",
+          `Basic ${btoa(`${client.client_id}:${client.client_secret}`)}`,
+        );
+      } else {
+        body.set("client_id", client.client_id);
+        if (client.client_secret) body.set("client_secret", client.client_secret);
+      }
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), REVOKE_TIMEOUT_MS);
+      try {
+        const response = await fetchFn(endpoint, {
+          method: "POST",
+          headers,
+          body,
+          signal: controller.signal,
+        });
+        await response.body?.cancel();
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+  }
+}
+
+/** Two issuer identifiers, compared as URLs, tolerating one trailing `/`. */
+function sameIssuer(a: string, b: string): boolean {
+  const norm = (value: string) => {
+    try {
+      return new URL(value).href.replace(/\/$/, "");
+    } catch {
+      return value.replace(/\/$/, "");
+    }
+  };
+  return norm(a) === norm(b);
+}

@@ -1,0 +1,165 @@
+/**
+ * One open chat: its turns, the history sent with each turn, streaming with stop, and saving.
+ * The server appends every finished turn to the session (`sessionId` in the chat request); the
+ * client adds only what the messages cannot hold (tool-call durations and UI kinds, `meta`).
+ */
+import { batch, signal } from "@preact/signals";
+import { ApiError } from "../api.ts";
+import { api, describeError, loadSessions, serialize } from "../state.ts";
+import {
+  applyChunks,
+  newTurn,
+  type StoredToolCall,
+  storedToolCalls,
+  toolCalls,
+  type Turn,
+  turnsFromMessages,
+} from "./model.ts";
+import type { ChatChunk, ChatRequest } from "../../wire/chat.ts";
+import type { ModelMessage } from "../../wire/messages.ts";
+
+/** Where a chat is: being read from the server, shown, or not there. */
+export type ChatState = "loading" | "ready" | "missing" | "failed";
+
+function newSessionId(): string {
+  return crypto.randomUUID();
+}
+
+/** Calls `run` at the next frame, or after 100 ms when frames do not come (a hidden tab). */
+function onNextFrame(run: () => void): void {
+  requestAnimationFrame(run);
+  setTimeout(run, 100);
+}
+
+/** An open chat. */
+export class Chat {
+  readonly id: string;
+  readonly turns = signal<Turn[]>([]);
+  readonly state = signal<ChatState>("ready");
+  readonly loadError = signal<string | null>(null);
+  /** The chosen workspace; empty: the active one. */
+  readonly workspaceId = signal("");
+  /** The chosen model profile; empty: the workspace's model (or agent). */
+  readonly llmId = signal("");
+  /** The turn that is streaming, if any. */
+  readonly running = signal<Turn | null>(null);
+  /** Whether the session exists on the server. */
+  readonly saved = signal(false);
+  /** Called once a new chat's first turn is saved (the page then shows its URL). */
+  onSaved?: (chat: Chat) => void;
+  #history: ModelMessage[] = [];
+  #abort: AbortController | undefined;
+
+  constructor(id = newSessionId()) {
+    this.id = id;
+  }
+
+  /** Opens a stored session. */
+  async load(): Promise<void> {
+    this.state.value = "loading";
+    try {
+      const record = await api().sessions.get(this.id);
+      const meta = (record.meta?.toolCalls ?? {}) as Record<string, StoredToolCall>;
+      batch(() => {
+        this.#history = record.messages;
+        this.turns.value = turnsFromMessages(record.messages, meta);
+        this.workspaceId.value = record.workspaceId;
+        this.llmId.value = record.agentId ? "" : record.llmId ?? "";
+        this.saved.value = true;
+        this.state.value = "ready";
+      });
+    } catch (error) {
+      batch(() => {
+        this.state.value = error instanceof ApiError && error.status === 404 ? "missing" : "failed";
+        this.loadError.value = describeError(error);
+      });
+    }
+  }
+
+  /** Sends a user message and streams the answer into a new turn. */
+  async send(text: string, workspaceId: string): Promise<void> {
+    const content = text.trim();
+    if (content === "" || this.running.value) return;
+    const turn = newTurn(content);
+    const user: ModelMessage = { role: "user", content };
+    const abort = new AbortController();
+    this.#abort = abort;
+    batch(() => {
+      this.turns.value = [...this.turns.value, turn];
+      this.running.value = turn;
+      if (this.workspaceId.value === "") this.workspaceId.value = workspaceId;
+    });
+    await serialize(this.id, async () => {
+      const body: ChatRequest = {
+        messages: [...this.#history, user],
+        workspaceId: this.workspaceId.value,
+        sessionId: this.id,
+        ...(this.llmId.value && { llmId: this.llmId.value }),
+      };
+      const queue: ChatChunk[] = [];
+      let scheduled = false;
+      const flush = () => {
+        scheduled = false;
+        if (queue.length > 0) batch(() => applyChunks(turn, queue.splice(0)));
+      };
+      let finish: Extract<ChatChunk, { type: "finish" }> | undefined;
+      try {
+        if (abort.signal.aborted) throw new DOMException("stopped", "AbortError");
+        const stream = await api().chat(body, abort.signal);
+        if (stream.runId) turn.runId.value = stream.runId;
+        for await (const chunk of stream.chunks) {
+          queue.push(chunk);
+          if (chunk.type === "finish") finish = chunk;
+          if (!scheduled) {
+            scheduled = true;
+            onNextFrame(flush);
+          }
+        }
+        flush();
+        if (finish) {
+          this.#history = [...this.#history, user, ...finish.messages as ModelMessage[]];
+          const first = !this.saved.value;
+          this.saved.value = true;
+          if (toolCalls(turn).length > 0) await this.#saveToolDetails(turn);
+          if (first) this.onSaved?.(this);
+        } else if (turn.status.value !== "error") {
+          batch(() => {
+            turn.status.value = "error";
+            turn.error.value = "The answer ended before it was complete.";
+          });
+        }
+      } catch (error) {
+        flush();
+        batch(() => {
+          if (abort.signal.aborted) {
+            turn.status.value = "stopped";
+          } else {
+            turn.status.value = "error";
+            turn.error.value = describeError(error);
+          }
+        });
+      } finally {
+        this.running.value = null;
+        this.#abort = undefined;
+        void loadSessions();
+      }
+    });
+  }
+
+  /** Stops the streaming turn: the request is aborted, and the server stops model and tools. */
+  stop(): void {
+    this.#abort?.abort();
+  }
+
+  /** Keeps tool-call durations and UI kinds in the session's `meta`, for reopening it exactly. */
+  async #saveToolDetails(turn: Turn): Promise<void> {
+    try {
+      const record = await api().sessions.get(this.id);
+      const known = (record.meta?.toolCalls ?? {}) as Record<string, StoredToolCall>;
+      const meta = { ...record.meta, toolCalls: { ...known, ...storedToolCalls(turn) } };
+      await api().sessions.put(this.id, { ...record, meta });
+    } catch {
+      // The turn itself is saved; only the durations would be missing after a reload.
+    }
+  }
+}

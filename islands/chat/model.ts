@@ -1,0 +1,271 @@
+/**
+ * What the chat page shows: turns (a user message and what answered it) made of parts (text,
+ * reasoning, tool calls). Built from streamed chunks as they arrive, or from stored model
+ * messages when a session is opened; both give the same view.
+ */
+import { type Signal, signal } from "@preact/signals";
+import type { ChatChunk, ChatUsage, ToolUi } from "../../wire/chat.ts";
+import type { ModelMessage, ToolResultOutput } from "../../wire/messages.ts";
+
+/** A tool call's result as the card shows it. */
+export interface ToolResultView {
+  output: unknown;
+  isError: boolean;
+  durationMs?: number;
+  ui?: ToolUi | { kind: ToolUi["kind"] };
+  raw?: unknown;
+}
+
+/** One tool call and, once it is there, its result. */
+export interface ToolCallView {
+  id: string;
+  /** The model's name, `<serverId>__<tool>`. */
+  name: string;
+  tool: string;
+  source: string;
+  input: unknown;
+  result: Signal<ToolResultView | undefined>;
+}
+
+/** A piece of an answer, in the order it arrived. */
+export type Part =
+  | { kind: "text"; text: Signal<string> }
+  | { kind: "reasoning"; text: Signal<string> }
+  | { kind: "tool"; call: ToolCallView };
+
+/** How a turn ended (or that it is still streaming). */
+export type TurnStatus = "streaming" | "done" | "stopped" | "error";
+
+/** A user message and the answer to it. */
+export interface Turn {
+  key: string;
+  user: string;
+  runId: Signal<string | undefined>;
+  model: Signal<string | undefined>;
+  parts: Signal<Part[]>;
+  status: Signal<TurnStatus>;
+  error: Signal<string | undefined>;
+  usage: Signal<ChatUsage | undefined>;
+  durationMs: Signal<number | undefined>;
+}
+
+/** What a session keeps about tool calls besides the messages (`meta.toolCalls`). */
+export interface StoredToolCall {
+  source: string;
+  tool: string;
+  durationMs?: number;
+  /** An MCP App's reference is kept whole; other UI only by kind (its content can be large). */
+  ui?: ToolUi | { kind: ToolUi["kind"] };
+  /** The raw MCP result, when it is small ({@link RAW_KEPT_CHARS}). */
+  raw?: unknown;
+}
+
+/** Raw results up to this many characters of JSON are kept in the session. */
+export const RAW_KEPT_CHARS = 16_000;
+
+let keys = 0;
+
+/** A new turn for a user message. */
+export function newTurn(user: string, status: TurnStatus = "streaming"): Turn {
+  return {
+    key: `t${++keys}`,
+    user,
+    runId: signal(undefined),
+    model: signal(undefined),
+    parts: signal([]),
+    status: signal(status),
+    error: signal(undefined),
+    usage: signal(undefined),
+    durationMs: signal(undefined),
+  };
+}
+
+/** The tool calls of a turn. */
+export function toolCalls(turn: Turn): ToolCallView[] {
+  return turn.parts.value.flatMap((part) => part.kind === "tool" ? [part.call] : []);
+}
+
+/** Splits a model tool name `<serverId>__<tool>` (server ids have no `__`). */
+function splitToolName(name: string): { source: string; tool: string } {
+  const at = name.indexOf("__");
+  return at > 0 ? { source: name.slice(0, at), tool: name.slice(at + 2) } : {
+    source: "",
+    tool: name,
+  };
+}
+
+/**
+ * Applies streamed chunks to a turn. Text and reasoning deltas that arrive together are joined
+ * first, so one batch of chunks costs one update per part.
+ */
+export function applyChunks(turn: Turn, chunks: ChatChunk[]): void {
+  let parts = turn.parts.value;
+  let changed = false;
+  const pendingText = new Map<Signal<string>, string>();
+  const append = (kind: "text" | "reasoning", text: string) => {
+    const last = parts.at(-1);
+    if (last?.kind === kind) {
+      pendingText.set(last.text, (pendingText.get(last.text) ?? "") + text);
+      return;
+    }
+    const part = { kind, text: signal(text) };
+    parts = [...parts, part];
+    changed = true;
+  };
+  for (const chunk of chunks) {
+    switch (chunk.type) {
+      case "start":
+        turn.runId.value = chunk.runId;
+        turn.model.value = chunk.model;
+        break;
+      case "text":
+      case "reasoning":
+        append(chunk.type, chunk.text);
+        break;
+      case "tool-call":
+        parts = [...parts, {
+          kind: "tool",
+          call: {
+            id: chunk.id,
+            name: chunk.name,
+            tool: chunk.tool,
+            source: chunk.source,
+            input: chunk.input,
+            result: signal(undefined),
+          },
+        }];
+        changed = true;
+        break;
+      case "tool-result": {
+        const call = parts.find((part) => part.kind === "tool" && part.call.id === chunk.id);
+        if (call?.kind === "tool") {
+          call.call.result.value = {
+            output: chunk.output,
+            isError: chunk.isError,
+            durationMs: chunk.durationMs,
+            ui: chunk.ui,
+            raw: chunk.raw,
+          };
+        }
+        break;
+      }
+      case "finish":
+        turn.usage.value = chunk.usage;
+        turn.durationMs.value = chunk.durationMs;
+        turn.status.value = "done";
+        break;
+      case "error":
+        turn.error.value = chunk.message;
+        turn.status.value = "error";
+        break;
+    }
+  }
+  for (const [text, added] of pendingText) text.value += added;
+  if (changed) turn.parts.value = parts;
+}
+
+/** The text of a user message's content. */
+export function userText(content: ModelMessage["content"]): string {
+  if (typeof content === "string") return content;
+  return content.map((part) => part.type === "text" ? String(part.text ?? "") : "").join("");
+}
+
+/** A tool result output as the model saw it, and whether it was an error. */
+function resultOf(output: ToolResultOutput | undefined): { output: unknown; isError: boolean } {
+  switch (output?.type) {
+    case "text":
+    case "json":
+      return { output: output.value, isError: false };
+    case "error-text":
+    case "error-json":
+      return { output: output.value, isError: true };
+    case "execution-denied":
+      return { output: output.reason ?? "denied by the user", isError: true };
+    case "content":
+      return { output: output.value, isError: false };
+    default:
+      return { output, isError: false };
+  }
+}
+
+/** Turns stored messages (a session) into the turns the page shows. */
+export function turnsFromMessages(
+  messages: ModelMessage[],
+  meta: Record<string, StoredToolCall> = {},
+): Turn[] {
+  const turns: Turn[] = [];
+  const calls = new Map<string, ToolCallView>();
+  let current: Turn | undefined;
+  const partsOf = (turn: Turn) => turn.parts.value;
+  for (const message of messages) {
+    if (message.role === "system") continue;
+    if (message.role === "user") {
+      current = newTurn(userText(message.content), "done");
+      turns.push(current);
+      continue;
+    }
+    // An answer with no user message before it (a history that starts with the assistant).
+    current ??= turns[turns.push(newTurn("", "done")) - 1];
+    const turn = current;
+    if (message.role === "assistant") {
+      const content = typeof message.content === "string"
+        ? [{ type: "text", text: message.content }]
+        : message.content;
+      const parts = [...partsOf(turn)];
+      for (const part of content) {
+        if ((part.type === "text" || part.type === "reasoning") && typeof part.text === "string") {
+          const last = parts.at(-1);
+          if (last?.kind === part.type) last.text.value += part.text;
+          else parts.push({ kind: part.type, text: signal(part.text) });
+        } else if (part.type === "tool-call") {
+          const id = String(part.toolCallId);
+          const name = String(part.toolName);
+          const stored = meta[id];
+          const call: ToolCallView = {
+            id,
+            name,
+            ...splitToolName(name),
+            ...(stored && { source: stored.source, tool: stored.tool }),
+            input: part.input,
+            result: signal(undefined),
+          };
+          calls.set(id, call);
+          parts.push({ kind: "tool", call });
+        }
+      }
+      turn.parts.value = parts;
+    } else if (message.role === "tool") {
+      for (const part of message.content) {
+        if (part.type !== "tool-result") continue;
+        const call = calls.get(String(part.toolCallId));
+        if (!call) continue;
+        const stored = meta[call.id];
+        call.result.value = {
+          ...resultOf(part.output as ToolResultOutput),
+          ...(stored?.durationMs !== undefined && { durationMs: stored.durationMs }),
+          ...(stored?.ui && { ui: stored.ui }),
+          raw: stored?.raw ?? part.output,
+        };
+      }
+    }
+  }
+  return turns;
+}
+
+/** What a session keeps about the tool calls of a turn, for {@link turnsFromMessages}. */
+export function storedToolCalls(turn: Turn): Record<string, StoredToolCall> {
+  const stored: Record<string, StoredToolCall> = {};
+  for (const call of toolCalls(turn)) {
+    const result = call.result.value;
+    const raw = result?.raw === undefined ? undefined : JSON.stringify(result.raw);
+    stored[call.id] = {
+      source: call.source,
+      tool: call.tool,
+      ...(result?.durationMs !== undefined && { durationMs: result.durationMs }),
+      ...(result?.ui &&
+        { ui: result.ui.kind === "mcp-app" ? result.ui : { kind: result.ui.kind } }),
+      ...(raw !== undefined && raw.length <= RAW_KEPT_CHARS && { raw: result!.raw }),
+    };
+  }
+  return stored;
+}

@@ -1,0 +1,204 @@
+/**
+ * The chat page: workspace and model pickers, starter prompts on an empty chat, the turns as they
+ * stream (with their tool calls and pending interactions), and the message box with Stop.
+ */
+import { useSignal } from "@preact/signals";
+import { useEffect, useRef } from "preact/hooks";
+import { bootError, bootstrap, pending } from "../state.ts";
+import type { Chat } from "./controller.ts";
+import { TurnView } from "./turn.tsx";
+import type { ServiceConfigInput } from "../../wire/bootstrap.ts";
+
+type Config = ServiceConfigInput & Record<string, unknown>;
+
+/** The workspace a chat uses: its own, else the active one, else the first. */
+export function workspaceOf(chat: Chat, config: Config | undefined) {
+  const workspaces = config?.workspaces ?? [];
+  const id = chat.workspaceId.value || config?.activeWorkspaceId || workspaces[0]?.id || "";
+  return { id, workspace: workspaces.find((workspace) => workspace.id === id) };
+}
+
+function Pickers({ chat, config }: { chat: Chat; config: Config }) {
+  const { id, workspace } = workspaceOf(chat, config);
+  const llms = config.llms ?? [];
+  const agent = workspace?.agentId
+    ? (config.agents ?? []).find((agent) => agent.id === workspace.agentId)
+    : undefined;
+  const workspaceModel = llms.find((llm) => llm.id === workspace?.llmId) ?? llms[0];
+  const locked = chat.turns.value.length > 0 || chat.running.value !== null;
+  return (
+    <div class="pickers">
+      <span class="picker">
+        <label for="pick-workspace">Workspace</label>
+        <select
+          id="pick-workspace"
+          value={id}
+          disabled={locked}
+          title={locked
+            ? "A chat stays in its workspace: start a new chat to change it"
+            : undefined}
+          onChange={(event) => chat.workspaceId.value = event.currentTarget.value}
+        >
+          {(config.workspaces ?? []).map((workspace) => (
+            <option key={workspace.id} value={workspace.id}>{workspace.name}</option>
+          ))}
+        </select>
+      </span>
+      <span class="picker">
+        <label for="pick-model">Model</label>
+        <select
+          id="pick-model"
+          value={chat.llmId.value}
+          onChange={(event) => chat.llmId.value = event.currentTarget.value}
+        >
+          <option value="">
+            {agent
+              ? `Agent: ${agent.name}`
+              : `Workspace default${workspaceModel ? ` (${workspaceModel.name})` : ""}`}
+          </option>
+          {llms.map((llm) => <option key={llm.id} value={llm.id}>{llm.name} · {llm.model}</option>)}
+        </select>
+      </span>
+      {agent
+        ? (
+          <span class="agent-name" title={`Remote agent over ${agent.protocol}: ${agent.url}`}>
+            Agent: <strong>{agent.name}</strong>
+          </span>
+        )
+        : null}
+    </div>
+  );
+}
+
+function Empty({ chat, config }: { chat: Chat; config: Config }) {
+  const { id, workspace } = workspaceOf(chat, config);
+  const starters = workspace?.starterPrompts ?? [];
+  return (
+    <div class="empty-chat">
+      <h1>{workspace ? workspace.name : "No workspace"}</h1>
+      {workspace
+        ? <p>Ask anything. Name a tool to have the model call it.</p>
+        : <p>Add a workspace in the config to start chatting.</p>}
+      {starters.length > 0
+        ? (
+          <ul class="starters" aria-label="Starter prompts">
+            {starters.map((prompt) => (
+              <li key={prompt}>
+                <button type="button" class="chip" onClick={() => void chat.send(prompt, id)}>
+                  {prompt}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )
+        : null}
+    </div>
+  );
+}
+
+function Composer({ chat, workspaceId }: { chat: Chat; workspaceId: string }) {
+  const text = useSignal("");
+  const running = chat.running.value !== null;
+  const send = (event?: Event) => {
+    event?.preventDefault();
+    if (running || text.value.trim() === "" || workspaceId === "") return;
+    void chat.send(text.value, workspaceId);
+    text.value = "";
+  };
+  return (
+    <form class="composer" onSubmit={send}>
+      <label for="composer" class="visually-hidden">Message</label>
+      <textarea
+        id="composer"
+        rows={2}
+        placeholder="Message (Enter to send, Shift+Enter for a new line)"
+        value={text.value}
+        onInput={(event) => text.value = event.currentTarget.value}
+        onKeyDown={(event) => {
+          if (event.key === "Enter" && !event.shiftKey && !event.isComposing) send(event);
+        }}
+      />
+      {running
+        ? (
+          <button type="button" class="danger" onClick={() => chat.stop()}>
+            Stop
+          </button>
+        )
+        : (
+          <button
+            type="submit"
+            class="primary"
+            disabled={text.value.trim() === "" || workspaceId === ""}
+          >
+            Send
+          </button>
+        )}
+    </form>
+  );
+}
+
+/** The page of one chat. */
+export function ChatPage({ chat }: { chat: Chat }) {
+  const log = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  useEffect(() => {
+    const element = log.current;
+    if (!element) return;
+    // Follow the stream while the reader is at the bottom; leave them alone when they scrolled up.
+    const onScroll = () =>
+      stick.current = element.scrollHeight - element.scrollTop - element.clientHeight < 80;
+    const observer = new MutationObserver(() => {
+      if (stick.current) element.scrollTop = element.scrollHeight;
+    });
+    observer.observe(element, { childList: true, subtree: true, characterData: true });
+    element.addEventListener("scroll", onScroll, { passive: true });
+    element.scrollTop = element.scrollHeight;
+    return () => {
+      observer.disconnect();
+      element.removeEventListener("scroll", onScroll);
+    };
+  }, [chat]);
+
+  const config = bootstrap.value?.config;
+  const state = chat.state.value;
+  const turns = chat.turns.value;
+  const { id: workspaceId } = workspaceOf(chat, config);
+  let content;
+  if (!config) {
+    content = bootError.value
+      ? <p class="error" role="alert">Cannot load the config: {bootError.value}</p>
+      : <p class="loading">Loading…</p>;
+  } else if (state === "loading") {
+    content = <p class="loading">Opening the chat…</p>;
+  } else if (state === "missing") {
+    content = (
+      <div class="empty-chat">
+        <h1>This chat does not exist</h1>
+        <p>It may have been deleted. Start a new chat from the sidebar.</p>
+      </div>
+    );
+  } else if (state === "failed") {
+    content = <p class="error" role="alert">Cannot open this chat: {chat.loadError.value}</p>;
+  } else if (turns.length === 0) {
+    content = <Empty chat={chat} config={config} />;
+  } else {
+    const waiting = pending.value;
+    content = turns.map((turn) => <TurnView key={turn.key} turn={turn} pending={waiting} />);
+  }
+  return (
+    <div class="chat-page">
+      <div class="chat-header">{config ? <Pickers chat={chat} config={config} /> : null}</div>
+      <div
+        class="messages"
+        ref={log}
+        role="log"
+        aria-label="Messages"
+        aria-busy={chat.running.value !== null}
+        tabIndex={0}
+      >
+        {content}
+      </div>
+      {state === "ready" ? <Composer chat={chat} workspaceId={workspaceId} /> : null}
+    </div>
+  );
+}

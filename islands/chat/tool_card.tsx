@@ -1,0 +1,97 @@
+/** A card per tool call: server, tool, input, result or error, duration, and the raw exchange. */
+import { formatDuration, showValue } from "../format.ts";
+import { InteractionCard } from "./interaction.tsx";
+import type { ToolCallView, ToolResultView } from "./model.ts";
+import type { Interaction } from "../../wire/interactions.ts";
+
+const SOURCE_LABELS: Record<string, string> = {
+  ui: "generative UI",
+  skills: "skills",
+  agent: "agent",
+};
+
+const UI_KINDS: Record<string, string> = {
+  "mcp-app": "an MCP App",
+  "mcp-ui": "an MCP-UI resource",
+  "a2ui": "an A2UI surface",
+};
+
+/** Where a generative-UI result will be drawn once the renderers are part of the UI. */
+function GenUiPlaceholder({ ui }: { ui: NonNullable<ToolResultView["ui"]> }) {
+  let detail = "";
+  if (ui.kind === "mcp-app" && "resourceUri" in ui) detail = ui.resourceUri;
+  if (ui.kind === "mcp-ui" && "resource" in ui) detail = String(ui.resource.uri ?? "");
+  if (ui.kind === "a2ui" && "messages" in ui) detail = `${ui.messages.length} messages`;
+  return (
+    <div class="genui-placeholder" data-ui-kind={ui.kind}>
+      <strong>Generative UI: {UI_KINDS[ui.kind] ?? ui.kind}</strong>
+      {detail ? <code>{detail}</code> : null}
+      <span>This result is shown here as UI once the renderers are part of the web UI.</span>
+    </div>
+  );
+}
+
+/** The props of {@link ToolCard}. */
+export interface ToolCardProps {
+  call: ToolCallView;
+  /** Pending interactions that belong to this call (its approval, a form its server asks for). */
+  interactions: Interaction[];
+  /** Whether the turn still streams: a call without a result in an ended turn never got one. */
+  streaming: boolean;
+}
+
+/** One tool call. */
+export function ToolCard({ call, interactions, streaming }: ToolCardProps) {
+  const result = call.result.value;
+  const status = result ? (result.isError ? "error" : "ok") : streaming ? "running" : "ended";
+  const source = SOURCE_LABELS[call.source] ?? call.source;
+  const statusText = status === "running"
+    ? (interactions.length > 0 ? "waiting for you" : "running…")
+    : status === "error"
+    ? "failed"
+    : status === "ended"
+    ? "no result"
+    : "done";
+  return (
+    <section
+      class={`tool-card tool-${status}`}
+      aria-label={`Tool call ${call.tool}${source ? ` on ${source}` : ""}`}
+      data-tool-call-id={call.id}
+    >
+      <header>
+        {source ? <span class="tool-source">{source}</span> : null}
+        {source ? <span class="sep" aria-hidden="true">›</span> : null}
+        <strong class="tool-name">{call.tool}</strong>
+        <span class={`badge badge-${status}`}>{statusText}</span>
+        {result?.durationMs !== undefined
+          ? <span class="duration">{formatDuration(result.durationMs)}</span>
+          : null}
+      </header>
+      <div class="tool-io">
+        <div>
+          <h4>Input</h4>
+          <pre class="json">{showValue(call.input)}</pre>
+        </div>
+        {result
+          ? (
+            <div>
+              <h4>{result.isError ? "Error" : "Result"}</h4>
+              <pre class={result.isError ? "json error" : "json"}>{showValue(result.output)}</pre>
+            </div>
+          )
+          : null}
+      </div>
+      {result?.ui ? <GenUiPlaceholder ui={result.ui} /> : null}
+      {interactions.map((interaction) => (
+        <InteractionCard key={interaction.id} interaction={interaction} inToolCard />
+      ))}
+      <details class="raw">
+        <summary>Raw</summary>
+        <pre class="json">{showValue({
+          call: { id: call.id, name: call.name, input: call.input },
+          ...(result && { result: result.raw ?? result.output }),
+        })}</pre>
+      </details>
+    </section>
+  );
+}

@@ -1,0 +1,113 @@
+/** One turn of a chat: the user's message and the answer, streamed part by part. */
+import type { Signal } from "@preact/signals";
+import { formatDuration } from "../format.ts";
+import { InteractionCard } from "./interaction.tsx";
+import type { ToolCallView, Turn } from "./model.ts";
+import { RichText } from "./text.tsx";
+import { ToolCard } from "./tool_card.tsx";
+import type { Interaction } from "../../wire/interactions.ts";
+
+function TextPart({ text }: { text: Signal<string> }) {
+  return <RichText text={text.value} />;
+}
+
+function ReasoningPart({ text }: { text: Signal<string> }) {
+  return (
+    <details class="reasoning">
+      <summary>Reasoning</summary>
+      <div class="reasoning-text">{text}</div>
+    </details>
+  );
+}
+
+/**
+ * Which tool call a pending interaction belongs to: an approval to the waiting call of that tool,
+ * an elicitation or sampling request to the running call on the server that sent it.
+ */
+function ownerOf(interaction: Interaction, calls: ToolCallView[]): string | undefined {
+  const running = calls.filter((call) => call.result.value === undefined);
+  const match = running.find((call) =>
+    (interaction.serverId === undefined || call.source === interaction.serverId) &&
+    (interaction.kind !== "approval" || call.tool === interaction.tool)
+  );
+  return match?.id;
+}
+
+/** The props of {@link TurnView}. */
+export interface TurnViewProps {
+  turn: Turn;
+  /** Every pending interaction; this turn shows those of its run. */
+  pending: Interaction[];
+}
+
+/** One turn. */
+export function TurnView({ turn, pending }: TurnViewProps) {
+  const parts = turn.parts.value;
+  const status = turn.status.value;
+  const runId = turn.runId.value;
+  const mine = runId ? pending.filter((interaction) => interaction.runId === runId) : [];
+  const calls = parts.flatMap((part) => part.kind === "tool" ? [part.call] : []);
+  const byCall = new Map<string, Interaction[]>();
+  const loose: Interaction[] = [];
+  for (const interaction of mine) {
+    const owner = ownerOf(interaction, calls);
+    if (owner) byCall.set(owner, [...(byCall.get(owner) ?? []), interaction]);
+    else loose.push(interaction);
+  }
+  const durationMs = turn.durationMs.value;
+  const usage = turn.usage.value;
+  return (
+    <article class={`turn turn-${status}`} data-run-id={runId}>
+      {turn.user
+        ? (
+          <div class="msg msg-user">
+            <h2 class="visually-hidden">You</h2>
+            <p>{turn.user}</p>
+          </div>
+        )
+        : null}
+      <div class="msg msg-assistant" aria-busy={status === "streaming"}>
+        <h2 class="visually-hidden">Answer</h2>
+        {parts.map((part, i) =>
+          part.kind === "text"
+            ? <TextPart key={i} text={part.text} />
+            : part.kind === "reasoning"
+            ? <ReasoningPart key={i} text={part.text} />
+            : (
+              <ToolCard
+                key={part.call.id}
+                call={part.call}
+                interactions={byCall.get(part.call.id) ?? []}
+                streaming={status === "streaming"}
+              />
+            )
+        )}
+        {status === "streaming" && parts.length === 0 && loose.length === 0
+          ? <p class="thinking">Thinking…</p>
+          : null}
+        {loose.map((interaction) => (
+          <InteractionCard key={interaction.id} interaction={interaction} />
+        ))}
+        {status === "stopped"
+          ? <p class="note" role="status">Stopped. This turn is not saved.</p>
+          : null}
+        {status === "error"
+          ? (
+            <p class="error" role="alert">
+              {turn.error.value} <span class="note">This turn is not saved.</span>
+            </p>
+          )
+          : null}
+        {status === "done" && (durationMs !== undefined || turn.model.value)
+          ? (
+            <p class="turn-meta">
+              {turn.model.value ? <span>{turn.model.value}</span> : null}
+              {durationMs !== undefined ? <span>{formatDuration(durationMs)}</span> : null}
+              {usage?.totalTokens !== undefined ? <span>{usage.totalTokens} tokens</span> : null}
+            </p>
+          )
+          : null}
+      </div>
+    </article>
+  );
+}

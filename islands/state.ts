@@ -1,0 +1,180 @@
+/**
+ * State the whole app shares, as signals: the route, the bootstrap (config), the stored sessions
+ * and the pending interactions, kept current by one subscription to the event stream.
+ */
+import { batch, signal } from "@preact/signals";
+import { type Api, ApiError, createApi } from "./api.ts";
+import { forgetToken } from "./token.ts";
+import type { Bootstrap } from "../wire/bootstrap.ts";
+import type { LassEvent } from "../wire/events.ts";
+import type { Interaction } from "../wire/interactions.ts";
+import type { SessionSummary } from "../wire/sessions.ts";
+
+/** The path the app shows. */
+export const route = signal(location.pathname);
+
+/** Shows `path` (a client route), adding a history entry unless `replace`. */
+export function navigate(path: string, options: { replace?: boolean } = {}): void {
+  if (path === location.pathname) return;
+  if (options.replace) history.replaceState(null, "", path);
+  else history.pushState(null, "", path);
+  route.value = path;
+}
+
+addEventListener("popstate", () => route.value = location.pathname);
+
+/** `refused`: Lass answered 401 (it restarted with a new token). */
+export const auth = signal<"ok" | "refused">("ok");
+
+let client: Api | undefined;
+
+/** The API client, once {@link startApp} has run. */
+export function api(): Api {
+  if (!client) throw new Error("the app has not started");
+  return client;
+}
+
+export const bootstrap = signal<Bootstrap | null>(null);
+export const bootError = signal<string | null>(null);
+export const sessions = signal<SessionSummary[] | null>(null);
+export const sessionsError = signal<string | null>(null);
+/** Pending interactions, oldest first. */
+export const pending = signal<Interaction[]>([]);
+/** Whether the event stream is connected (interactions arrive live). */
+export const live = signal(false);
+
+/** A sentence for an error of a call. */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function loadBootstrap(): Promise<void> {
+  try {
+    bootstrap.value = await api().bootstrap();
+    bootError.value = null;
+  } catch (error) {
+    bootError.value = describeError(error);
+  }
+}
+
+export async function loadSessions(): Promise<void> {
+  try {
+    const list = await api().sessions.list();
+    batch(() => {
+      sessions.value = list;
+      sessionsError.value = null;
+    });
+  } catch (error) {
+    sessionsError.value = describeError(error);
+  }
+}
+
+const chains = new Map<string, Promise<unknown>>();
+
+/** Runs writes of one session one after another (a turn, saving its details, a rename). */
+export function serialize<T>(sessionId: string, run: () => Promise<T>): Promise<T> {
+  const previous = chains.get(sessionId) ?? Promise.resolve();
+  const next = previous.catch(() => {}).then(run);
+  const settled = next.catch(() => {});
+  chains.set(sessionId, settled);
+  settled.then(() => {
+    if (chains.get(sessionId) === settled) chains.delete(sessionId);
+  });
+  return next;
+}
+
+function debounce(run: () => void, ms: number): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return () => {
+    clearTimeout(timer);
+    timer = setTimeout(run, ms);
+  };
+}
+
+const reloadBootstrap = debounce(() => void loadBootstrap(), 100);
+const reloadSessions = debounce(() => void loadSessions(), 150);
+
+export function addPending(interaction: Interaction): void {
+  if (pending.value.some((known) => known.id === interaction.id)) return;
+  pending.value = [...pending.value, interaction];
+}
+
+export function removePending(id: string): void {
+  if (pending.value.some((known) => known.id === id)) {
+    pending.value = pending.value.filter((known) => known.id !== id);
+  }
+}
+
+function onEvent(event: LassEvent): void {
+  switch (event.type) {
+    case "interaction.created":
+      addPending(event.data.interaction as Interaction);
+      break;
+    case "interaction.resolved":
+      removePending(String(event.data.id));
+      break;
+    case "config.changed":
+      reloadBootstrap();
+      break;
+    case "chat.finish":
+      if (event.data.sessionId) reloadSessions();
+      break;
+  }
+}
+
+function sleep(ms: number, stop: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      stop.removeEventListener("abort", done);
+      resolve();
+    }
+    stop.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** Follows `GET /api/events`; a dropped stream reconnects with `?since=` the last seq seen. */
+async function followEvents(stop: AbortSignal): Promise<void> {
+  let since: number | undefined;
+  let delay = 500;
+  while (!stop.aborted && auth.value === "ok") {
+    try {
+      if (since === undefined) {
+        // The list first, then the buffered events replayed on top of it: nothing is missed.
+        pending.value = await api().interactions.list();
+      }
+      const lines = await api().events(since, stop);
+      live.value = true;
+      delay = 500;
+      for await (const line of lines) {
+        if (line.type === "dropped") break;
+        if (!("seq" in line)) continue;
+        since = line.seq;
+        onEvent(line);
+      }
+    } catch (error) {
+      if (stop.aborted || (error instanceof ApiError && error.status === 401)) break;
+    }
+    live.value = false;
+    await sleep(delay, stop);
+    delay = Math.min(delay * 2, 10_000);
+  }
+  live.value = false;
+}
+
+/** Creates the API client with the tab's token and loads what every page needs. */
+export function startApp(token: string): void {
+  const stop = new AbortController();
+  client = createApi(token, {
+    onUnauthorized: () => {
+      forgetToken();
+      auth.value = "refused";
+      stop.abort();
+    },
+  });
+  void loadBootstrap();
+  void loadSessions();
+  void followEvents(stop.signal);
+}

@@ -1,0 +1,154 @@
+/**
+ * Browser test helpers: Debian's Chromium driven by playwright-core (never a downloaded browser),
+ * against a real Lass handler on `Deno.serve` port 0 with the demo model and tool server.
+ *
+ * Without /usr/bin/chromium the browser tests are skipped with a message, unless
+ * LASS_REQUIRE_BROWSER is set (CI sets it after installing Chromium): then they fail.
+ */
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Locator,
+  type Page,
+} from "playwright-core";
+import { buildUi } from "../scripts/build_ui.ts";
+import { type StartOptions, startService, type TestService, TOKEN } from "./_helpers.ts";
+
+/** Debian's Chromium. */
+export const CHROMIUM = "/usr/bin/chromium";
+
+/** Whether the browser tests are skipped: no Chromium, and nobody asked for them. */
+export const skipBrowser = !existsSync(CHROMIUM) && !Deno.env.get("LASS_REQUIRE_BROWSER");
+
+if (skipBrowser) {
+  console.warn(
+    `skipping the browser tests: ${CHROMIUM} is not installed (apt-get install -y chromium; ` +
+      "set LASS_REQUIRE_BROWSER=1 to make a missing browser a failure)",
+  );
+}
+
+/** Where screenshots go (git-ignored). */
+export const ARTIFACTS = new URL("../test-artifacts/ui/", import.meta.url);
+
+/** The flags of the machine notes: no GPU, no QUIC, nothing in the background. */
+const ARGS = [
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** A Lass handler on a real port, a browser, and what the tests check on every page. */
+export interface UiHarness {
+  t: TestService;
+  /** `http://127.0.0.1:<port>` */
+  base: string;
+  browser: Browser;
+  /** A fresh browser context (its own sessionStorage), watched for page errors and CSP reports. */
+  context(options?: { colorScheme?: "light" | "dark" }): Promise<BrowserContext>;
+  /** A page in a fresh context. */
+  page(options?: { colorScheme?: "light" | "dark" }): Promise<Page>;
+  /** Page errors, failed requests and CSP violations seen so far. */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+/** Builds the UI if needed, starts the service and the browser. */
+export async function startUi(options: StartOptions = {}): Promise<UiHarness> {
+  await buildUi({ ifStale: true });
+  const t = await startService(options);
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, t.handler);
+  const home = await mkdtemp(join(tmpdir(), "lass-chromium-"));
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      env: {
+        ...Deno.env.toObject(),
+        XDG_CONFIG_HOME: join(home, "config"),
+        XDG_CACHE_HOME: join(home, "cache"),
+      },
+    });
+  } catch (error) {
+    await server.shutdown();
+    await t.close();
+    await rm(home, { recursive: true, force: true });
+    throw error;
+  }
+  const problems: string[] = [];
+  const contexts: BrowserContext[] = [];
+  const context = async (contextOptions: { colorScheme?: "light" | "dark" } = {}) => {
+    const created = await browser.newContext({
+      colorScheme: contextOptions.colorScheme ?? "light",
+      viewport: { width: 1280, height: 800 },
+    });
+    contexts.push(created);
+    created.on("page", (page) => watch(page, problems));
+    return created;
+  };
+  return {
+    t,
+    base: `http://127.0.0.1:${server.addr.port}`,
+    browser,
+    context,
+    page: async (pageOptions) => await (await context(pageOptions)).newPage(),
+    problems,
+    close: async () => {
+      for (const created of contexts) await created.close().catch(() => {});
+      await browser.close();
+      await server.shutdown();
+      await t.close();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+function watch(page: Page, problems: string[]): void {
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    const text = message.text();
+    // The token page answers 401 on purpose; the browser logs that as a failed resource.
+    if (message.type() === "error" && !/status of 401/.test(text)) {
+      problems.push(`console error: ${text}`);
+    }
+  });
+}
+
+/** The startup URL of a path: with the token. */
+export function withToken(base: string, path = "/"): string {
+  return `${base}${path}${path.includes("?") ? "&" : "?"}token=${encodeURIComponent(TOKEN)}`;
+}
+
+/** Saves a full-page screenshot as `test-artifacts/ui/<name>.png`. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: new URL(`${name}.png`, ARTIFACTS).pathname, fullPage: true });
+}
+
+/** The token this tab keeps in `sessionStorage`. */
+export async function storedToken(page: Page): Promise<string | null> {
+  return await page.evaluate("sessionStorage.getItem('lass.token')") as string | null;
+}
+
+/**
+ * Waits until `locator` matches `count` elements. (`waitForFunction` with a string would need
+ * `unsafe-eval`, which the page's CSP rightly refuses.)
+ */
+export async function waitForCount(locator: Locator, count: number, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  let seen = await locator.count();
+  while (seen !== count) {
+    if (Date.now() > deadline) throw new Error(`expected ${count} elements, found ${seen}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    seen = await locator.count();
+  }
+}

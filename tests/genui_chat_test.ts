@@ -1,0 +1,120 @@
+/** The render tool in chat: A2UI results, a model that fixes its input, unique surface ids per run. */
+import assert from "node:assert/strict";
+import { BASIC_CATALOG_ID } from "../core/genui/catalog.ts";
+import { type Json, startService } from "./_helpers.ts";
+import { chat, chatConfig, ofType, user } from "./_chat.ts";
+import { assertRenderable } from "./_genui.ts";
+import { startFakeVendor } from "./fixtures/fake_vendors.ts";
+
+Deno.test("the demo model's UI request: a ui tool-call and a tool-result with A2UI messages", async () => {
+  const t = await startService({ config: chatConfig({ servers: [] }) });
+  try {
+    const { chunks } = await chat(t, { messages: [user("show me a sign-up form")] });
+    assert.equal(chunks.at(-1).type, "finish", JSON.stringify(chunks.at(-1)));
+    const [call] = ofType(chunks, "tool-call");
+    assert.deepEqual([call.name, call.tool, call.source], ["render_ui", "render_ui", "ui"]);
+    assert.equal(call.input.title, "Sign up");
+    const [result] = ofType(chunks, "tool-result");
+    assert.equal(result.isError, false, JSON.stringify(result.output));
+    assert.equal(result.ui.kind, "a2ui");
+    assert.equal(result.ui.title, "Sign up");
+    const [create, update, data] = result.ui.messages;
+    assert.equal(create.createSurface.catalogId, BASIC_CATALOG_ID);
+    assert.match(create.createSurface.surfaceId, /^ui-[0-9a-f]{8}-1$/);
+    assert.equal(chunks[0].runId.slice(0, 8), create.createSurface.surfaceId.slice(3, 11));
+    assert.deepEqual(update.updateComponents.components.map((c: Json) => c.id), [
+      "root",
+      "heading",
+      "email",
+      "submit",
+      "submitLabel",
+    ]);
+    assert.deepEqual(data.updateDataModel.value, { signup: { email: "" } });
+    await assertRenderable(result.ui.messages);
+    assert.match(result.output, /is shown to the user as the surface ui-/);
+    const text = ofType(chunks, "text").map((c) => c.text).join("");
+    assert.match(text, /`render_ui` returned The UI "Sign up" is shown/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a model that sends a broken, then a repairable, then a valid input gets an error, then two surfaces", async () => {
+  const fake = await startFakeVendor();
+  const call = (args: Record<string, unknown>) => ({ toolCalls: [{ name: "render_ui", args }] });
+  fake.script([
+    call({
+      surfaceId: "card",
+      components: [{ id: "root", component: "Text", text: "Hi", variant: "h9" }],
+    }),
+    call({
+      surfaceId: "card",
+      components: [
+        { id: "a", component: "Text", text: "Hello", variant: "H3" },
+        { id: "b", component: "Text", text: "World", color: "red" },
+      ],
+    }),
+    call({
+      surfaceId: "card",
+      title: "Greeting",
+      components: [{ id: "root", component: "Text", text: "Hello again" }],
+    }),
+    { text: ["Done."] },
+  ]);
+  const t = await startService({
+    config: chatConfig({
+      servers: [],
+      llms: [{
+        id: "f",
+        name: "F",
+        provider: "compatible-api",
+        model: "fake-large",
+        baseURL: `${fake.url}/compatible/v1`,
+      }],
+    }),
+  });
+  try {
+    const { chunks } = await chat(t, { messages: [user("greet me with a card")] });
+    assert.equal(chunks.at(-1).type, "finish", JSON.stringify(chunks.at(-1)));
+    const calls = ofType(chunks, "tool-call");
+    assert.deepEqual(calls.map((c) => c.source), ["ui", "ui", "ui"]);
+    const [broken, repaired, valid] = ofType(chunks, "tool-result");
+
+    assert.equal(broken.isError, true);
+    assert.equal(broken.ui, undefined);
+    assert.equal(
+      broken.output,
+      "The UI was not shown: 1 problem. Fix it and call render_ui again.\n" +
+        '- /components/0/variant (invalid-enum): "h9" is not one of "h1", "h2", "h3", "h4", ' +
+        '"h5", "caption", "body"',
+    );
+    // The model got the problems back as the tool's error.
+    const second = fake.requests.filter((r) => r.method === "POST")[1].body as Json;
+    const toolMessage = second.messages.find((m: Json) => m.role === "tool");
+    assert.match(JSON.stringify(toolMessage), /invalid-enum/);
+
+    assert.equal(repaired.isError, false);
+    assert.match(repaired.output, /Repaired before showing it:/);
+    assert.match(repaired.output, /\/components\/0\/variant \(invalid-enum\): "H3" was changed/);
+    assert.match(repaired.output, /\/components\/1\/color \(unknown-property\)/);
+    assert.match(repaired.output, /\(missing-root\): .* wrapped in a root Column/);
+    const [create, update] = repaired.ui.messages;
+    assert.equal(create.createSurface.surfaceId, "card");
+    assert.deepEqual(update.updateComponents.components, [
+      { id: "root", component: "Column", children: ["a", "b"] },
+      { id: "a", component: "Text", text: "Hello", variant: "h3" },
+      { id: "b", component: "Text", text: "World" },
+    ]);
+    await assertRenderable(repaired.ui.messages);
+
+    assert.equal(valid.isError, false);
+    assert.equal(valid.ui.title, "Greeting");
+    // Surface ids are unique within the run.
+    assert.equal(valid.ui.messages[0].createSurface.surfaceId, "card-2");
+    await assertRenderable([...repaired.ui.messages, ...valid.ui.messages]);
+    assert.equal(ofType(chunks, "text").map((c) => c.text).join(""), "Done.");
+  } finally {
+    await t.close();
+    await fake.close();
+  }
+});

@@ -1,0 +1,31 @@
+/**
+ * `GET /api/bootstrap`. The config's record types come from the server's zod schema; they are
+ * re-exported here as types only, so a browser bundle never contains server code.
+ */
+export type {
+  LlmProfile,
+  McpServerConfig,
+  ServiceConfig,
+  ServiceConfigInput,
+  Workspace,
+} from "../core/config/schema.ts";
+export type { ProviderPreset } from "../core/llm/presets.ts";
+export type { ServerStatus, ToolInfo, ToolServerState } from "../core/mcp/state.ts";
+export type { SkillSummary } from "../core/skills/skill.ts";
+import type { ServiceConfigInput } from "../core/config/schema.ts";
+import type { ProviderPreset } from "../core/llm/presets.ts";
+import type { ToolServerState } from "../core/mcp/state.ts";
+import type { SkillSummary } from "../core/skills/skill.ts";
+
+/** Everything a client needs to draw the settings and chat on first load. */
+export interface Bootstrap {
+  version: string;
+  /** The config as stored in the file: defaults not filled in, unknown top-level fields kept. */
+  config: ServiceConfigInput & Record<string, unknown>;
+  configPath: string;
+  presets: Record<string, ProviderPreset>;
+  env: { detected: string[] };
+  mcp: ToolServerState[];
+  skills: SkillSummary[];
+  catalogs: { id: string; name: string; errors: string[] }[];
+}

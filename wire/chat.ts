@@ -1,0 +1,56 @@
+/** `POST /api/chat`: the request body and the chunks of its NDJSON stream, `type` first. */
+import type { ModelMessage } from "./messages.ts";
+
+/** The body of `POST /api/chat`. */
+export interface ChatRequest {
+  messages: ModelMessage[];
+  workspaceId?: string;
+  llmId?: string;
+  agentId?: string;
+  /** Append the finished turn to this stored session (created if needed). */
+  sessionId?: string;
+}
+
+/** Token counts of a step or a whole turn; fields a provider does not report are left out. */
+export interface ChatUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+  reasoningTokens?: number;
+  cachedInputTokens?: number;
+}
+
+/** How a tool result can be shown as UI (see `core/chat/tool_output.ts`). */
+export type ToolUi =
+  | { kind: "mcp-app"; serverId: string; resourceUri: string }
+  | { kind: "mcp-ui"; resource: Record<string, unknown> }
+  | { kind: "a2ui"; messages: unknown[]; title?: string };
+
+/** Where a tool comes from: a tool server's id, or `ui`, `skills`, `agent`. */
+export type ToolSource = string;
+
+/** One chunk of a chat stream. */
+export type ChatChunk =
+  | { type: "start"; runId: string; model: string; profileId: string; tools: number }
+  | { type: "text"; text: string }
+  | { type: "reasoning"; text: string }
+  | {
+    type: "tool-call";
+    id: string;
+    name: string;
+    tool: string;
+    source: ToolSource;
+    input: unknown;
+  }
+  | {
+    type: "tool-result";
+    id: string;
+    output: unknown;
+    isError: boolean;
+    durationMs: number;
+    ui?: ToolUi;
+    raw?: unknown;
+  }
+  | { type: "step"; usage: ChatUsage; finishReason: string }
+  | { type: "finish"; usage: ChatUsage; durationMs: number; messages: unknown[] }
+  | { type: "error"; message: string };

@@ -1,0 +1,43 @@
+/** Stored chat sessions (`/api/sessions`). */
+import type { ModelMessage } from "./messages.ts";
+
+/** One line of `GET /api/sessions`. */
+export interface SessionSummary {
+  id: string;
+  title: string;
+  workspaceId: string;
+  createdAt: string;
+  updatedAt: string;
+  messageCount: number;
+}
+
+/** A stored session as `GET /api/sessions/:id` and `PUT` answer it. */
+export interface SessionRecord {
+  id: string;
+  title: string;
+  workspaceId: string;
+  llmId?: string;
+  agentId?: string;
+  messages: ModelMessage[];
+  meta?: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The body of `PUT /api/sessions/:id`; a record as `GET` returned it is accepted too. */
+export interface SessionInput {
+  workspaceId: string;
+  messages: ModelMessage[];
+  title?: string;
+  llmId?: string;
+  agentId?: string;
+  meta?: Record<string, unknown>;
+  createdAt?: string;
+  id?: string;
+  updatedAt?: string;
+}
+
+/** The answer of `GET /api/sessions`. */
+export interface SessionList {
+  sessions: SessionSummary[];
+}
