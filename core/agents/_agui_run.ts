@@ -9,7 +9,7 @@ import {
   type TokenUsage,
   type Tool,
 } from "@ag-ui/client";
-import type { ChatChunk, ChatUsage } from "../chat/chunks.ts";
+import { type ChatChunk, type ChatUsage, toolCallChunk } from "../chat/chunks.ts";
 import type { RunTools } from "../chat/tools.ts";
 import type { TurnMessages } from "./_agui_messages.ts";
 import { runEvents } from "./_agui_stream.ts";
@@ -130,14 +130,7 @@ export async function* agentRun(
         call.endedAt = performance.now();
         record.toolCall(call.id, call.name, call.input);
         const origin = shared?.tools[call.name] ? shared.origins.get(call.name) : undefined;
-        yield {
-          type: "tool-call",
-          id: call.id,
-          name: call.name,
-          tool: origin?.tool ?? call.name,
-          source: origin?.source ?? "agent",
-          input: call.input,
-        };
+        yield toolCallChunk(call.id, call.name, call.input, origin, "agent");
         break;
       }
       case EventType.TOOL_CALL_RESULT: {

@@ -1,2 +1,23 @@
 /** The chunks of `POST /api/chat`: defined in `wire/chat.ts`, which the web UI shares. */
+import type { ChatChunk } from "../../wire/chat.ts";
+import type { ToolOrigin } from "./tools.ts";
+
 export type { ChatChunk, ChatUsage, ToolSource, ToolUi } from "../../wire/chat.ts";
+
+/** The `tool-call` chunk of a call of `name`; without an origin, `source` is `fallbackSource`. */
+export function toolCallChunk(
+  id: string,
+  name: string,
+  input: unknown,
+  origin: ToolOrigin | undefined,
+  fallbackSource: string,
+): ChatChunk {
+  return {
+    type: "tool-call",
+    id,
+    name,
+    tool: origin?.tool ?? name,
+    source: origin?.source ?? fallbackSource,
+    input,
+  };
+}

@@ -9,7 +9,7 @@ import {
 import type { LlmProfile } from "../config/schema.ts";
 import { describeModelError } from "../llm/failures.ts";
 import { configuredModel } from "../llm/providers.ts";
-import type { ChatChunk, ChatUsage } from "./chunks.ts";
+import { type ChatChunk, type ChatUsage, toolCallChunk } from "./chunks.ts";
 import { skillTools } from "./skill_tools.ts";
 import { uiTools } from "./ui_tools.ts";
 import { shownOutput } from "./tool_output.ts";
@@ -142,17 +142,14 @@ function chunkOf(
       return part.text === "" ? undefined : { type: "text", text: part.text };
     case "reasoning-delta":
       return part.text === "" ? undefined : { type: "reasoning", text: part.text };
-    case "tool-call": {
-      const origin = tools.origins.get(part.toolName);
-      return {
-        type: "tool-call",
-        id: part.toolCallId,
-        name: part.toolName,
-        tool: origin?.tool ?? part.toolName,
-        source: origin?.source ?? "unknown",
-        input: part.input,
-      };
-    }
+    case "tool-call":
+      return toolCallChunk(
+        part.toolCallId,
+        part.toolName,
+        part.input,
+        tools.origins.get(part.toolName),
+        "unknown",
+      );
     case "tool-result": {
       if (part.preliminary) return undefined;
       return toolResultChunk(part.toolCallId, part.output as ToolRun);

@@ -3,6 +3,7 @@ import type { CatalogComponent } from "./catalog.ts";
 import { commonTypeOf } from "./component_schema.ts";
 import type { UiOffer } from "./offer.ts";
 import type { Problem, SurfaceResult } from "./surface.ts";
+import { demoUiInput } from "../llm/_demo_script.ts";
 
 /** One component as the model is told about it. */
 export interface ToolComponent {
@@ -30,24 +31,8 @@ const COMMON_PROPS = new Set(["accessibility", "weight"]);
 /** Renderer state in web_core's schemas, not something a model sets. */
 const STATE_PROPS = new Set(["isValid", "validationErrors"]);
 
-/** The sign-up form the instructions show when no example is configured. */
-export const DEFAULT_EXAMPLE = {
-  title: "Sign up",
-  components: [
-    { id: "root", component: "Column", children: ["heading", "email", "submit"] },
-    { id: "heading", component: "Text", text: "Sign up", variant: "h2" },
-    { id: "email", component: "TextField", label: "Email", value: { path: "/signup/email" } },
-    { id: "submitLabel", component: "Text", text: "Create account" },
-    {
-      id: "submit",
-      component: "Button",
-      child: "submitLabel",
-      variant: "primary",
-      action: { event: { name: "signup", context: { email: { path: "/signup/email" } } } },
-    },
-  ],
-  data: { signup: { email: "" } },
-};
+/** The sign-up form the instructions show when no example is configured (the demo model's own). */
+export const DEFAULT_EXAMPLE = demoUiInput();
 
 /** The common type a union of a literal, a binding and a function call amounts to. */
 const DYNAMIC_OF: Record<string, string> = {

@@ -23,6 +23,41 @@ function samplingText(messages: unknown[]): string {
   }).join("\n");
 }
 
+/** One answer button of an interaction card. */
+interface Choice {
+  label: string;
+  response: ApprovalAnswer | ElicitationAnswer;
+  title?: string;
+  primary?: boolean;
+  danger?: boolean;
+}
+
+/** A row of answer buttons, all disabled while an answer is on its way. */
+function Choices(
+  { choices, busy, answer }: {
+    choices: Choice[];
+    busy: boolean;
+    answer: (response: Choice["response"]) => void;
+  },
+) {
+  return (
+    <div class="actions">
+      {choices.map((choice) => (
+        <button
+          key={choice.label}
+          type="button"
+          class={choice.primary ? "primary" : choice.danger ? "danger" : undefined}
+          disabled={busy}
+          title={choice.title}
+          onClick={() => answer(choice.response)}
+        >
+          {choice.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 /** The props of {@link InteractionCard}. */
 export interface InteractionCardProps {
   interaction: Interaction;
@@ -60,40 +95,24 @@ export function InteractionCard({ interaction, inToolCard = false }: Interaction
           {inToolCard
             ? null
             : <pre class="json" aria-label="Tool input">{showValue(interaction.input)}</pre>}
-          <div class="actions">
-            <button
-              type="button"
-              class="primary"
-              disabled={busy.value}
-              onClick={() => answer({ approved: true })}
-            >
-              Approve
-            </button>
-            <button
-              type="button"
-              disabled={busy.value}
-              onClick={() => answer({ approved: true, remember: "session" })}
-              title="Run this tool without asking until Lass stops"
-            >
-              Approve for this session
-            </button>
-            <button
-              type="button"
-              disabled={busy.value}
-              onClick={() => answer({ approved: true, remember: "always" })}
-              title="Always run this tool without asking (saved in the config)"
-            >
-              Always allow
-            </button>
-            <button
-              type="button"
-              class="danger"
-              disabled={busy.value}
-              onClick={() => answer({ approved: false })}
-            >
-              Deny
-            </button>
-          </div>
+          <Choices
+            busy={busy.value}
+            answer={answer}
+            choices={[
+              { label: "Approve", response: { approved: true }, primary: true },
+              {
+                label: "Approve for this session",
+                response: { approved: true, remember: "session" },
+                title: "Run this tool without asking until Lass stops",
+              },
+              {
+                label: "Always allow",
+                response: { approved: true, remember: "always" },
+                title: "Always run this tool without asking (saved in the config)",
+              },
+              { label: "Deny", response: { approved: false }, danger: true },
+            ]}
+          />
         </>
       );
       break;
@@ -110,30 +129,15 @@ export function InteractionCard({ interaction, inToolCard = false }: Interaction
                     Open {interaction.url}
                   </a>
                 </p>
-                <div class="actions">
-                  <button
-                    type="button"
-                    class="primary"
-                    disabled={busy.value}
-                    onClick={() => answer({ action: "accept" })}
-                  >
-                    Done
-                  </button>
-                  <button
-                    type="button"
-                    disabled={busy.value}
-                    onClick={() => answer({ action: "decline" })}
-                  >
-                    Decline
-                  </button>
-                  <button
-                    type="button"
-                    disabled={busy.value}
-                    onClick={() => answer({ action: "cancel" })}
-                  >
-                    Cancel
-                  </button>
-                </div>
+                <Choices
+                  busy={busy.value}
+                  answer={answer}
+                  choices={[
+                    { label: "Done", response: { action: "accept" }, primary: true },
+                    { label: "Decline", response: { action: "decline" } },
+                    { label: "Cancel", response: { action: "cancel" } },
+                  ]}
+                />
               </>
             )
             : (
@@ -156,32 +160,19 @@ export function InteractionCard({ interaction, inToolCard = false }: Interaction
             : null}
           <pre class="json" aria-label="Messages">{samplingText(interaction.messages)}</pre>
           <p class="hint">Up to {interaction.maxTokens} tokens, answered by this chat's model.</p>
-          <div class="actions">
-            <button
-              type="button"
-              class="primary"
-              disabled={busy.value}
-              onClick={() => answer({ approved: true })}
-            >
-              Allow
-            </button>
-            <button
-              type="button"
-              disabled={busy.value}
-              onClick={() => answer({ approved: true, remember: "always" })}
-              title="Always answer this server's sampling requests (saved in the config)"
-            >
-              Always allow
-            </button>
-            <button
-              type="button"
-              class="danger"
-              disabled={busy.value}
-              onClick={() => answer({ approved: false })}
-            >
-              Deny
-            </button>
-          </div>
+          <Choices
+            busy={busy.value}
+            answer={answer}
+            choices={[
+              { label: "Allow", response: { approved: true }, primary: true },
+              {
+                label: "Always allow",
+                response: { approved: true, remember: "always" },
+                title: "Always answer this server's sampling requests (saved in the config)",
+              },
+              { label: "Deny", response: { approved: false }, danger: true },
+            ]}
+          />
         </>
       );
       break;
