@@ -112,7 +112,17 @@ export function createApi(token: string, options: ApiOptions = {}) {
   const id = encodeURIComponent;
 
   return {
+    /**
+     * Any JSON route: `json("POST", "/api/llm/test", body)`. Typed wrappers of a page's routes
+     * live next to the page and go through this (one client, one token header, one error type).
+     */
+    json,
+
     bootstrap: () => json<Bootstrap>("GET", "/api/bootstrap"),
+
+    /** Replaces the whole config (`PUT /api/config`); a 400 carries `details` by field path. */
+    putConfig: (config: unknown) =>
+      json<{ ok: true; config: Record<string, unknown> }>("PUT", "/api/config", config),
 
     sessions: {
       list: async () =>

@@ -3,7 +3,7 @@ import { computed, effect, signal } from "@preact/signals";
 import type { ComponentType } from "preact";
 import { Chat } from "./chat/controller.ts";
 import { ChatPage } from "./chat/page.tsx";
-import { Sidebar } from "./sidebar.tsx";
+import { onLink, Sidebar } from "./sidebar.tsx";
 import { auth, bootstrap, live, navigate, pending, route } from "./state.ts";
 
 /** The open chat (set through {@link open}). */
@@ -52,20 +52,76 @@ const shownRuns = computed(() =>
   new Set(current.value.turns.value.flatMap((turn) => turn.runId.value ?? []))
 );
 
-/** Pages besides the chat, loaded when first shown. */
-const later = signal<ComponentType<{ path: string }> | null>(null);
-let loadingLater = false;
+/** A page besides the chat: a module whose default export draws the page for a path. */
+type PageModule = { default: ComponentType<{ path: string }> };
+
+/** Pages besides the chat by path prefix, each its own chunk, loaded when first shown. */
+const PAGES: [RegExp, () => Promise<PageModule>][] = [
+  [/^\/settings(\/|$)/, () => import("./settings/page.tsx")],
+  [/^\/inspector(\/|$)/, () => import("./inspector/page.tsx")],
+  [/^\/events\/?$/, () => import("./events/page.tsx")],
+  [/^\/playground\/?$/, () => import("./genui/playground.tsx")],
+];
+
+const loaded = signal(new Map<number, ComponentType<{ path: string }>>());
+const loading = new Set<number>();
+const loadError = signal<string | null>(null);
 
 function OtherPage({ path }: { path: string }) {
-  const Page = later.value;
-  if (!Page) {
-    if (!loadingLater) {
-      loadingLater = true;
-      import("./pages/later.tsx").then((module) => later.value = module.default);
-    }
-    return <p class="loading">Loading…</p>;
+  const index = PAGES.findIndex(([pattern]) => pattern.test(path));
+  if (index < 0) return <NotFound path={path} />;
+  const Page = loaded.value.get(index);
+  if (Page) return <Page path={path} />;
+  if (!loading.has(index)) {
+    loading.add(index);
+    PAGES[index][1]().then(
+      (module) => loaded.value = new Map(loaded.peek()).set(index, module.default),
+      (error) => {
+        loading.delete(index);
+        loadError.value = `This page could not be loaded: ${error}`;
+      },
+    );
   }
-  return <Page path={path} />;
+  if (loadError.value) return <p class="error" role="alert">{loadError.value}</p>;
+  return <p class="loading">Loading…</p>;
+}
+
+function NotFound({ path }: { path: string }) {
+  return (
+    <section class="not-found">
+      <h1>Not found</h1>
+      <p>
+        There is no page at <code>{path}</code>.{" "}
+        <a href="/" onClick={(event) => onLink(event, "/")}>Back to the chat</a>
+      </p>
+    </section>
+  );
+}
+
+/** The main navigation: chat and the pages beside it. */
+const NAV: [string, string, RegExp][] = [
+  ["/", "Chat", /^\/($|chat)/],
+  ["/settings", "Settings", /^\/settings/],
+  ["/inspector", "Inspector", /^\/inspector/],
+  ["/events", "Events", /^\/events/],
+  ["/playground", "UI playground", /^\/playground/],
+];
+
+function Nav({ path }: { path: string }) {
+  return (
+    <nav class="main-nav" aria-label="Pages">
+      {NAV.map(([href, label, pattern]) => (
+        <a
+          key={href}
+          href={href}
+          aria-current={pattern.test(path) ? "page" : undefined}
+          onClick={(event) => onLink(event, href)}
+        >
+          {label}
+        </a>
+      ))}
+    </nav>
+  );
 }
 
 function TokenRefused() {
@@ -114,6 +170,7 @@ export function App() {
           Lass
         </a>
         {bootstrap.value ? <span class="version">{bootstrap.value.version}</span> : null}
+        <Nav path={path} />
         <span class="spacer" />
         {waiting > 0
           ? <span class="badge badge-waiting" role="status">{waiting} waiting</span>

@@ -72,14 +72,15 @@ Deno.test({
         const page = await ui.page();
         const chunks: string[] = [];
         page.on("response", (r) => {
-          if (/\/assets\/later-/.test(r.url())) chunks.push(`${r.status()} ${r.url()}`);
+          if (/\/assets\/page-/.test(r.url())) chunks.push(`${r.status()} ${r.url()}`);
         });
         await page.goto(withToken(ui.base, "/settings/models"));
-        await page.getByRole("heading", { name: "Settings" }).waitFor();
+        await page.getByRole("heading", { name: "Settings", level: 1 }).waitFor();
         assert.equal(page.url(), `${ui.base}/settings/models`);
-        assert.equal(chunks.length, 1);
+        assert.equal(chunks.length, 1, "only the settings page's own chunk");
         assert.match(chunks[0], /^200 .*\?token=/);
-        await page.getByRole("link", { name: "Back to the chat" }).click();
+        await page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: "Chat" })
+          .click();
         await page.getByRole("button", { name: STARTERS[0] }).waitFor();
         assert.equal(page.url(), `${ui.base}/`);
       });

@@ -1,0 +1,4 @@
+/** Events: to be written. */
+export default function Page({ path }: { path: string }) {
+  return <h1 data-path={path}>Events</h1>;
+}

@@ -1,0 +1,4 @@
+/** Inspector: to be written. */
+export default function Page({ path }: { path: string }) {
+  return <h1 data-path={path}>Inspector</h1>;
+}
