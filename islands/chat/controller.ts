@@ -45,6 +45,12 @@ export class Chat {
   readonly running = signal<Turn | null>(null);
   /** Whether the session exists on the server. */
   readonly saved = signal(false);
+  /**
+   * Context for the model from the chat's UI (an MCP App's `ui/update-model-context`), by where
+   * it came from. It goes with the next user message as text parts before the message, then it
+   * is cleared.
+   */
+  readonly modelContext = signal<Record<string, string>>({});
   /** Called once a new chat's first turn is saved (the page then shows its URL). */
   onSaved?: (chat: Chat) => void;
   #history: ModelMessage[] = [];
@@ -81,7 +87,18 @@ export class Chat {
     const content = text.trim();
     if (content === "" || this.running.value) return;
     const turn = newTurn(content);
-    const user: ModelMessage = { role: "user", content };
+    const context = Object.entries(this.modelContext.peek());
+    const user: ModelMessage = context.length === 0 ? { role: "user", content } : {
+      role: "user",
+      content: [
+        ...context.map(([from, text]) => ({
+          type: "text" as const,
+          text: `<context from="${from}">\n${text}\n</context>\n`,
+        })),
+        { type: "text" as const, text: content },
+      ],
+    };
+    if (context.length > 0) this.modelContext.value = {};
     const abort = new AbortController();
     this.#abort = abort;
     batch(() => {

@@ -54,7 +54,7 @@ export interface StoredToolCall {
   source: string;
   tool: string;
   durationMs?: number;
-  /** An MCP App's reference is kept whole; other UI only by kind (its content can be large). */
+  /** The result's UI, whole up to {@link UI_KEPT_CHARS}, else only its kind. */
   ui?: ToolUi | { kind: ToolUi["kind"] };
   /** The raw MCP result, when it is small ({@link RAW_KEPT_CHARS}). */
   raw?: unknown;
@@ -164,10 +164,13 @@ export function applyChunks(turn: Turn, chunks: ChatChunk[]): void {
   if (changed) turn.parts.value = parts;
 }
 
-/** The text of a user message's content. */
+/** The text of a user message's content (without the UI's `<context>` parts). */
 export function userText(content: ModelMessage["content"]): string {
   if (typeof content === "string") return content;
-  return content.map((part) => part.type === "text" ? String(part.text ?? "") : "").join("");
+  return content.map((part) => {
+    const text = part.type === "text" ? String(part.text ?? "") : "";
+    return text.startsWith("<context from=") ? "" : text;
+  }).join("");
 }
 
 /** A tool result output as the model saw it, and whether it was an error. */
@@ -252,6 +255,14 @@ export function turnsFromMessages(
   return turns;
 }
 
+/** UI up to this many characters of JSON is kept whole in the session (else only its kind). */
+export const UI_KEPT_CHARS = 256_000;
+
+/** A result's UI as a session keeps it: whole, so it renders again, unless it is huge. */
+function keptUi(ui: NonNullable<ToolResultView["ui"]>): NonNullable<ToolResultView["ui"]> {
+  return JSON.stringify(ui).length <= UI_KEPT_CHARS ? ui : { kind: ui.kind };
+}
+
 /** What a session keeps about the tool calls of a turn, for {@link turnsFromMessages}. */
 export function storedToolCalls(turn: Turn): Record<string, StoredToolCall> {
   const stored: Record<string, StoredToolCall> = {};
@@ -262,8 +273,7 @@ export function storedToolCalls(turn: Turn): Record<string, StoredToolCall> {
       source: call.source,
       tool: call.tool,
       ...(result?.durationMs !== undefined && { durationMs: result.durationMs }),
-      ...(result?.ui &&
-        { ui: result.ui.kind === "mcp-app" ? result.ui : { kind: result.ui.kind } }),
+      ...(result?.ui && { ui: keptUi(result.ui) }),
       ...(raw !== undefined && raw.length <= RAW_KEPT_CHARS && { raw: result!.raw }),
     };
   }

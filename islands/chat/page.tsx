@@ -5,6 +5,7 @@
 import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import { bootError, bootstrap, pending } from "../state.ts";
+import { ChatContext } from "./context.ts";
 import type { Chat } from "./controller.ts";
 import { TurnView } from "./turn.tsx";
 import type { ServiceConfigInput } from "../../wire/bootstrap.ts";
@@ -186,19 +187,21 @@ export function ChatPage({ chat }: { chat: Chat }) {
     content = turns.map((turn) => <TurnView key={turn.key} turn={turn} pending={waiting} />);
   }
   return (
-    <div class="chat-page">
-      <div class="chat-header">{config ? <Pickers chat={chat} config={config} /> : null}</div>
-      <div
-        class="messages"
-        ref={log}
-        role="log"
-        aria-label="Messages"
-        aria-busy={chat.running.value !== null}
-        tabIndex={0}
-      >
-        {content}
+    <ChatContext.Provider value={chat}>
+      <div class="chat-page">
+        <div class="chat-header">{config ? <Pickers chat={chat} config={config} /> : null}</div>
+        <div
+          class="messages"
+          ref={log}
+          role="log"
+          aria-label="Messages"
+          aria-busy={chat.running.value !== null}
+          tabIndex={0}
+        >
+          {content}
+        </div>
+        {state === "ready" ? <Composer chat={chat} workspaceId={workspaceId} /> : null}
       </div>
-      {state === "ready" ? <Composer chat={chat} workspaceId={workspaceId} /> : null}
-    </div>
+    </ChatContext.Provider>
   );
 }

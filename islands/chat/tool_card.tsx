@@ -1,5 +1,6 @@
 /** A card per tool call: server, tool, input, result or error, duration, and the raw exchange. */
 import { formatDuration, showValue } from "../format.ts";
+import { ToolUiView } from "../genui/render.tsx";
 import { InteractionCard } from "./interaction.tsx";
 import type { ToolCallView, ToolResultView } from "./model.ts";
 import type { Interaction } from "../../wire/interactions.ts";
@@ -10,27 +11,6 @@ const SOURCE_LABELS: Record<string, string> = {
   agent: "agent",
 };
 
-const UI_KINDS: Record<string, string> = {
-  "mcp-app": "an MCP App",
-  "mcp-ui": "an MCP-UI resource",
-  "a2ui": "an A2UI surface",
-};
-
-/** Where a generative-UI result will be drawn once the renderers are part of the UI. */
-function GenUiPlaceholder({ ui }: { ui: NonNullable<ToolResultView["ui"]> }) {
-  let detail = "";
-  if (ui.kind === "mcp-app" && "resourceUri" in ui) detail = ui.resourceUri;
-  if (ui.kind === "mcp-ui" && "resource" in ui) detail = String(ui.resource.uri ?? "");
-  if (ui.kind === "a2ui" && "messages" in ui) detail = `${ui.messages.length} messages`;
-  return (
-    <div class="genui-placeholder" data-ui-kind={ui.kind}>
-      <strong>Generative UI: {UI_KINDS[ui.kind] ?? ui.kind}</strong>
-      {detail ? <code>{detail}</code> : null}
-      <span>This result is shown here as UI once the renderers are part of the web UI.</span>
-    </div>
-  );
-}
-
 /** The props of {@link ToolCard}. */
 export interface ToolCardProps {
   call: ToolCallView;
@@ -38,10 +18,12 @@ export interface ToolCardProps {
   interactions: Interaction[];
   /** Whether the turn still streams: a call without a result in an ended turn never got one. */
   streaming: boolean;
+  /** The run of the turn, when known. */
+  runId?: string;
 }
 
 /** One tool call. */
-export function ToolCard({ call, interactions, streaming }: ToolCardProps) {
+export function ToolCard({ call, interactions, streaming, runId }: ToolCardProps) {
   const result = call.result.value;
   const status = result ? (result.isError ? "error" : "ok") : streaming ? "running" : "ended";
   const source = SOURCE_LABELS[call.source] ?? call.source;
@@ -81,7 +63,7 @@ export function ToolCard({ call, interactions, streaming }: ToolCardProps) {
           )
           : null}
       </div>
-      {result?.ui ? <GenUiPlaceholder ui={result.ui} /> : null}
+      {result?.ui ? <ToolUiView ui={result.ui} call={call} result={result} runId={runId} /> : null}
       {interactions.map((interaction) => (
         <InteractionCard key={interaction.id} interaction={interaction} inToolCard />
       ))}

@@ -79,6 +79,7 @@ export function TurnView({ turn, pending }: TurnViewProps) {
                 call={part.call}
                 interactions={byCall.get(part.call.id) ?? []}
                 streaming={status === "streaming"}
+                runId={runId}
               />
             )
         )}
