@@ -2,7 +2,7 @@
 import { formatDuration, showValue } from "../format.ts";
 import { ToolUiView } from "../genui/render.tsx";
 import { InteractionCard } from "./interaction.tsx";
-import type { ToolCallView, ToolResultView } from "./model.ts";
+import type { ToolCallView } from "./model.ts";
 import type { Interaction } from "../../wire/interactions.ts";
 
 const SOURCE_LABELS: Record<string, string> = {
