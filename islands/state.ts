@@ -106,7 +106,25 @@ export function removePending(id: string): void {
   }
 }
 
+const listeners = new Set<(event: LassEvent) => void>();
+
+/**
+ * Calls `listener` with every event of the app's one event stream (`GET /api/events`) from now
+ * on; returns the function that stops it. Pages use this instead of opening their own stream.
+ */
+export function subscribe(listener: (event: LassEvent) => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 function onEvent(event: LassEvent): void {
+  for (const listener of listeners) {
+    try {
+      listener(event);
+    } catch (error) {
+      console.error("an event listener failed", error);
+    }
+  }
   switch (event.type) {
     case "interaction.created":
       addPending(event.data.interaction as Interaction);
