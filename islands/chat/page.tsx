@@ -4,6 +4,7 @@
  */
 import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
+import { ExportButton } from "../export/button.tsx";
 import { bootError, bootstrap, pending } from "../state.ts";
 import { ChatContext } from "./context.ts";
 import type { Chat } from "./controller.ts";
@@ -189,7 +190,10 @@ export function ChatPage({ chat }: { chat: Chat }) {
   return (
     <ChatContext.Provider value={chat}>
       <div class="chat-page">
-        <div class="chat-header">{config ? <Pickers chat={chat} config={config} /> : null}</div>
+        <div class="chat-header">
+          {config ? <Pickers chat={chat} config={config} /> : null}
+          {config ? <ExportButton workspaceId={workspaceId} label="Export this workspace" /> : null}
+        </div>
         <div
           class="messages"
           ref={log}

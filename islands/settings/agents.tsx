@@ -1,9 +1,103 @@
-/** Settings: agents (`agents[]`). */
-import { type EditorProps, RecordSection, TextField } from "./kit.tsx";
+/** Settings: remote agents (`agents[]`) over A2A or AG-UI, with a Test button. */
+import {
+  CheckField,
+  type EditorProps,
+  LinesField,
+  MoreErrors,
+  type RecordDraft,
+  RecordSection,
+  SelectField,
+  setField,
+  TextField,
+} from "./kit.tsx";
 import type { SectionProps } from "./page.tsx";
+import { AgentTestResult, probeSentence, useAgentTest } from "./agents_probe.tsx";
+
+const PROTOCOLS: [string, string][] = [["a2a", "A2A"], ["ag-ui", "AG-UI"]];
 
 function Editor({ draft }: EditorProps) {
-  return <TextField draft={draft} name="name" label="Name" />;
+  const test = useAgentTest();
+  const protocol = String(draft.value.protocol ?? "a2a");
+  return (
+    <div class="agent-editor">
+      <MoreErrors errors={test.errors.value}>
+        <TextField draft={draft} name="name" label="Name" required />
+        <SelectField
+          draft={draft}
+          name="protocol"
+          label="Protocol"
+          options={PROTOCOLS}
+          onChange={(value) => {
+            setField(draft, "protocol", value);
+            if (value !== "ag-ui") setField(draft, "shareTools", undefined);
+          }}
+        />
+        <TextField
+          draft={draft}
+          name="url"
+          label="URL"
+          type="url"
+          placeholder={protocol === "a2a" ? "http://127.0.0.1:9999" : "http://127.0.0.1:8000/run"}
+          hint={protocol === "a2a"
+            ? "The agent card's URL, or the agent's base URL (the card is then at /.well-known/agent-card.json)."
+            : "The run endpoint of the AG-UI agent."}
+        />
+        <LinesField
+          draft={draft}
+          name="headers"
+          label="Headers"
+          shape="map"
+          hint="NAME=value per line, sent with every request; values may be env:NAME or contain ${NAME}."
+        />
+        {protocol === "ag-ui"
+          ? (
+            <CheckField
+              draft={draft}
+              name="shareTools"
+              label="Share the workspace's tools with the agent"
+              hint="Offers the tool-server tools as frontend tools; Lass runs the calls, with the usual approvals."
+            />
+          )
+          : null}
+      </MoreErrors>
+      <div class="preview-actions">
+        <button type="button" onClick={() => test.run(draft.peek())} disabled={test.busy.value}>
+          {test.busy.value ? "Testing…" : "Test"}
+        </button>
+        <span class="hint">
+          Reaches the agent with these settings (not saved) and sends a short message.
+        </span>
+      </div>
+      <AgentTestResult test={test} />
+    </div>
+  );
+}
+
+/** Test of a saved agent from the list: a button and one sentence. */
+function TestAction({ record }: { record: RecordDraft }) {
+  const test = useAgentTest();
+  const probe = test.probe.value;
+  const sentence = test.failure.value ?? (probe ? probeSentence(probe) : null);
+  const ok = probe?.ok === true && !test.failure.value;
+  return (
+    <>
+      {sentence
+        ? (
+          <span class={ok ? "test-inline ok" : "test-inline error"} role={ok ? "status" : "alert"}>
+            {sentence}
+          </span>
+        )
+        : null}
+      <button
+        type="button"
+        aria-label={`Test ${String(record.name ?? record.id)}`}
+        disabled={test.busy.value}
+        onClick={() => test.run(record)}
+      >
+        {test.busy.value ? "Testing…" : "Test"}
+      </button>
+    </>
+  );
 }
 
 /** The agents section. */
@@ -12,11 +106,23 @@ export function AgentsSection({ selected }: SectionProps) {
     <RecordSection
       section="agents"
       slug="agents"
-      title="Agents"
+      title="Remote agents"
       noun="remote agent"
       selected={selected}
-      blank={() => ({ id: "", name: "" })}
-      summary={(record) => String(record.id)}
+      intro={
+        <p>
+          A workspace with an agent chats with it instead of a model. The turn streams like a
+          model's.
+        </p>
+      }
+      blank={() => ({ id: "", name: "", protocol: "a2a", url: "" })}
+      summary={(record) => (
+        <span>
+          {String(record.protocol).toUpperCase()} · {String(record.url ?? "")}
+          {record.shareTools ? " · shares tools" : ""}
+        </span>
+      )}
+      actions={(record) => <TestAction record={record} />}
       Editor={Editor}
     />
   );

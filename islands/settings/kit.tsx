@@ -3,7 +3,7 @@
  * config, so the server validates references too), the 400 details mapped onto the record's
  * fields, form fields that show their error, and the list / add / edit / delete layout.
  */
-import { type Signal, useSignal } from "@preact/signals";
+import { type Signal, signal, useSignal } from "@preact/signals";
 import { type ComponentChildren, type ComponentType, createContext } from "preact";
 import { useContext, useMemo } from "preact/hooks";
 import { ApiError } from "../api.ts";
@@ -108,6 +108,27 @@ export function setField(draft: Signal<RecordDraft>, key: string, value: unknown
 /** The errors of the form being edited, read by every field. */
 export const FormErrors = createContext<FieldErrors>({});
 
+/** The 400 details under `prefix` (`profile`, `server`) as errors by field; others under `""`. */
+export function errorsAt(details: ErrorDetail[], prefix: string): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const { path, message } of details) {
+    const key = path.startsWith(`${prefix}.`) ? path.slice(prefix.length + 1) : "";
+    errors[key] = errors[key] ? `${errors[key]}; ${message}` : message;
+  }
+  return errors;
+}
+
+/** Shows `errors` (a test's or a preview's) at the fields inside, beside the form's own. */
+export function MoreErrors(props: { errors: FieldErrors; children: ComponentChildren }) {
+  const own = useContext(FormErrors);
+  const merged: FieldErrors = { ...own };
+  for (const [key, message] of Object.entries(props.errors)) {
+    if (key === "") continue;
+    merged[key] = merged[key] ? `${merged[key]}; ${message}` : message;
+  }
+  return <FormErrors.Provider value={merged}>{props.children}</FormErrors.Provider>;
+}
+
 /** The error of field `name` (and of its nested paths such as `headers.x`). */
 function useFieldError(name: string): string | undefined {
   const errors = useContext(FormErrors);
@@ -152,6 +173,8 @@ interface TextFieldProps {
   multiline?: boolean;
   type?: "text" | "url" | "password" | "number";
   required?: boolean;
+  /** The id of a `<datalist>` of suggestions. */
+  list?: string;
 }
 
 /** A string (or number, with `type: "number"`) field of a draft. */
@@ -186,7 +209,8 @@ export function TextField(props: TextFieldProps) {
               value={shown}
               placeholder={props.placeholder}
               required={props.required}
-              autoComplete="off"
+              list={props.list}
+              autoComplete={type === "password" ? "new-password" : "off"}
               spellcheck={false}
               aria-describedby={describedBy}
               aria-invalid={invalid}
@@ -362,6 +386,8 @@ export function JsonField({ draft, name, label, hint, rows = 6 }: JsonFieldProps
 export interface EditorProps {
   draft: Signal<RecordDraft>;
   isNew: boolean;
+  /** The record as stored (`null` for a new one). */
+  original?: RecordDraft | null;
 }
 
 /** The props of {@link RecordSection}. */
@@ -487,6 +513,12 @@ function RecordItem(props: RecordSectionProps & { record: RecordDraft }) {
   );
 }
 
+/**
+ * The record last saved, as saved: its editor says "Saved" until the draft changes, also when
+ * the save moved it to a new URL (a new record, a new id) and the editor was drawn again.
+ */
+const lastSaved = signal<{ key: string; json: string } | null>(null);
+
 function RecordEditor(
   props: RecordSectionProps & { original: RecordDraft | null; onClose: () => void },
 ) {
@@ -499,16 +531,23 @@ function RecordEditor(
   const save = async (event: Event) => {
     event.preventDefault();
     busy.value = true;
-    const result = await saveRecord(props.section, original?.id ?? null, draft.value);
+    const saved = draft.value;
+    const result = await saveRecord(props.section, original?.id ?? null, saved);
     busy.value = false;
     if (result) {
       errors.value = result;
+      lastSaved.value = null;
       return;
     }
     errors.value = {};
-    const path = `/settings/${props.slug}/${encodeURIComponent(draft.value.id)}`;
-    if (!original || original.id !== draft.value.id) navigate(path, { replace: true });
+    lastSaved.value = { key: `${props.section}/${saved.id}`, json: JSON.stringify(saved) };
+    const path = `/settings/${props.slug}/${encodeURIComponent(saved.id)}`;
+    if (!original || original.id !== saved.id) navigate(path, { replace: true });
   };
+  const shownSaved = lastSaved.value;
+  const isSaved = shownSaved !== null && !busy.value &&
+    shownSaved.key === `${props.section}/${draft.value.id}` &&
+    shownSaved.json === JSON.stringify(draft.value);
   const title = original ? `Edit ${String(original.name ?? original.id)}` : `New ${props.noun}`;
   const Editor = props.Editor;
   return (
@@ -522,7 +561,7 @@ function RecordEditor(
           required
           hint="Letters, digits, '-' and '_'; other records refer to it."
         />
-        <Editor draft={draft} isNew={!original} />
+        <Editor draft={draft} isNew={!original} original={original} />
       </FormErrors.Provider>
       {errors.value[""] ? <p class="error form-error" role="alert">{errors.value[""]}</p> : null}
       <div class="form-actions">
@@ -530,6 +569,7 @@ function RecordEditor(
           {busy.value ? "Saving…" : "Save"}
         </button>
         <button type="button" onClick={props.onClose}>Close</button>
+        <span class="form-status" role="status">{isSaved ? "Saved" : ""}</span>
       </div>
     </form>
   );

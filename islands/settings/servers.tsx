@@ -1,13 +1,17 @@
-/** Settings: tool servers (`mcpServers[]`). */
-import { type EditorProps, RecordSection, TextField } from "./kit.tsx";
+/** Settings: tool servers (`mcpServers[]`) with live status, connect, sign-in, test and import. */
+import { useSignal } from "@preact/signals";
+import { useEffect } from "preact/hooks";
+import { RecordSection } from "./kit.tsx";
 import type { SectionProps } from "./page.tsx";
-
-function Editor({ draft }: EditorProps) {
-  return <TextField draft={draft} name="name" label="Name" />;
-}
+import { followStates, statesError } from "./servers_api.ts";
+import { ServerEditor } from "./servers_editor.tsx";
+import { ImportServers } from "./servers_import.tsx";
+import { ServerActions, ServerSummary } from "./servers_status.tsx";
 
 /** The tool servers section. */
 export function ServersSection({ selected }: SectionProps) {
+  const added = useSignal<string[] | null>(null);
+  useEffect(() => followStates(), []);
   return (
     <RecordSection
       section="mcpServers"
@@ -15,9 +19,32 @@ export function ServersSection({ selected }: SectionProps) {
       title="Tool servers"
       noun="tool server"
       selected={selected}
-      blank={() => ({ id: "", name: "" })}
-      summary={(record) => String(record.id)}
-      Editor={Editor}
+      intro={
+        <>
+          <p>
+            MCP servers whose tools the model can call (as{" "}
+            <code>&lt;id&gt;__&lt;tool&gt;</code>). Workspaces pick which ones they use; those
+            connect on their own, the others when you connect them here or in the inspector.
+          </p>
+          {added.value
+            ? (
+              <p class="note" role="status">
+                Added {added.value.join(", ")}. Connect {added.value.length === 1 ? "it" : "them"}
+                {" "}
+                below, and enable {added.value.length === 1 ? "it" : "them"} in a workspace.
+              </p>
+            )
+            : null}
+          {statesError.value
+            ? <p class="error" role="alert">Live status unavailable: {statesError.value}</p>
+            : null}
+        </>
+      }
+      tools={<ImportServers onAdded={(ids) => added.value = ids} />}
+      blank={() => ({ id: "", name: "", transport: "stdio", command: "" })}
+      summary={(record) => <ServerSummary record={record} />}
+      actions={(record) => <ServerActions record={record} />}
+      Editor={ServerEditor}
     />
   );
 }

@@ -1,0 +1,105 @@
+/** The Prompts tab: each prompt's arguments as fields, Get, and the messages it returns. */
+import { useSignal } from "@preact/signals";
+import { showValue } from "../format.ts";
+import { ContentBlockView } from "./content.tsx";
+import { Block, CallError, ItemPicker, useCall } from "./panel.tsx";
+import { mcpApi, type PromptResult } from "./servers.ts";
+import type { ToolServerState } from "../../wire/bootstrap.ts";
+
+type Prompt = ToolServerState["prompts"][number];
+
+function PromptPanel({ serverId, prompt }: { serverId: string; prompt: Prompt }) {
+  const values = useSignal<Record<string, string>>({});
+  const [call, run] = useCall<PromptResult>();
+  const idPrefix = `prompt-${serverId}-${prompt.name}`.replace(/[^\w-]/g, "_");
+  const submit = (event: Event) => {
+    event.preventDefault();
+    // Arguments left empty are left out, so the server's own defaults apply.
+    const args = Object.fromEntries(Object.entries(values.peek()).filter(([, v]) => v !== ""));
+    void run(() => mcpApi.prompt(serverId, prompt.name, args));
+  };
+  const state = call.value;
+  return (
+    <article class="prompt-panel" aria-label={`Prompt ${prompt.name}`}>
+      <header class="item-head">
+        <h2>{prompt.title ?? prompt.name}</h2>
+        {prompt.title ? <code>{prompt.name}</code> : null}
+      </header>
+      {prompt.description ? <p class="item-description">{prompt.description}</p> : null}
+      <form class="tool-form" onSubmit={submit} aria-label={`Arguments of ${prompt.name}`}>
+        <h3>Arguments</h3>
+        {(prompt.arguments ?? []).length === 0
+          ? <p class="hint">This prompt takes no arguments.</p>
+          : null}
+        {(prompt.arguments ?? []).map((argument) => {
+          const id = `${idPrefix}-${argument.name.replace(/[^\w-]/g, "_")}`;
+          return (
+            <div key={argument.name} class="field">
+              <label for={id}>
+                {argument.name}
+                {argument.required ? <span class="required" aria-hidden="true">*</span> : null}
+              </label>
+              <textarea
+                id={id}
+                class="grow"
+                rows={1}
+                required={argument.required === true}
+                aria-describedby={argument.description ? `${id}-hint` : undefined}
+                value={values.value[argument.name] ?? ""}
+                onInput={(event) =>
+                  values.value = { ...values.peek(), [argument.name]: event.currentTarget.value }}
+              />
+              {argument.description
+                ? <small id={`${id}-hint`}>{argument.description}</small>
+                : null}
+            </div>
+          );
+        })}
+        <div class="actions">
+          <button type="submit" class="primary" disabled={state.state === "running"}>
+            {state.state === "running" ? "Getting…" : "Get prompt"}
+          </button>
+        </div>
+      </form>
+      {state.state === "failed" ? <CallError error={state.error} details={state.details} /> : null}
+      {state.state === "done"
+        ? (
+          <Block title="Messages" class="prompt-messages">
+            {state.value.description ? <p class="hint">{state.value.description}</p> : null}
+            <ol class="messages-list">
+              {state.value.messages.map((message, i) => (
+                <li key={i} class={`prompt-message role-${message.role}`}>
+                  <span class="role">{message.role}</span>
+                  <ContentBlockView block={message.content} serverId={serverId} />
+                </li>
+              ))}
+            </ol>
+            <details class="raw">
+              <summary>Raw result</summary>
+              <pre class="json">{showValue(state.value)}</pre>
+            </details>
+          </Block>
+        )
+        : null}
+    </article>
+  );
+}
+
+/** The prompts of a connected server. */
+export function PromptsTab({ state }: { state: ToolServerState }) {
+  const selected = useSignal<string | null>(state.prompts[0]?.name ?? null);
+  if (state.prompts.length === 0) return <p class="hint">This server offers no prompts.</p>;
+  const prompt = state.prompts.find((candidate) => candidate.name === selected.value) ??
+    state.prompts[0];
+  return (
+    <div class="inspector-split">
+      <ItemPicker
+        label="Prompts"
+        items={state.prompts.map((p) => ({ key: p.name, label: p.name, detail: p.title }))}
+        selected={prompt.name}
+        onSelect={(name) => selected.value = name}
+      />
+      <PromptPanel key={`${state.id}/${prompt.name}`} serverId={state.id} prompt={prompt} />
+    </div>
+  );
+}

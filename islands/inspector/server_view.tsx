@@ -1,0 +1,218 @@
+/**
+ * One tool server in the inspector: a picker of the configured servers, its state with
+ * Connect / Reconnect / Disconnect (and sign-in when it needs it), what it told about itself,
+ * and tabs for its tools, prompts and resources.
+ */
+import { useSignal } from "@preact/signals";
+import { timeAgo } from "../format.ts";
+import { onLink } from "../sidebar.tsx";
+import { describeError, navigate } from "../state.ts";
+import { PromptsTab } from "./prompts.tsx";
+import { ResourcesTab } from "./resources.tsx";
+import { mcpApi } from "./servers.ts";
+import { ToolsTab } from "./tools.tsx";
+import type { ServerStatus, ToolServerState } from "../../wire/bootstrap.ts";
+
+const STATUS_CLASS: Record<ServerStatus, string> = {
+  connected: "badge-ok",
+  connecting: "badge-running",
+  "needs-auth": "badge-waiting",
+  error: "badge-error",
+  disconnected: "badge-ended",
+};
+
+/** A server's status as a badge. */
+export function StatusBadge({ status }: { status: ServerStatus }) {
+  return <span class={`badge ${STATUS_CLASS[status]}`}>{status}</span>;
+}
+
+/** The link to a server's inspector page. */
+export function inspectorPath(id: string): string {
+  return `/inspector/${encodeURIComponent(id)}`;
+}
+
+function Actions({ state }: { state: ToolServerState }) {
+  const busy = useSignal(false);
+  const error = useSignal<string | null>(null);
+  const act = async (work: () => Promise<unknown>) => {
+    busy.value = true;
+    error.value = null;
+    try {
+      await work();
+    } catch (failure) {
+      error.value = describeError(failure);
+    } finally {
+      busy.value = false;
+    }
+  };
+  const connecting = state.status === "connecting" || busy.value;
+  return (
+    <div class="server-actions">
+      {state.status === "connected"
+        ? (
+          <>
+            <button
+              type="button"
+              disabled={busy.value}
+              onClick={() => act(() => mcpApi.connect(state.id, true))}
+            >
+              Reconnect
+            </button>
+            <button
+              type="button"
+              disabled={busy.value}
+              onClick={() => act(() => mcpApi.disconnect(state.id))}
+            >
+              Disconnect
+            </button>
+          </>
+        )
+        : (
+          <button
+            type="button"
+            class="primary"
+            disabled={connecting}
+            onClick={() => act(() => mcpApi.connect(state.id))}
+          >
+            {connecting ? "Connecting…" : "Connect"}
+          </button>
+        )}
+      {state.status === "needs-auth" && state.authUrl
+        ? (
+          <a class="sign-in" href={state.authUrl} target="_blank" rel="noopener noreferrer">
+            Sign in
+          </a>
+        )
+        : null}
+      {error.value ? <p class="error" role="alert">{error.value}</p> : null}
+    </div>
+  );
+}
+
+function About({ state }: { state: ToolServerState }) {
+  const capabilities = Object.keys(state.capabilities ?? {});
+  return (
+    <div class="server-about">
+      <p class="hints">
+        <span class="badge">{state.transport}</span>
+        {state.serverInfo
+          ? (
+            <span>
+              {state.serverInfo.title ?? state.serverInfo.name} {state.serverInfo.version}
+            </span>
+          )
+          : null}
+        {state.connectedAt
+          ? <span class="hint">connected {timeAgo(state.connectedAt)}</span>
+          : null}
+        {capabilities.length > 0
+          ? <span class="hint">offers {capabilities.join(", ")}</span>
+          : null}
+      </p>
+      {state.instructions
+        ? (
+          <details class="instructions">
+            <summary>Instructions for the model</summary>
+            <p>{state.instructions}</p>
+          </details>
+        )
+        : null}
+    </div>
+  );
+}
+
+type Tab = "tools" | "prompts" | "resources";
+
+function Tabs({ state }: { state: ToolServerState }) {
+  const tab = useSignal<Tab>("tools");
+  const tabs: [Tab, string, number][] = [
+    ["tools", "Tools", state.tools.length],
+    ["prompts", "Prompts", state.prompts.length],
+    ["resources", "Resources", state.resources.length + state.resourceTemplates.length],
+  ];
+  const idOf = (name: Tab) => `inspector-tab-${name}`;
+  const onKey = (event: KeyboardEvent) => {
+    const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
+    if (step === 0) return;
+    event.preventDefault();
+    const index = tabs.findIndex(([name]) => name === tab.peek());
+    const next = tabs[(index + step + tabs.length) % tabs.length][0];
+    tab.value = next;
+    document.getElementById(idOf(next))?.focus();
+  };
+  return (
+    <>
+      <div class="inspector-tabs" role="tablist" aria-label="What the server offers">
+        {tabs.map(([name, label, count]) => (
+          <button
+            key={name}
+            id={idOf(name)}
+            type="button"
+            role="tab"
+            aria-selected={tab.value === name}
+            aria-controls="inspector-tabpanel"
+            tabIndex={tab.value === name ? 0 : -1}
+            onClick={() => tab.value = name}
+            onKeyDown={onKey}
+          >
+            {label} <span class="count">{count}</span>
+          </button>
+        ))}
+      </div>
+      <div id="inspector-tabpanel" role="tabpanel" aria-labelledby={idOf(tab.value)}>
+        {tab.value === "tools"
+          ? <ToolsTab state={state} />
+          : tab.value === "prompts"
+          ? <PromptsTab state={state} />
+          : <ResourcesTab state={state} />}
+      </div>
+    </>
+  );
+}
+
+/** The props of {@link ServerView}. */
+export interface ServerViewProps {
+  state: ToolServerState;
+  all: ToolServerState[];
+}
+
+/** The inspector page of one server. */
+export function ServerView({ state, all }: ServerViewProps) {
+  return (
+    <>
+      <header class="inspector-head">
+        <h1>
+          <a href="/inspector" onClick={(event) => onLink(event, "/inspector")}>Inspector</a>
+        </h1>
+        <label class="picker">
+          <span>Tool server</span>
+          <select
+            value={state.id}
+            onChange={(event) => navigate(inspectorPath(event.currentTarget.value))}
+          >
+            {all.map((server) => (
+              <option key={server.id} value={server.id}>{server.name} ({server.id})</option>
+            ))}
+          </select>
+        </label>
+        <StatusBadge status={state.status} />
+        <Actions state={state} />
+      </header>
+      {state.error
+        ? (
+          <p class="error server-error" role="alert">
+            {state.error}
+          </p>
+        )
+        : null}
+      <About state={state} />
+      {state.status === "connected" ? <Tabs key={state.id} state={state} /> : (
+        <p class="hint">
+          {state.status === "connecting"
+            ? "Connecting…"
+            : "Connect the server to list its tools, prompts and resources."}
+        </p>
+      )}
+    </>
+  );
+}
