@@ -150,9 +150,19 @@ async function build(): Promise<Manifest> {
   try {
     await bundle(tmp);
     const staticDir = new URL("static/", ROOT);
-    for (const name of await readdir(staticDir).catch(() => [])) {
-      await copyFile(new URL(name, staticDir), new URL(name, tmp));
+    const sheets: string[] = [];
+    for (const name of (await readdir(staticDir).catch(() => [])).sort()) {
+      if (name.endsWith(".css")) sheets.push(name);
+      else await copyFile(new URL(name, staticDir), new URL(name, tmp));
     }
+    // One style sheet: app.css (the variables and the shell) first, then each page's sheet.
+    sheets.sort((a, b) => Number(b === "app.css") - Number(a === "app.css"));
+    const css = await Promise.all(
+      sheets.map(async (name) =>
+        `/* ${name} */\n${await readFile(new URL(name, staticDir), "utf8")}`
+      ),
+    );
+    if (css.length > 0) await writeFile(new URL("app.css", tmp), css.join("\n"));
     const names = (await readdir(tmp)).sort();
     const files: Manifest["files"] = {};
     const code = new Map<string, string>();

@@ -150,7 +150,7 @@ function argSource(
 }
 
 /** The first JSON object written in the message, with its source text. */
-function findJsonObject(
+export function findJsonObject(
   text: string,
 ): { text: string; value: Record<string, unknown> } | undefined {
   for (let start = text.indexOf("{"); start >= 0; start = text.indexOf("{", start + 1)) {

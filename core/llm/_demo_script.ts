@@ -5,7 +5,13 @@ import type {
   LanguageModelV4Prompt,
   LanguageModelV4ToolResultPart,
 } from "@ai-sdk/provider";
-import { findMentions, propertyType, schemaValue, toolInput } from "./_demo_args.ts";
+import {
+  findJsonObject,
+  findMentions,
+  propertyType,
+  schemaValue,
+  toolInput,
+} from "./_demo_args.ts";
 
 /** The A2UI v0.9 basic catalog id. */
 const BASIC_CATALOG_ID = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
@@ -63,6 +69,8 @@ export function planReply(input: DemoInput): DemoPlan {
   if (results.length > 0) return summariseResults(results);
   const tools = functionTools(input);
   const message = latestUserText(input.prompt);
+  const action = uiAction(message);
+  if (action) return actionPlan(action);
   const calls = chooseCalls(message, tools, input.toolChoice);
   if (calls.length > 0) return callPlan(calls, message, tools);
   return answerPlan(message, tools, input.prompt.some((m) => m.role === "system"));
@@ -89,6 +97,30 @@ function trailingToolResults(prompt: LanguageModelV4Prompt): LanguageModelV4Tool
 /** The offered function tools (provider tools are ignored). */
 function functionTools(input: DemoInput): LanguageModelV4FunctionTool[] {
   return (input.tools ?? []).filter((t): t is LanguageModelV4FunctionTool => t.type === "function");
+}
+
+/** An A2UI action the user sent from a surface: `{"version": "v0.9", "action": {...}}`. */
+interface UiAction {
+  name: string;
+  surfaceId?: string;
+  context: Record<string, unknown>;
+}
+
+/** The A2UI action message in the user's text (on a line of its own), if there is one. */
+function uiAction(message: string): UiAction | undefined {
+  for (const line of message.split("\n").reverse()) {
+    const action = findJsonObject(line)?.value.action as Record<string, unknown> | undefined;
+    if (typeof action?.name !== "string") continue;
+    const context = action.context;
+    return {
+      name: action.name,
+      ...(typeof action.surfaceId === "string" && { surfaceId: action.surfaceId }),
+      context: typeof context === "object" && context !== null && !Array.isArray(context)
+        ? context as Record<string, unknown>
+        : {},
+    };
+  }
+  return undefined;
 }
 
 // ---- choosing tools ----
@@ -186,6 +218,31 @@ function callPlan(calls: DemoCall[], message: string, tools: LanguageModelV4Func
       : `Calling \`${c.toolName}\` with ${shortJson(c.input)}.`
   );
   return { reasoning: reason, text: lines.join("\n"), calls };
+}
+
+/**
+ * The answer to a UI action: a sign-up is confirmed by name (or e-mail) from its context, any
+ * other action is acknowledged with the values it carried.
+ */
+function actionPlan(action: UiAction): DemoPlan {
+  const reasoning =
+    `The user pressed "${action.name}" on a UI I showed, so I will answer from its context.`;
+  const who = [action.context.name, action.context.email].find((value) =>
+    typeof value === "string" && value.trim() !== ""
+  ) as string | undefined;
+  if (/sign[\s_-]?up|register/i.test(action.name)) {
+    const text = who
+      ? `Thanks, ${who.trim()}, you are signed up.`
+      : "Thanks, you are signed up (the form sent no name or e-mail).";
+    return { reasoning, text, calls: [] };
+  }
+  const values = Object.entries(action.context).map(([key, value]) =>
+    `${key} = ${shortJson(value)}`
+  );
+  const where = action.surfaceId ? ` on the surface ${action.surfaceId}` : "";
+  const text = `Got your "${action.name}" action${where}` +
+    (values.length > 0 ? ` with ${values.join(", ")}.` : ".");
+  return { reasoning, text, calls: [] };
 }
 
 /** The plan for the turn after tool results: one sentence per result, no new calls. */

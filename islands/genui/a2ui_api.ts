@@ -1,0 +1,101 @@
+/**
+ * Typed calls of the generative-UI routes the A2UI views use (`/api/ui/*`, `/api/catalogs`,
+ * `POST /api/events/ui`), all through the app's one API client.
+ */
+import { api } from "../state.ts";
+
+/** One problem of a render-tool input, at a JSON pointer into it (`repaired` when Lass fixed it). */
+export interface SurfaceProblem {
+  code: string;
+  path: string;
+  message: string;
+  repaired?: true;
+}
+
+/** `POST /api/ui/preview {input}`: the checked surface, its A2UI messages and its problems. */
+export interface SurfacePreview {
+  ok: boolean;
+  surfaceId: string;
+  catalogId?: string;
+  title?: string;
+  messages: unknown[];
+  problems: SurfaceProblem[];
+}
+
+/** `POST /api/ui/preview {component}`: one component's example surface and its input. */
+export interface ComponentPreview extends SurfacePreview {
+  component: { catalogId: string; name: string };
+  input: unknown;
+}
+
+/** One component of a catalog as `GET /api/catalogs` lists it. */
+export interface CatalogComponentView {
+  name: string;
+  description?: string;
+  /** The JSON Schema of its properties (without `id` and `component`). */
+  schema: Record<string, unknown>;
+}
+
+/** A catalog as `GET /api/catalogs` lists it. */
+export interface CatalogView {
+  /** The record id; `standard` for the standard catalog. */
+  id: string;
+  name: string;
+  /** The A2UI catalog id (a URI) that `createSurface` names. */
+  catalogId: string;
+  source: "standard" | "path" | "url" | "inline";
+  components: CatalogComponentView[];
+  functions: string[];
+  errors: string[];
+}
+
+/** `GET /api/ui/tool`: the render tool a workspace sends the model. */
+export interface RenderToolView {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  instructions: string;
+  components: { name: string; catalogId: string; description?: string; signature: string }[];
+}
+
+/** What `POST /api/events/ui` records for an A2UI action. */
+export interface UiActionEvent {
+  name: string;
+  surfaceId?: string;
+  sourceComponentId?: string;
+  context?: Record<string, unknown>;
+  sessionId?: string;
+  runId?: string;
+  tool?: string;
+  serverId?: string;
+}
+
+/** Checks a render-tool input without a model. */
+export function previewSurface(
+  body: { input: unknown; workspaceId?: string; repair?: boolean },
+): Promise<SurfacePreview> {
+  return api().json<SurfacePreview>("POST", "/api/ui/preview", body);
+}
+
+/** The example surface of one component of a catalog (`catalogId`: URI or record id). */
+export function previewComponent(catalogId: string, name: string): Promise<ComponentPreview> {
+  return api().json<ComponentPreview>("POST", "/api/ui/preview", {
+    component: { catalogId, name },
+  });
+}
+
+/** Every loaded catalog: the standard one, then the configured ones. */
+export async function listCatalogs(): Promise<CatalogView[]> {
+  return (await api().json<{ catalogs: CatalogView[] }>("GET", "/api/catalogs")).catalogs;
+}
+
+/** The render tool of a workspace (the active one when `workspaceId` is empty). */
+export function renderTool(workspaceId: string): Promise<RenderToolView> {
+  const query = workspaceId ? `?workspaceId=${encodeURIComponent(workspaceId)}` : "";
+  return api().json<RenderToolView>("GET", `/api/ui/tool${query}`);
+}
+
+/** Records an A2UI action as a `ui.action` event. */
+export function reportAction(data: UiActionEvent): Promise<{ ok: true; seq: number }> {
+  return api().json("POST", "/api/events/ui", { type: "ui.action", data });
+}

@@ -1,0 +1,34 @@
+/** The problems of a render-tool input: where (a JSON pointer), what (code and sentence), repaired. */
+import type { SurfaceProblem } from "./a2ui_api.ts";
+
+/** The props of {@link ProblemList}. */
+export interface ProblemListProps {
+  problems: SurfaceProblem[];
+  /** Say nothing when there is no problem (component previews). */
+  compact?: boolean;
+}
+
+/** A list of problems, repaired ones marked; "No problems." when there is none. */
+export function ProblemList({ problems, compact }: ProblemListProps) {
+  if (problems.length === 0) {
+    return compact ? null : <p class="note a2ui-no-problems">No problems.</p>;
+  }
+  const open = problems.filter((problem) => !problem.repaired).length;
+  return (
+    <ul
+      class="a2ui-problems"
+      aria-label={`${problems.length} problem${
+        problems.length === 1 ? "" : "s"
+      }, ${open} not repaired`}
+    >
+      {problems.map((problem, i) => (
+        <li key={i} class={problem.repaired ? "repaired" : "open"}>
+          <code class="a2ui-problem-path">{problem.path || "/"}</code>{" "}
+          <span class="a2ui-problem-code">{problem.code}</span>{" "}
+          <span class="a2ui-problem-message">{problem.message}</span>
+          {problem.repaired ? <span class="badge badge-ok">repaired</span> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
