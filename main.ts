@@ -5,6 +5,7 @@ import { LassError } from "./core/errors.ts";
 import { openService } from "./core/service.ts";
 import { VERSION } from "./core/version.ts";
 import { createHandler } from "./routes/app.ts";
+import { createSandboxHandler } from "./routes/sandbox.ts";
 import { hostName, isLoopbackName } from "./routes/security.ts";
 import { denoFileSystem } from "./runtime/deno_fs.ts";
 
@@ -17,6 +18,8 @@ Usage: deno task start [options]
 
 Options:
   --port <n>          Port to listen on (default 7420; 0 picks a free port)   [LASS_PORT]
+  --sandbox-port <n>  Port of the MCP Apps sandbox page, a second origin
+                      (default port + 1; 0 picks a free port)           [LASS_SANDBOX_PORT]
   --host <name>       Address to bind (default 127.0.0.1)                        [LASS_HOST]
   --config <path>     Config file (default ./service.json if it exists,
                       else $XDG_CONFIG_HOME/lass/service.json)                   [LASS_CONFIG]
@@ -37,10 +40,12 @@ class StartupError extends Error {
   }
 }
 
-function parsePort(value: string): number {
+function parsePort(value: string, flag = "--port"): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65535) {
-    throw new StartupError(`--port must be a number from 0 to 65535, not ${JSON.stringify(value)}`);
+    throw new StartupError(
+      `${flag} must be a number from 0 to 65535, not ${JSON.stringify(value)}`,
+    );
   }
   return port;
 }
@@ -92,6 +97,7 @@ async function main(args: string[]): Promise<void> {
     args,
     options: {
       port: { type: "string" },
+      "sandbox-port": { type: "string" },
       host: { type: "string" },
       config: { type: "string" },
       "data-dir": { type: "string" },
@@ -107,6 +113,15 @@ async function main(args: string[]): Promise<void> {
   const env = (name: string) => Deno.env.get(name);
   const port = parsePort(values.port ?? env("LASS_PORT") ?? "7420");
   const host = values.host ?? env("LASS_HOST") ?? "127.0.0.1";
+  const sandboxFlag = values["sandbox-port"] ?? env("LASS_SANDBOX_PORT");
+  const sandboxPort = sandboxFlag === undefined
+    ? (port === 0 ? 0 : port + 1)
+    : parsePort(sandboxFlag, "--sandbox-port");
+  if (sandboxPort > 65535 || (sandboxPort !== 0 && sandboxPort === port)) {
+    throw new StartupError(
+      `the sandbox port must differ from --port and be at most 65535 (pass --sandbox-port)`,
+    );
+  }
   const exposed = !isLoopbackName(
     hostName(host.includes(":") && !host.startsWith("[") ? `[${host}]` : host),
   );
@@ -140,13 +155,23 @@ async function main(args: string[]): Promise<void> {
   }
 
   const shutdown = new AbortController();
-  // Known once the port is bound (`--port 0` picks one): OAuth callback URLs are built from it.
-  let publicOrigin: string | undefined;
+  // Known once the ports are bound (`--port 0` picks one): OAuth callback URLs are built from
+  // the public origin; the sandbox page may be framed only by the app's origin, and the app shows
+  // MCP Apps only from the sandbox's (the request's host name, the other port).
+  const bound: { app?: number; sandbox?: number; publicOrigin?: string } = {};
+  const allowedHosts = exposed ? machineHostNames(host) : [];
   const handle = createHandler({
     service,
     token,
-    allowedHosts: exposed ? machineHostNames(host) : [],
-    publicOrigin: () => publicOrigin,
+    allowedHosts,
+    publicOrigin: () => bound.publicOrigin,
+    sandboxOrigin: (url) =>
+      bound.sandbox === undefined ? undefined : `${url.protocol}//${url.hostname}:${bound.sandbox}`,
+  });
+  const sandboxHandler = createSandboxHandler({
+    allowedHosts,
+    appOrigin: (url) =>
+      bound.app === undefined ? undefined : `${url.protocol}//${url.hostname}:${bound.app}`,
   });
   let backgroundStarted = false;
   const startBackground = () => {
@@ -159,30 +184,52 @@ async function main(args: string[]): Promise<void> {
     if (!backgroundStarted) setTimeout(startBackground, 0);
     return response;
   };
-  let server: Deno.HttpServer;
+  const listen = (
+    which: { port: number; flag: string; what: string },
+    serve: (req: Request) => Promise<Response>,
+  ) => {
+    try {
+      return Deno.serve({
+        hostname: host,
+        port: which.port,
+        signal: shutdown.signal,
+        onListen() {},
+      }, serve);
+    } catch (error) {
+      const reason = error instanceof Deno.errors.AddrInUse
+        ? `port ${which.port} is already in use (pass ${which.flag} to pick another, or ${which.flag} 0 for any)`
+        : (error as Error).message;
+      throw new StartupError(`cannot listen on ${host}:${which.port}${which.what}: ${reason}`, 1);
+    }
+  };
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  let sandboxServer: Deno.HttpServer<Deno.NetAddr>;
   try {
-    server = Deno.serve({
-      hostname: host,
-      port,
-      signal: shutdown.signal,
-      onListen: ({ port }) => {
-        const shown = host.includes(":") ? `[${host}]` : host;
-        publicOrigin = `http://${callbackHost(host)}:${port}`;
-        console.log(`Lass ready: http://${shown}:${port}/?token=${token}`);
-        if (exposed) console.warn(`WARNING: Lass is reachable from the network on ${host}.`);
-        // Tool servers connect in the background; readiness shows in GET /api/mcp and the event
-        // stream. Loading the MCP SDK takes a few hundred ms of the event loop, so it waits for
-        // the first answer (a client checking readiness) or a quarter second, whichever is first.
-        setTimeout(startBackground, 250);
-      },
-    }, handler);
+    server = listen({ port, flag: "--port", what: "" }, handler);
+    try {
+      sandboxServer = listen(
+        { port: sandboxPort, flag: "--sandbox-port", what: " (the MCP Apps sandbox)" },
+        sandboxHandler,
+      );
+    } catch (error) {
+      shutdown.abort();
+      await server.finished;
+      throw error;
+    }
   } catch (error) {
     await service.close();
-    const reason = error instanceof Deno.errors.AddrInUse
-      ? `port ${port} is already in use (pass --port to pick another, or --port 0 for any)`
-      : (error as Error).message;
-    throw new StartupError(`cannot listen on ${host}:${port}: ${reason}`, 1);
+    throw error;
   }
+  bound.app = server.addr.port;
+  bound.sandbox = sandboxServer.addr.port;
+  const shown = host.includes(":") ? `[${host}]` : host;
+  bound.publicOrigin = `http://${callbackHost(host)}:${bound.app}`;
+  console.log(`Lass ready: http://${shown}:${bound.app}/?token=${token}`);
+  if (exposed) console.warn(`WARNING: Lass is reachable from the network on ${host}.`);
+  // Tool servers connect in the background; readiness shows in GET /api/mcp and the event
+  // stream. Loading the MCP SDK takes a few hundred ms of the event loop, so it waits for
+  // the first answer (a client checking readiness) or a quarter second, whichever is first.
+  setTimeout(startBackground, 250);
 
   let stopping = false;
   const stop = async () => {
@@ -190,7 +237,10 @@ async function main(args: string[]): Promise<void> {
     stopping = true;
     shutdown.abort();
     // Long-lived streams (events, chat) must not hold the exit: give requests a moment, then go.
-    await Promise.race([server.finished, new Promise((resolve) => setTimeout(resolve, 1000))]);
+    await Promise.race([
+      Promise.all([server.finished, sandboxServer.finished]),
+      new Promise((resolve) => setTimeout(resolve, 1000)),
+    ]);
     await service.close();
     Deno.exit(0);
   };

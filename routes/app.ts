@@ -45,6 +45,13 @@ export interface HandlerOptions {
    * origin of the first request that carried the token.
    */
   publicOrigin?: string | (() => string | undefined);
+  /**
+   * The origin of the MCP Apps sandbox port (see `routes/sandbox.ts`) for a page requested at
+   * `url`, e.g. the same host name on port + 1, or `undefined` while it is not known. The shell's
+   * CSP may frame only this origin and the bootstrap tells the UI where it is. Without it MCP Apps
+   * and MCP-UI resources are not shown.
+   */
+  sandboxOrigin?: string | ((url: URL) => string | undefined);
 }
 
 /** Every route of the API, by path and method. */
@@ -74,7 +81,7 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
   const allowedHosts = new Set((options.allowedHosts ?? []).map((host) => host.toLowerCase()));
   const log = options.log ?? ((message: string) => console.error(message));
   let seenOrigin: string | undefined;
-  const { publicOrigin } = options;
+  const { publicOrigin, sandboxOrigin } = options;
   options.service.mcp.setOAuthOrigin(() =>
     (typeof publicOrigin === "function" ? publicOrigin() : publicOrigin) ?? seenOrigin
   );
@@ -119,6 +126,7 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
       ...base,
       url,
       params: match.params,
+      sandboxOrigin: typeof sandboxOrigin === "function" ? sandboxOrigin(url) : sandboxOrigin,
     };
     return await match.handler(req, context);
   }

@@ -57,12 +57,19 @@ function bootstrapBody(service: Service, version: string, catalogs: CatalogSumma
 /** Bootstrap routes. */
 export const bootstrapRoutes: Routes = {
   "/api/bootstrap": {
-    GET: async (_req, { service, version }) => {
+    GET: async (_req, ctx) => {
+      const { service, version } = ctx;
       // Right after a config change the skills may still be loading: wait, so both agree.
       await service.skills.pending;
       // Catalogs load on first use (and again after their records change).
       const catalogs = await service.catalogs.summaries();
-      return respond(bootstrapBody(service, version, catalogs));
+      const body = bootstrapBody(service, version, catalogs);
+      const sandboxOrigin = ctx.sandboxOrigin;
+      return respond(
+        sandboxOrigin
+          ? `${body.slice(0, -1)},"sandbox":${JSON.stringify({ origin: sandboxOrigin })}}`
+          : body,
+      );
     },
   },
 };

@@ -12,6 +12,8 @@ export interface RouteContext {
   version: string;
   /** Deadline of model tests and model lists. */
   llmTimeoutMs: number;
+  /** The origin of the sandbox port (MCP Apps), when Lass runs with one. */
+  sandboxOrigin?: string;
 }
 
 /** The routes of one resource module. */

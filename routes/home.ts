@@ -21,7 +21,9 @@ export const PAGE_PATHS: readonly string[] = [
   "/settings/:section",
   "/settings/:section/:id",
   "/events",
+  "/inspector",
   "/inspector/:serverId",
+  "/playground",
 ];
 
 const PAGE_SET = new Set(PAGE_PATHS);
@@ -135,7 +137,7 @@ export function pageForMissingToken(
   return page ? tokenPage(url, wrong) : undefined;
 }
 
-async function shell(req: Request, url: URL): Promise<Response> {
+async function shell(req: Request, url: URL, sandboxOrigin?: string): Promise<Response> {
   const manifest = await uiManifest();
   if (!manifest) {
     return respond(NOT_BUILT_HTML, {
@@ -150,13 +152,15 @@ async function shell(req: Request, url: URL): Promise<Response> {
   const scriptNonce = nonce();
   // The route guard accepted this token (a browser's is in the query, a script's in the header).
   const token = tokenOf(req, url) ?? "";
+  // MCP Apps and MCP-UI resources are framed only through the sandbox port (routes/sandbox.ts).
+  const frames = sandboxOrigin ? `frame-src ${sandboxOrigin}; ` : "";
   return respond(shellHtml(manifest, token, scriptNonce), {
     type: "text/html; charset=utf-8",
     headers: {
       ...PAGE_HEADERS,
       "content-security-policy": `default-src 'none'; script-src 'self' 'nonce-${scriptNonce}'; ` +
         "style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; " +
-        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        `${frames}base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
     },
   });
 }
@@ -165,5 +169,7 @@ async function shell(req: Request, url: URL): Promise<Response> {
 export const homeRoutes: Routes = Object.fromEntries(
   PAGE_PATHS.map((
     path,
-  ) => [path, { GET: (req: Request, { url }: RouteContext) => shell(req, url) }]),
+  ) => [path, {
+    GET: (req: Request, ctx: RouteContext) => shell(req, ctx.url, ctx.sandboxOrigin),
+  }]),
 );

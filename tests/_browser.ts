@@ -16,6 +16,8 @@ import {
   type Locator,
   type Page,
 } from "playwright-core";
+import { createHandler } from "../routes/app.ts";
+import { createSandboxHandler } from "../routes/sandbox.ts";
 import { buildUi } from "../scripts/build_ui.ts";
 import { type StartOptions, startService, type TestService, TOKEN } from "./_helpers.ts";
 
@@ -50,6 +52,8 @@ export interface UiHarness {
   t: TestService;
   /** `http://127.0.0.1:<port>` */
   base: string;
+  /** The MCP Apps sandbox port's origin, `http://127.0.0.1:<another port>` (as `main.ts` runs it). */
+  sandboxBase: string;
   browser: Browser;
   /** A fresh browser context (its own sessionStorage), watched for page errors and CSP reports. */
   context(options?: { colorScheme?: "light" | "dark" }): Promise<BrowserContext>;
@@ -64,7 +68,21 @@ export interface UiHarness {
 export async function startUi(options: StartOptions = {}): Promise<UiHarness> {
   await buildUi({ ifStale: true });
   const t = await startService(options);
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, t.handler);
+  // As main.ts does: the app and the MCP Apps sandbox on two ports, each knowing the other's.
+  let appPort = 0;
+  const sandbox = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    createSandboxHandler({ appOrigin: (url) => `${url.protocol}//${url.hostname}:${appPort}` }),
+  );
+  const handler = createHandler({
+    service: t.service,
+    token: TOKEN,
+    heartbeatMs: options.heartbeatMs,
+    log: () => {},
+    sandboxOrigin: (url) => `${url.protocol}//${url.hostname}:${sandbox.addr.port}`,
+  });
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handler);
+  appPort = server.addr.port;
   const home = await mkdtemp(join(tmpdir(), "lass-chromium-"));
   let browser: Browser;
   try {
@@ -80,6 +98,7 @@ export async function startUi(options: StartOptions = {}): Promise<UiHarness> {
     });
   } catch (error) {
     await server.shutdown();
+    await sandbox.shutdown();
     await t.close();
     await rm(home, { recursive: true, force: true });
     throw error;
@@ -98,6 +117,7 @@ export async function startUi(options: StartOptions = {}): Promise<UiHarness> {
   return {
     t,
     base: `http://127.0.0.1:${server.addr.port}`,
+    sandboxBase: `http://127.0.0.1:${sandbox.addr.port}`,
     browser,
     context,
     page: async (pageOptions) => await (await context(pageOptions)).newPage(),
@@ -106,6 +126,7 @@ export async function startUi(options: StartOptions = {}): Promise<UiHarness> {
       for (const created of contexts) await created.close().catch(() => {});
       await browser.close();
       await server.shutdown();
+      await sandbox.shutdown();
       await t.close();
       await rm(home, { recursive: true, force: true });
     },

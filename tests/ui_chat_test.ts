@@ -134,16 +134,15 @@ Deno.test({
         assert.match(await page.locator(".turn").nth(2).innerText(), /returned 2\./);
       });
 
-      await test.step("generative-UI results show a placeholder saying what they are", async () => {
+      await test.step("generative-UI results render in their tool card", async () => {
         await page.getByRole("button", { name: "New chat" }).click();
         await page.waitForURL(`${ui.base}/`);
         await page.getByRole("button", { name: STARTERS[1] }).waitFor();
         await page.getByLabel("Message", { exact: true }).fill("show dashboard please");
         await page.keyboard.press("Enter");
-        const placeholder = page.locator(".genui-placeholder");
-        await placeholder.waitFor();
-        assert.match(await placeholder.innerText(), /Generative UI: an MCP App/);
-        assert.match(await placeholder.innerText(), /ui:\/\/lass-demo\/dashboard\.html/);
+        const app = page.locator(".mcp-app");
+        await app.waitFor();
+        assert.match(await app.innerText(), /MCP App\s+ui:\/\/lass-demo\/dashboard\.html/);
         await page.locator(".turn-done").waitFor();
         await page.waitForURL(/\/chat\/[\w-]+$/);
       });

@@ -28,4 +28,9 @@ export interface Bootstrap {
   mcp: ToolServerState[];
   skills: SkillSummary[];
   catalogs: { id: string; name: string; errors: string[] }[];
+  /**
+   * Where MCP Apps and MCP-UI resources are shown: the origin of the sandbox port (a proxy page
+   * only, no API). Absent when Lass runs without one (e.g. the handler mounted elsewhere).
+   */
+  sandbox?: { origin: string };
 }

@@ -1,36 +1,17 @@
 /** Typed call of `POST /api/export`, and the targets it supports. */
+import type { ExportResult, ExportTarget } from "../../wire/export.ts";
 import { api } from "../state.ts";
 
-/**
- * The targets of `POST /api/export`, with a label each. The server's list is
- * `EXPORT_TARGETS` in `core/export/targets.ts`; the browser test checks that both agree.
- */
-export const EXPORT_TARGETS = [
-  ["sdk-a", "AI SDK script (TypeScript)"],
-  ["graph-a", "LangChain agent (TypeScript)"],
-  ["mcp-json", "Tool servers as .mcp.json"],
-  ["service", "Lass config (service.json)"],
-] as const;
+/** A label of each target of `POST /api/export`, in the server's order (`EXPORT_TARGETS`). */
+const LABELS: Record<ExportTarget, string> = {
+  "sdk-a": "AI SDK script (TypeScript)",
+  "graph-a": "LangChain agent (TypeScript)",
+  "mcp-json": "Tool servers as .mcp.json",
+  "service": "Lass config (service.json)",
+};
 
-/** One export target. */
-export type ExportTarget = typeof EXPORT_TARGETS[number][0];
-
-/** An environment variable the exported code reads. */
-export interface ExportEnvVar {
-  name: string;
-  description: string;
-  /** The config held a literal secret there: the variable must be set. */
-  replacesLiteral?: boolean;
-}
-
-/** The answer of `POST /api/export` (see docs/export.md). */
-export interface ExportResult {
-  code: string;
-  filename: string;
-  dependencies: Record<string, string>;
-  env: ExportEnvVar[];
-  notes: string[];
-}
+/** The targets of `POST /api/export` with their labels; the browser test checks the order. */
+export const EXPORT_TARGETS = Object.entries(LABELS) as [ExportTarget, string][];
 
 /** A workspace as code for `target`. */
 export function exportWorkspace(workspaceId: string, target: ExportTarget): Promise<ExportResult> {

@@ -4,8 +4,9 @@
  */
 import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
+import type { ExportResult, ExportTarget } from "../../wire/export.ts";
 import { bootstrap, describeError } from "../state.ts";
-import { EXPORT_TARGETS, type ExportResult, type ExportTarget, exportWorkspace } from "./api.ts";
+import { EXPORT_TARGETS, exportWorkspace } from "./api.ts";
 import { copyText } from "./copy.ts";
 import { fileUrl } from "./download.ts";
 

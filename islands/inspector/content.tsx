@@ -11,7 +11,7 @@ import {
   mcpApi,
   type ResourceContents,
   type ResourceResult,
-} from "./servers.ts";
+} from "../tool_servers.ts";
 
 /** `1.2 KB` */
 export function formatBytes(bytes: number): string {

@@ -4,7 +4,7 @@
  */
 import { useEffect } from "preact/hooks";
 import { onLink } from "../sidebar.tsx";
-import { followServers, servers, serversError } from "./servers.ts";
+import { followServers, servers, serversError } from "../tool_servers.ts";
 import { inspectorPath, ServerView, StatusBadge } from "./server_view.tsx";
 import type { ToolServerState } from "../../wire/bootstrap.ts";
 

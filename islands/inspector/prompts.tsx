@@ -3,7 +3,7 @@ import { useSignal } from "@preact/signals";
 import { showValue } from "../format.ts";
 import { ContentBlockView } from "./content.tsx";
 import { Block, CallError, ItemPicker, useCall } from "./panel.tsx";
-import { mcpApi, type PromptResult } from "./servers.ts";
+import { mcpApi, type PromptResult } from "../tool_servers.ts";
 import type { ToolServerState } from "../../wire/bootstrap.ts";
 
 type Prompt = ToolServerState["prompts"][number];

@@ -7,7 +7,7 @@ import { useSignal } from "@preact/signals";
 import { showValue } from "../format.ts";
 import { formatBytes, ResourceContentsView } from "./content.tsx";
 import { Block, CallError, type CallState, ItemPicker, useCall } from "./panel.tsx";
-import { mcpApi, type ResourceResult } from "./servers.ts";
+import { mcpApi, type ResourceResult } from "../tool_servers.ts";
 import { expandTemplate, templateVariables } from "./uri_template.ts";
 import type { ToolServerState } from "../../wire/bootstrap.ts";
 

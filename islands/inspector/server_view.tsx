@@ -9,7 +9,7 @@ import { onLink } from "../sidebar.tsx";
 import { describeError, navigate } from "../state.ts";
 import { PromptsTab } from "./prompts.tsx";
 import { ResourcesTab } from "./resources.tsx";
-import { mcpApi } from "./servers.ts";
+import { mcpApi } from "../tool_servers.ts";
 import { ToolsTab } from "./tools.tsx";
 import type { ServerStatus, ToolServerState } from "../../wire/bootstrap.ts";
 

@@ -9,7 +9,7 @@ import { FieldErrors, SchemaFields } from "../schema_fields.tsx";
 import { formatDuration, showValue } from "../format.ts";
 import { ContentBlocks } from "./content.tsx";
 import { CallError, useCall } from "./panel.tsx";
-import { type CallOutcome, mcpApi } from "./servers.ts";
+import { type CallOutcome, mcpApi } from "../tool_servers.ts";
 import type { ToolInfo } from "../../wire/bootstrap.ts";
 import type { ErrorDetail } from "../../wire/errors.ts";
 

@@ -1,22 +1,16 @@
 /** Settings: remote agents (`agents[]`) over A2A or AG-UI, with a Test button. */
-import {
-  CheckField,
-  type EditorProps,
-  LinesField,
-  MoreErrors,
-  type RecordDraft,
-  RecordSection,
-  SelectField,
-  setField,
-  TextField,
-} from "./kit.tsx";
+import { testAgent } from "./agents_api.ts";
+import { AgentTestResult, probeSentence } from "./agents_probe.tsx";
+import { CheckActions, CheckButton, ListTest, useCheck } from "./checks.tsx";
+import { CheckField, LinesField, SelectField, TextField } from "./fields.tsx";
+import { MoreErrors, setField } from "./form.tsx";
+import { type EditorProps, RecordSection } from "./kit.tsx";
 import type { SectionProps } from "./page.tsx";
-import { AgentTestResult, probeSentence, useAgentTest } from "./agents_probe.tsx";
 
 const PROTOCOLS: [string, string][] = [["a2a", "A2A"], ["ag-ui", "AG-UI"]];
 
 function Editor({ draft }: EditorProps) {
-  const test = useAgentTest();
+  const test = useCheck(testAgent, { prefix: "agent" });
   const protocol = String(draft.value.protocol ?? "a2a");
   return (
     <div class="agent-editor">
@@ -60,43 +54,14 @@ function Editor({ draft }: EditorProps) {
           )
           : null}
       </MoreErrors>
-      <div class="preview-actions">
-        <button type="button" onClick={() => test.run(draft.peek())} disabled={test.busy.value}>
-          {test.busy.value ? "Testing…" : "Test"}
-        </button>
-        <span class="hint">
-          Reaches the agent with these settings (not saved) and sends a short message.
-        </span>
-      </div>
-      <AgentTestResult test={test} />
-    </div>
-  );
-}
-
-/** Test of a saved agent from the list: a button and one sentence. */
-function TestAction({ record }: { record: RecordDraft }) {
-  const test = useAgentTest();
-  const probe = test.probe.value;
-  const sentence = test.failure.value ?? (probe ? probeSentence(probe) : null);
-  const ok = probe?.ok === true && !test.failure.value;
-  return (
-    <>
-      {sentence
-        ? (
-          <span class={ok ? "test-inline ok" : "test-inline error"} role={ok ? "status" : "alert"}>
-            {sentence}
-          </span>
-        )
-        : null}
-      <button
-        type="button"
-        aria-label={`Test ${String(record.name ?? record.id)}`}
-        disabled={test.busy.value}
-        onClick={() => test.run(record)}
+      <CheckActions
+        hint="Reaches the agent with these settings (not saved) and sends a short message."
+        refusal={test}
       >
-        {test.busy.value ? "Testing…" : "Test"}
-      </button>
-    </>
+        <CheckButton check={test} draft={draft} label="Test" busyLabel="Testing…" />
+      </CheckActions>
+      {test.result.value ? <AgentTestResult probe={test.result.value} /> : null}
+    </div>
   );
 }
 
@@ -122,7 +87,7 @@ export function AgentsSection({ selected }: SectionProps) {
           {record.shareTools ? " · shares tools" : ""}
         </span>
       )}
-      actions={(record) => <TestAction record={record} />}
+      actions={(record) => <ListTest record={record} test={testAgent} sentence={probeSentence} />}
       Editor={Editor}
     />
   );

@@ -1,23 +1,11 @@
-/** Typed call of `POST /api/agents/test`. */
+/** Typed call of `POST /api/agents/test`, and what a person wants to know of an A2A card. */
+import type { AgentProbe } from "../../wire/agents.ts";
 import { api } from "../state.ts";
+import { type RecordDraft, withStandIns } from "./form.tsx";
 
-/** The answer of `POST /api/agents/test` (see docs/agents.md). */
-export interface AgentProbe {
-  ok: boolean;
-  latencyMs: number;
-  /** A2A: the agent card as fetched. */
-  card?: unknown;
-  /** AG-UI: the event types seen, in order. */
-  events?: string[];
-  /** The agent's reply. */
-  text?: string;
-  /** Why it failed, one sentence. */
-  error?: string;
-}
-
-/** Reaches an `agents[]` record (not saved) and sends it a short message. */
-export function testAgent(agent: Record<string, unknown>): Promise<AgentProbe> {
-  return api().json<AgentProbe>("POST", "/api/agents/test", { agent });
+/** Reaches an `agents[]` record (saved or a draft) and sends it a short message. */
+export function testAgent(agent: RecordDraft): Promise<AgentProbe> {
+  return api().json<AgentProbe>("POST", "/api/agents/test", { agent: withStandIns(agent) });
 }
 
 /** What a person wants to know of an A2A card: its name, description and skills. */

@@ -1,130 +1,77 @@
 /** Settings: UI component catalogs (`catalogs[]`) from a file, a URL or inline JSON, with previews. */
 import { useSignal } from "@preact/signals";
-import { useEffect } from "preact/hooks";
-import { ApiError } from "../api.ts";
+import type { CatalogView } from "../../wire/catalogs.ts";
 import { bootstrap, describeError, loadBootstrap } from "../state.ts";
-import {
-  type CatalogView,
-  listCatalogs,
-  previewCatalog,
-  STANDARD_CATALOG,
-} from "./catalogs_api.ts";
+import { listCatalogs, previewCatalog, STANDARD_CATALOG } from "./catalogs_api.ts";
 import { CatalogPanel, RenderedPreviews } from "./catalogs_view.tsx";
-import {
-  type EditorProps,
-  errorsAt,
-  type FieldErrors,
-  JsonField,
-  MoreErrors,
-  type RecordDraft,
-  RecordSection,
-  recordsOf,
-  setField,
-  TextField,
-} from "./kit.tsx";
+import { CheckActions, CheckButton, useCheck } from "./checks.tsx";
+import { SourceField } from "./choices.tsx";
+import { JsonField, TextField } from "./fields.tsx";
+import { MoreErrors, type RecordDraft } from "./form.tsx";
+import { type EditorProps, RecordSection, recordsOf } from "./kit.tsx";
 import type { SectionProps } from "./page.tsx";
-import { ChoiceField } from "./workspaces_fields.tsx";
 
-type Source = "path" | "url" | "catalog";
-const SOURCES: Source[] = ["path", "url", "catalog"];
-
-function sourceOf(record: RecordDraft): Source {
-  return SOURCES.find((source) => record[source] !== undefined) ?? "path";
-}
-
-/** A record as the preview takes it: without the id, which only names a draft. */
-function previewable(draft: RecordDraft): Record<string, unknown> {
-  const { id: _id, ...rest } = draft;
-  return rest;
-}
-
-function Editor({ draft, isNew }: EditorProps) {
-  const source = useSignal<Source>(sourceOf(draft.peek()));
-  const preview = useSignal<CatalogView | null>(null);
-  const previewErrors = useSignal<FieldErrors>({});
-  const failure = useSignal<string | null>(null);
-  const busy = useSignal(false);
-  const savedId = isNew ? null : draft.peek().id;
-
-  const runPreview = async () => {
-    busy.value = true;
-    try {
-      preview.value = await previewCatalog(previewable(draft.peek()));
-      previewErrors.value = {};
-      failure.value = null;
-    } catch (error) {
-      preview.value = null;
-      previewErrors.value = error instanceof ApiError ? errorsAt(error.details, "catalog") : {};
-      failure.value = describeError(error);
-    } finally {
-      busy.value = false;
-    }
-  };
-  useEffect(() => {
-    if (!isNew) void runPreview();
-  }, []);
-
-  const choose = (next: Source) => {
-    source.value = next;
-    for (const other of SOURCES) if (other !== next) setField(draft, other, undefined);
-  };
-
+function Editor({ draft, original }: EditorProps) {
+  const preview = useCheck(previewCatalog, {
+    prefix: "catalog",
+    start: original ?? undefined,
+  });
   return (
     <div class="catalog-editor">
-      <MoreErrors errors={previewErrors.value}>
+      <MoreErrors errors={preview.errors.value}>
         <TextField
           draft={draft}
           name="name"
           label="Name (override)"
           hint="Replaces the catalog's title when not empty."
         />
-        <ChoiceField
-          name="source"
-          legend="Source"
-          value={source.value}
+        <SourceField
+          draft={draft}
           options={[["path", "A file"], ["url", "A URL"], ["catalog", "Inline JSON"]]}
-          onChange={choose}
-        />
-        {source.value === "path"
-          ? (
-            <TextField
-              draft={draft}
-              name="path"
-              label="Path"
-              placeholder="catalogs/cards.json"
-              hint="A catalog JSON file; relative paths start at the config file's folder."
-            />
-          )
-          : source.value === "url"
-          ? (
-            <TextField
-              draft={draft}
-              name="url"
-              label="URL"
-              type="url"
-              placeholder="https://example.com/catalog.json"
-              hint="Fetched with a 10 s deadline; env references are resolved."
-            />
-          )
-          : (
-            <JsonField
-              draft={draft}
-              name="catalog"
-              label="Catalog JSON"
-              rows={12}
-              hint='{"catalogId": "https://…", "components": {"Name": {JSON Schema}}, "functions"?: …}'
-            />
-          )}
+        >
+          {(source) =>
+            source === "path"
+              ? (
+                <TextField
+                  draft={draft}
+                  name="path"
+                  label="Path"
+                  placeholder="catalogs/cards.json"
+                  hint="A catalog JSON file; relative paths start at the config file's folder."
+                />
+              )
+              : source === "url"
+              ? (
+                <TextField
+                  draft={draft}
+                  name="url"
+                  label="URL"
+                  type="url"
+                  placeholder="https://example.com/catalog.json"
+                  hint="Fetched with a 10 s deadline; env references are resolved."
+                />
+              )
+              : (
+                <JsonField
+                  draft={draft}
+                  name="catalog"
+                  label="Catalog JSON"
+                  rows={12}
+                  hint='{"catalogId": "https://…", "components": {"Name": {JSON Schema}}, "functions"?: …}'
+                />
+              )}
+        </SourceField>
       </MoreErrors>
-      <div class="preview-actions">
-        <button type="button" onClick={runPreview} disabled={busy.value}>
-          {busy.value ? "Loading…" : "Preview"}
-        </button>
-        <span class="hint">Loads the catalog with these settings, without saving it.</span>
-      </div>
-      {failure.value ? <p class="error" role="alert">{failure.value}</p> : null}
-      {preview.value ? <CatalogPanel catalog={preview.value} label="Catalog preview" /> : null}
-      {savedId ? <RenderedPreviews catalogId={savedId} /> : null}
+      <CheckActions
+        hint="Loads the catalog with these settings, without saving it."
+        refusal={preview}
+      >
+        <CheckButton check={preview} draft={draft} label="Preview" busyLabel="Loading…" />
+      </CheckActions>
+      {preview.result.value
+        ? <CatalogPanel catalog={preview.result.value} label="Catalog preview" />
+        : null}
+      {original ? <RenderedPreviews catalogId={original.id} /> : null}
     </div>
   );
 }

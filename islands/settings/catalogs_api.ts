@@ -1,20 +1,7 @@
 /** Typed calls of the catalog routes: `GET /api/catalogs` and `POST /api/catalogs/preview`. */
+import type { CatalogView } from "../../wire/catalogs.ts";
 import { api } from "../state.ts";
-
-/** A loaded catalog, as the catalog routes answer it (see docs/genui.md). */
-export interface CatalogView {
-  /** The record id; `standard` for the standard catalog. */
-  id: string;
-  name: string;
-  /** The A2UI catalog id (a URI); empty when it could not be read. */
-  catalogId: string;
-  source: "standard" | "path" | "url" | "inline";
-  /** The resolved file path or the URL, for path and url catalogs. */
-  location?: string;
-  components: { name: string; description?: string; schema: Record<string, unknown> }[];
-  functions: string[];
-  errors: string[];
-}
+import { type RecordDraft, withoutId } from "./form.tsx";
 
 /** The id of the built-in standard catalog. */
 export const STANDARD_CATALOG = "standard";
@@ -28,7 +15,7 @@ export async function listCatalogs(reload = false): Promise<CatalogView[]> {
   return answer.catalogs;
 }
 
-/** Loads a `catalogs[]` record (its id may be missing) without saving it. */
-export function previewCatalog(catalog: Record<string, unknown>): Promise<CatalogView> {
-  return api().json<CatalogView>("POST", "/api/catalogs/preview", { catalog });
+/** Loads a `catalogs[]` record (saved or a draft) without saving it. */
+export function previewCatalog(catalog: RecordDraft): Promise<CatalogView> {
+  return api().json<CatalogView>("POST", "/api/catalogs/preview", { catalog: withoutId(catalog) });
 }

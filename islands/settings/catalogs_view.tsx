@@ -1,7 +1,7 @@
 /** What a catalog preview shows: its components with their properties, functions and errors. */
 import { signal, useSignal } from "@preact/signals";
 import type { ComponentType } from "preact";
-import type { CatalogView } from "./catalogs_api.ts";
+import type { CatalogView } from "../../wire/catalogs.ts";
 import { Problems } from "./skills_preview.tsx";
 
 /** A property's type in a few characters: `DynamicString`, `"a"|"b"`, `number`. */

@@ -1,28 +1,19 @@
 /** Settings: model profiles (`llms[]`), with a provider picker, Test and List models. */
-import { useMemo } from "preact/hooks";
-import {
-  CheckField,
-  type EditorProps,
-  JsonField,
-  LinesField,
-  MoreErrors,
-  type RecordDraft,
-  RecordSection,
-  SelectField,
-  TextField,
-} from "./kit.tsx";
+import { ListTest } from "./checks.tsx";
+import { CheckField, JsonField, LinesField, SelectField, TextField } from "./fields.tsx";
+import { MoreErrors, type RecordDraft, useUniqueId } from "./form.tsx";
+import { type EditorProps, RecordSection } from "./kit.tsx";
 import {
   blankProfile,
   isDetected,
   presetOf,
   presets,
   referencedVariable,
+  testProfile,
   withProvider,
 } from "./models_api.ts";
-import { ProfileChecksPanel, TestProfileAction, useProfileChecks } from "./models_probe.tsx";
+import { probeSentence, ProfileChecksPanel, useProfileChecks } from "./models_probe.tsx";
 import type { SectionProps } from "./page.tsx";
-
-let datalists = 0;
 
 /** What the API key field says: where a key comes from when it is empty, and whether it is set. */
 function keyHint(provider: string, apiKey: unknown) {
@@ -68,14 +59,14 @@ function baseUrlHint(provider: string): string {
 
 function Editor({ draft }: EditorProps) {
   const checks = useProfileChecks();
-  const listId = useMemo(() => `models-${++datalists}`, []);
+  const listId = useUniqueId("models");
   const provider = String(draft.value.provider ?? "");
   const preset = presetOf(provider);
   const options = presets().map(([id, known]): [string, string] => [id, known.label]);
   if (provider !== "" && !presetOf(provider)) options.push([provider, provider]);
   return (
     <div class="model-editor">
-      <MoreErrors errors={checks.errors.value}>
+      <MoreErrors errors={checks.refusal.errors.value}>
         <TextField draft={draft} name="name" label="Name" required />
         <SelectField
           draft={draft}
@@ -210,7 +201,7 @@ export function ModelsSection({ selected }: SectionProps) {
       }
       blank={blankProfile}
       summary={summary}
-      actions={(record) => <TestProfileAction record={record} />}
+      actions={(record) => <ListTest record={record} test={testProfile} sentence={probeSentence} />}
       Editor={Editor}
     />
   );

@@ -1,53 +1,17 @@
 /** Typed calls of `POST /api/llm/test` and `POST /api/llm/models`, and the provider presets. */
 import type { ProviderPreset } from "../../wire/bootstrap.ts";
+import type { ModelList, ProfileProbe } from "../../wire/models.ts";
 import { api, bootstrap } from "../state.ts";
-import type { RecordDraft } from "./kit.tsx";
+import { type RecordDraft, withStandIns } from "./form.tsx";
 
-/** The answer of `POST /api/llm/test` (docs/models.md). */
-export interface ProfileProbe {
-  ok: boolean;
-  latencyMs: number;
-  /** The model's answer to "Reply with the single word OK." */
-  text?: string;
-  /** Why it failed, one sentence. */
-  error?: string;
-}
-
-/** One model of `POST /api/llm/models`. */
-export interface ListedModel {
-  id: string;
-  name?: string;
-  created?: string;
-  ownedBy?: string;
-  size?: number;
-}
-
-/** The answer of `POST /api/llm/models`: the vendor's list, or `[]` and a sentence. */
-export interface ModelList {
-  models: ListedModel[];
-  error?: string;
-}
-
-const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
-
-/**
- * A draft as the routes take it: they check the whole record, so an unsaved draft without a
- * usable id or name gets stand-ins (the test does not depend on them).
- */
-export function testableProfile(draft: RecordDraft): Record<string, unknown> {
-  const id = ID.test(draft.id) ? draft.id : "draft";
-  const name = typeof draft.name === "string" && draft.name.trim() !== "" ? draft.name : id;
-  return { ...draft, id, name };
-}
-
-/** Runs one tiny generation with a profile (saved or not). */
-export function testProfile(profile: Record<string, unknown>): Promise<ProfileProbe> {
-  return api().json<ProfileProbe>("POST", "/api/llm/test", { profile });
+/** Runs one tiny generation with a profile (saved or a draft). */
+export function testProfile(profile: RecordDraft): Promise<ProfileProbe> {
+  return api().json<ProfileProbe>("POST", "/api/llm/test", { profile: withStandIns(profile) });
 }
 
 /** The models the profile's vendor lists. */
-export function listModels(profile: Record<string, unknown>): Promise<ModelList> {
-  return api().json<ModelList>("POST", "/api/llm/models", { profile });
+export function listModels(profile: RecordDraft): Promise<ModelList> {
+  return api().json<ModelList>("POST", "/api/llm/models", { profile: withStandIns(profile) });
 }
 
 /** The presets by provider, in the order the server lists them. */

@@ -1,134 +1,66 @@
-/** A model profile's Test and List models buttons, with their results, for the editor and the list. */
+/** A model profile's Test and List models, with their results, for the editor and the list. */
 import { type Signal, useSignal } from "@preact/signals";
-import { ApiError } from "../api.ts";
+import type { ModelInfo, ModelList, ProfileProbe } from "../../wire/models.ts";
 import { formatDuration } from "../format.ts";
-import { describeError } from "../state.ts";
-import { errorsAt, type FieldErrors, type RecordDraft, setField } from "./kit.tsx";
 import {
-  type ListedModel,
-  listModels,
-  type ProfileProbe,
-  testableProfile,
-  testProfile,
-} from "./models_api.ts";
+  type Check,
+  CheckActions,
+  CheckButton,
+  failedSentence,
+  type Refusal,
+  TestResult,
+  useCheck,
+  useRefusal,
+} from "./checks.tsx";
+import { type RecordDraft, setField } from "./form.tsx";
+import { listModels, testProfile } from "./models_api.ts";
 
-/** The state of a profile's test and model list. */
+/** A profile's Test and List models; a refusal of either is shown at the editor's fields. */
 export interface ProfileChecks {
-  testing: Signal<boolean>;
-  probe: Signal<ProfileProbe | null>;
-  listing: Signal<boolean>;
-  models: Signal<ListedModel[] | null>;
-  listError: Signal<string | null>;
-  /** A request the route refused, as a sentence. */
-  failure: Signal<string | null>;
-  /** The same refusal by field (`baseURL`), for the editor's fields. */
-  errors: Signal<FieldErrors>;
-  test(record: RecordDraft): Promise<void>;
-  list(record: RecordDraft): Promise<void>;
+  test: Check<ProfileProbe>;
+  list: Check<ModelList>;
+  refusal: Refusal;
 }
 
 /** The state and actions of a profile's Test and List models. */
 export function useProfileChecks(): ProfileChecks {
-  const testing = useSignal(false);
-  const probe = useSignal<ProfileProbe | null>(null);
-  const listing = useSignal(false);
-  const models = useSignal<ListedModel[] | null>(null);
-  const listError = useSignal<string | null>(null);
-  const failure = useSignal<string | null>(null);
-  const errors = useSignal<FieldErrors>({});
-  const refused = (error: unknown) => {
-    failure.value = describeError(error);
-    errors.value = error instanceof ApiError ? errorsAt(error.details, "profile") : {};
-  };
+  const refusal = useRefusal();
   return {
-    testing,
-    probe,
-    listing,
-    models,
-    listError,
-    failure,
-    errors,
-    async test(record) {
-      testing.value = true;
-      try {
-        probe.value = await testProfile(testableProfile(record));
-        failure.value = null;
-        errors.value = {};
-      } catch (error) {
-        probe.value = null;
-        refused(error);
-      } finally {
-        testing.value = false;
-      }
-    },
-    async list(record) {
-      listing.value = true;
-      try {
-        const answer = await listModels(testableProfile(record));
-        models.value = answer.models;
-        listError.value = answer.error ?? null;
-        failure.value = null;
-        errors.value = {};
-      } catch (error) {
-        models.value = null;
-        listError.value = null;
-        refused(error);
-      } finally {
-        listing.value = false;
-      }
-    },
+    test: useCheck(testProfile, { prefix: "profile", refusal }),
+    list: useCheck(listModels, { prefix: "profile", refusal }),
+    refusal,
   };
 }
 
 /** One sentence about a test: how long it took and what the model said, or why it failed. */
 export function probeSentence(probe: ProfileProbe): string {
-  const took = formatDuration(probe.latencyMs);
-  if (!probe.ok) return `Failed after ${took}: ${probe.error ?? "no reason given"}`;
-  return `The model answered in ${took}.`;
+  if (!probe.ok) return failedSentence(probe);
+  return `The model answered in ${formatDuration(probe.latencyMs)}.`;
 }
 
 /** The editor's buttons and results; picking a listed model sets the draft's `model`. */
 export function ProfileChecksPanel(props: { checks: ProfileChecks; draft: Signal<RecordDraft> }) {
-  const { checks, draft } = props;
-  const probe = checks.probe.value;
+  const { checks: { test, list, refusal }, draft } = props;
+  const probe = test.result.value;
+  const listed = list.result.value;
   return (
     <div class="profile-checks">
-      <div class="check-actions">
-        <button
-          type="button"
-          disabled={checks.testing.value}
-          onClick={() => checks.test(draft.peek())}
-        >
-          {checks.testing.value ? "Testing…" : "Test"}
-        </button>
-        <button
-          type="button"
-          disabled={checks.listing.value}
-          onClick={() => checks.list(draft.peek())}
-        >
-          {checks.listing.value ? "Listing…" : "List models"}
-        </button>
-        <span class="hint">Uses the settings above, saved or not.</span>
-      </div>
-      {checks.failure.value ? <p class="error" role="alert">{checks.failure.value}</p> : null}
+      <CheckActions hint="Uses the settings above, saved or not." refusal={refusal}>
+        <CheckButton check={test} draft={draft} label="Test" busyLabel="Testing…" />
+        <CheckButton check={list} draft={draft} label="List models" busyLabel="Listing…" />
+      </CheckActions>
       {probe
         ? (
-          <section
-            class={probe.ok ? "test-result ok" : "test-result failed"}
-            aria-label="Test result"
-          >
-            <p class="test-sentence" role={probe.ok ? "status" : "alert"}>
-              {probeSentence(probe)}
-            </p>
+          <TestResult ok={probe.ok} sentence={probeSentence(probe)}>
             {probe.text ? <pre class="code test-reply">{probe.text}</pre> : null}
-          </section>
+          </TestResult>
         )
         : null}
-      {checks.models.value
+      {listed
         ? (
           <ModelPicker
-            models={checks.models.value}
-            error={checks.listError.value}
+            models={listed.models}
+            error={listed.error ?? null}
             current={String(draft.value.model ?? "")}
             onPick={(id) => setField(draft, "model", id)}
           />
@@ -139,7 +71,7 @@ export function ProfileChecksPanel(props: { checks: ProfileChecks; draft: Signal
 }
 
 interface ModelPickerProps {
-  models: ListedModel[];
+  models: ModelInfo[];
   error: string | null;
   current: string;
   onPick: (id: string) => void;
@@ -195,38 +127,11 @@ function ModelPicker({ models, error, current, onPick }: ModelPickerProps) {
   );
 }
 
-function modelFacts(model: ListedModel): string {
+function modelFacts(model: ModelInfo): string {
   const facts: string[] = [];
   if (model.name && model.name !== model.id) facts.push(model.name);
   if (model.ownedBy) facts.push(model.ownedBy);
   if (model.created) facts.push(model.created.slice(0, 10));
   if (model.size) facts.push(`${(model.size / 1e9).toFixed(1)} GB`);
   return facts.join(" · ");
-}
-
-/** Test of a saved profile from the list: a button and one sentence. */
-export function TestProfileAction({ record }: { record: RecordDraft }) {
-  const checks = useProfileChecks();
-  const probe = checks.probe.value;
-  const sentence = checks.failure.value ?? (probe ? probeSentence(probe) : null);
-  const ok = probe?.ok === true && !checks.failure.value;
-  return (
-    <>
-      {sentence
-        ? (
-          <span class={ok ? "test-inline ok" : "test-inline error"} role={ok ? "status" : "alert"}>
-            {sentence}
-          </span>
-        )
-        : null}
-      <button
-        type="button"
-        aria-label={`Test ${String(record.name ?? record.id)}`}
-        disabled={checks.testing.value}
-        onClick={() => checks.test(record)}
-      >
-        {checks.testing.value ? "Testing…" : "Test"}
-      </button>
-    </>
-  );
 }

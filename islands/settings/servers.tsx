@@ -1,9 +1,9 @@
 /** Settings: tool servers (`mcpServers[]`) with live status, connect, sign-in, test and import. */
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
+import { followServers, serversError } from "../tool_servers.ts";
 import { RecordSection } from "./kit.tsx";
 import type { SectionProps } from "./page.tsx";
-import { followStates, statesError } from "./servers_api.ts";
 import { ServerEditor } from "./servers_editor.tsx";
 import { ImportServers } from "./servers_import.tsx";
 import { ServerActions, ServerSummary } from "./servers_status.tsx";
@@ -11,7 +11,7 @@ import { ServerActions, ServerSummary } from "./servers_status.tsx";
 /** The tool servers section. */
 export function ServersSection({ selected }: SectionProps) {
   const added = useSignal<string[] | null>(null);
-  useEffect(() => followStates(), []);
+  useEffect(() => followServers(), []);
   return (
     <RecordSection
       section="mcpServers"
@@ -35,8 +35,8 @@ export function ServersSection({ selected }: SectionProps) {
               </p>
             )
             : null}
-          {statesError.value
-            ? <p class="error" role="alert">Live status unavailable: {statesError.value}</p>
+          {serversError.value
+            ? <p class="error" role="alert">Live status unavailable: {serversError.value}</p>
             : null}
         </>
       }

@@ -1,22 +1,13 @@
 /** The tool-server editor: fields per transport, OAuth, limits, tools, and a Test of the draft. */
-import { type Signal, useSignal } from "@preact/signals";
-import type { ComponentChildren } from "preact";
-import { useContext, useEffect } from "preact/hooks";
-import { ApiError } from "../api.ts";
+import type { Signal } from "@preact/signals";
+import type { ServerProbe } from "../../wire/tool_servers.ts";
 import { formatDuration } from "../format.ts";
-import { describeError } from "../state.ts";
-import {
-  type EditorProps,
-  errorsAt,
-  type FieldErrors,
-  FormErrors,
-  LinesField,
-  MoreErrors,
-  type RecordDraft,
-  SelectField,
-  TextField,
-} from "./kit.tsx";
-import { type ServerProbe, serversApi, stateOf, testableServer } from "./servers_api.ts";
+import { mcpApi, stateOf } from "../tool_servers.ts";
+import { CheckActions, CheckButton, failedSentence, TestResult, useCheck } from "./checks.tsx";
+import { SettingsChoiceField } from "./choices.tsx";
+import { LinesField, SelectField, TextField } from "./fields.tsx";
+import { MoreErrors, type RecordDraft, withStandIns } from "./form.tsx";
+import type { EditorProps } from "./kit.tsx";
 import { StatusBadge } from "./servers_status.tsx";
 import { ToolSettings } from "./servers_tools.tsx";
 
@@ -36,142 +27,71 @@ function withTransport(draft: RecordDraft, transport: string): RecordDraft {
   return next;
 }
 
-/** The errors under `prefix.`, without it, for the fields of a nested object. */
-function Nested(props: { prefix: string; children: ComponentChildren }) {
-  const errors = useContext(FormErrors);
-  const nested: FieldErrors = {};
-  for (const [key, message] of Object.entries(errors)) {
-    if (key.startsWith(`${props.prefix}.`)) nested[key.slice(props.prefix.length + 1)] = message;
-  }
-  return <FormErrors.Provider value={nested}>{props.children}</FormErrors.Provider>;
-}
-
-type OAuthMode = "auto" | "off" | "client";
-
 /** `oauth`: sign in when asked (absent), off (`false`), or a pre-registered client (an object). */
 function OAuthFields({ draft }: { draft: Signal<RecordDraft> }) {
-  const value = draft.value.oauth;
-  const mode: OAuthMode = value === false
-    ? "off"
-    : value && typeof value === "object"
-    ? "client"
-    : "auto";
-  const client = useSignal<RecordDraft>({
-    id: "",
-    ...(value && typeof value === "object" ? value as Record<string, unknown> : {}),
-  });
-  // The client's fields live in a draft of their own; each change is written into `oauth`.
-  useEffect(() =>
-    client.subscribe((next) => {
-      if (typeof draft.peek().oauth !== "object") return;
-      const { id: _id, ...fields } = next;
-      draft.value = { ...draft.peek(), oauth: fields };
-    }), []);
-  const choose = (chosen: OAuthMode) => {
-    const next = { ...draft.peek() };
-    if (chosen === "auto") delete next.oauth;
-    else if (chosen === "off") next.oauth = false;
-    else {
-      const { id: _id, ...fields } = client.peek();
-      next.oauth = fields;
-    }
-    draft.value = next;
-  };
   return (
-    <fieldset class="oauth-fields">
-      <legend>Sign-in (OAuth)</legend>
-      <div class="choice-options" role="radiogroup" aria-label="Sign-in (OAuth)">
-        {([
-          ["auto", "Sign in when the server asks"],
-          ["off", "Off (e.g. a token in the headers)"],
-          ["client", "Pre-registered client"],
-        ] as [OAuthMode, string][]).map(([option, label]) => (
-          <label key={option}>
-            <input
-              type="radio"
-              name={`oauth-${draft.peek().id}`}
-              checked={mode === option}
-              onChange={() => choose(option)}
-            />{" "}
-            {label}
-          </label>
-        ))}
-      </div>
-      {mode === "client"
-        ? (
-          <Nested prefix="oauth">
-            <TextField
-              draft={client}
-              name="clientId"
-              label="Client id"
-              hint="Empty: Lass registers itself with the server."
-            />
-            <TextField
-              draft={client}
-              name="clientSecret"
-              label="Client secret"
-              type="password"
-              hint="For a confidential client; env:NAME or ${NAME} reads a variable."
-            />
-            <LinesField
-              draft={client}
-              name="scopes"
-              label="Scopes"
-              shape="list"
-              hint="One per line; used when the server names none."
-            />
-          </Nested>
-        )
-        : null}
-    </fieldset>
+    <SettingsChoiceField
+      draft={draft}
+      name="oauth"
+      legend="Sign-in (OAuth)"
+      options={[
+        ["default", "Sign in when the server asks"],
+        ["off", "Off (e.g. a token in the headers)"],
+        ["custom", "Pre-registered client"],
+      ]}
+    >
+      {(client) => (
+        <div class="oauth-client">
+          <TextField
+            draft={client}
+            name="clientId"
+            label="Client id"
+            hint="Empty: Lass registers itself with the server."
+          />
+          <TextField
+            draft={client}
+            name="clientSecret"
+            label="Client secret"
+            type="password"
+            hint="For a confidential client; env:NAME or ${NAME} reads a variable."
+          />
+          <LinesField
+            draft={client}
+            name="scopes"
+            label="Scopes"
+            shape="list"
+            hint="One per line; used when the server names none."
+          />
+        </div>
+      )}
+    </SettingsChoiceField>
   );
 }
 
-/** The state of the editor's Test button. */
-function useServerTest() {
-  const busy = useSignal(false);
-  const probe = useSignal<ServerProbe | null>(null);
-  const failure = useSignal<string | null>(null);
-  const errors = useSignal<FieldErrors>({});
-  return {
-    busy,
-    probe,
-    failure,
-    errors,
-    async run(draft: RecordDraft) {
-      busy.value = true;
-      try {
-        probe.value = await serversApi.test(testableServer(draft));
-        failure.value = null;
-        errors.value = {};
-      } catch (error) {
-        probe.value = null;
-        failure.value = describeError(error);
-        errors.value = error instanceof ApiError ? errorsAt(error.details, "server") : {};
-      } finally {
-        busy.value = false;
-      }
-    },
-  };
+/** Tests a draft (not saved): a usable id has no `__`, which separates it from tool names. */
+function testServer(draft: RecordDraft): Promise<ServerProbe> {
+  return mcpApi.test(withStandIns(draft, (id) => !id.includes("__")));
 }
 
+/** What a test found: the server and what it offers, that it asks for sign-in, or why it failed. */
 function ProbeResult({ probe }: { probe: ServerProbe }) {
-  const took = formatDuration(probe.latencyMs);
   const info = probe.serverInfo;
+  const sentence = probe.ok
+    ? `Connected in ${formatDuration(probe.latencyMs)}${
+      info ? ` to ${info.title ?? info.name} ${info.version}` : ""
+    }: ${probe.tools.length} tools, ${probe.prompts.length} prompts, ${probe.resources.length} resources.`
+    : probe.status === "needs-auth"
+    ? "The server asks for sign-in."
+    : failedSentence(probe);
   return (
-    <section
-      class={probe.ok ? "test-result ok" : "test-result failed"}
-      aria-label="Test result"
+    <TestResult
+      ok={probe.ok}
+      sentence={
+        <>
+          <StatusBadge status={probe.status} /> {sentence}
+        </>
+      }
     >
-      <p class="test-sentence" role={probe.ok ? "status" : "alert"}>
-        <StatusBadge status={probe.status} /> {probe.ok
-          ? `Connected in ${took}${
-            info ? ` to ${info.title ?? info.name} ${info.version}` : ""
-          }: ${probe.tools.length} tools, ${probe.prompts.length} prompts, ${probe.resources.length} resources.`
-          : probe.status === "needs-auth"
-          ? "The server asks for sign-in."
-          : `Failed after ${took}: ${probe.error ?? "no reason given"}`}
-      </p>
       {probe.status === "needs-auth" && probe.authUrl
         ? (
           <p>
@@ -185,17 +105,17 @@ function ProbeResult({ probe }: { probe: ServerProbe }) {
       {probe.ok && probe.tools.length > 0
         ? <p class="hint">{probe.tools.map((tool) => tool.name).join(", ")}</p>
         : null}
-    </section>
+    </TestResult>
   );
 }
 
 /** The tool-server editor. */
 export function ServerEditor({ draft, original }: EditorProps) {
-  const test = useServerTest();
+  const test = useCheck(testServer, { prefix: "server" });
   const transport = String(draft.value.transport ?? "stdio");
   const remote = transport !== "stdio";
   const live = original ? stateOf(original.id) : undefined;
-  const known = test.probe.value?.ok ? test.probe.value.tools : live?.tools ?? [];
+  const known = test.result.value?.ok ? test.result.value.tools : live?.tools ?? [];
   return (
     <div class="server-editor">
       <MoreErrors errors={test.errors.value}>
@@ -285,14 +205,13 @@ export function ServerEditor({ draft, original }: EditorProps) {
         />
         <ToolSettings draft={draft} known={known} />
       </MoreErrors>
-      <div class="check-actions">
-        <button type="button" disabled={test.busy.value} onClick={() => test.run(draft.peek())}>
-          {test.busy.value ? "Testing…" : "Test"}
-        </button>
-        <span class="hint">Connects with these settings (not saved), lists what it offers.</span>
-      </div>
-      {test.failure.value ? <p class="error" role="alert">{test.failure.value}</p> : null}
-      {test.probe.value ? <ProbeResult probe={test.probe.value} /> : null}
+      <CheckActions
+        hint="Connects with these settings (not saved), lists what it offers."
+        refusal={test}
+      >
+        <CheckButton check={test} draft={draft} label="Test" busyLabel="Testing…" />
+      </CheckActions>
+      {test.result.value ? <ProbeResult probe={test.result.value} /> : null}
     </div>
   );
 }

@@ -4,17 +4,32 @@
  */
 import { type Signal, useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
+import type { ImportFormat, ImportResult } from "../../wire/tool_servers.ts";
 import { describeError } from "../state.ts";
-import { type RecordDraft, recordsOf, storedConfig, writeConfig } from "./kit.tsx";
-import { IMPORT_FORMATS, type ImportPreview, serversApi } from "./servers_api.ts";
+import { mcpApi } from "../tool_servers.ts";
+import { RECORD_ID, type RecordDraft } from "./form.tsx";
+import { recordsOf, storedConfig, writeConfig } from "./kit.tsx";
+
+/** The client formats `POST /api/mcp/import` reads, with their labels, in the server's order. */
+const FORMATS: Record<ImportFormat, string> = {
+  "claude-desktop": "Claude Desktop",
+  "claude-code": "Claude Code",
+  cursor: "Cursor",
+  vscode: "VS Code",
+  windsurf: "Windsurf",
+  zed: "Zed",
+  cline: "Cline",
+  continue: "Continue (YAML)",
+  goose: "Goose (YAML)",
+  codex: "Codex (TOML)",
+  gemini: "Gemini CLI",
+};
 
 const EXAMPLE = `{
   "mcpServers": {
     "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."] }
   }
 }`;
-
-const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /** One server of the preview as the person chose: added or not, under which id. */
 interface Row {
@@ -25,7 +40,7 @@ interface Row {
 
 /** Why a row cannot be added under its id, if it cannot. */
 function idProblem(row: Row, rows: Row[], taken: Set<string>): string | undefined {
-  if (!ID.test(row.id) || row.id.includes("__")) {
+  if (!RECORD_ID.test(row.id) || row.id.includes("__")) {
     return "must be 1-64 letters, digits, '_' or '-' (no '__'), starting with a letter or digit";
   }
   if (taken.has(row.id.toLowerCase())) return `a tool server with id "${row.id}" exists already`;
@@ -89,7 +104,7 @@ function ImportForm({ onClose, onAdded }: ImportFormProps) {
   const busy = useSignal(false);
   const adding = useSignal(false);
   const failure = useSignal<string | null>(null);
-  const preview = useSignal<ImportPreview | null>(null);
+  const preview = useSignal<ImportResult | null>(null);
   const rows = useSignal<Row[]>([]);
   const rowErrors = useSignal<Record<number, string>>({});
   const read = async () => {
@@ -97,9 +112,12 @@ function ImportForm({ onClose, onAdded }: ImportFormProps) {
     failure.value = null;
     rowErrors.value = {};
     try {
-      const answer = await serversApi.preview(text.value, format.value || undefined);
+      const answer = await mcpApi.importConfig(text.value, format.value || undefined);
       preview.value = answer;
-      rows.value = answer.servers.map((record) => ({ record, add: true, id: record.id }));
+      rows.value = answer.servers.map((server) => {
+        const record = server as RecordDraft;
+        return { record, add: true, id: record.id };
+      });
     } catch (error) {
       preview.value = null;
       rows.value = [];
@@ -174,7 +192,7 @@ function ImportForm({ onClose, onAdded }: ImportFormProps) {
             onChange={(event) => format.value = event.currentTarget.value}
           >
             <option value="">Detect</option>
-            {IMPORT_FORMATS.map(([value, label]) => (
+            {Object.entries(FORMATS).map(([value, label]) => (
               <option key={value} value={value}>{label}</option>
             ))}
           </select>
@@ -210,14 +228,14 @@ function ImportForm({ onClose, onAdded }: ImportFormProps) {
 }
 
 interface PreviewViewProps {
-  preview: ImportPreview;
+  preview: ImportResult;
   rows: Signal<Row[]>;
   problems: (string | undefined)[];
   rowErrors: Record<number, string>;
 }
 
 function ImportPreviewView({ preview, rows, problems, rowErrors }: PreviewViewProps) {
-  const label = IMPORT_FORMATS.find(([value]) => value === preview.format)?.[1] ?? preview.format;
+  const label = FORMATS[preview.format as ImportFormat] ?? preview.format;
   const update = (index: number, change: Partial<Row>) => {
     rows.value = rows.value.map((row, i) => i === index ? { ...row, ...change } : row);
   };

@@ -3,8 +3,8 @@ import { useSignal } from "@preact/signals";
 import type { ServerStatus, ToolServerState } from "../../wire/bootstrap.ts";
 import { onLink } from "../sidebar.tsx";
 import { describeError } from "../state.ts";
-import type { RecordDraft } from "./kit.tsx";
-import { serversApi, stateOf } from "./servers_api.ts";
+import { mcpApi, stateOf } from "../tool_servers.ts";
+import type { RecordDraft } from "./form.tsx";
 
 const LABELS: Record<ServerStatus, string> = {
   disconnected: "disconnected",
@@ -106,7 +106,7 @@ export function ServerActions({ record }: { record: RecordDraft }) {
             type="button"
             aria-label={`Disconnect ${label}`}
             disabled={busy.value}
-            onClick={() => run(() => serversApi.disconnect(record.id))}
+            onClick={() => run(() => mcpApi.disconnect(record.id))}
           >
             Disconnect
           </button>
@@ -116,7 +116,7 @@ export function ServerActions({ record }: { record: RecordDraft }) {
             type="button"
             aria-label={`${status === "disconnected" ? "Connect" : "Reconnect"} ${label}`}
             disabled={busy.value}
-            onClick={() => run(() => serversApi.connect(record.id, status !== "disconnected"))}
+            onClick={() => run(() => mcpApi.connect(record.id, status !== "disconnected"))}
           >
             {busy.value ? "Connecting…" : status === "disconnected" ? "Connect" : "Reconnect"}
           </button>
@@ -128,7 +128,7 @@ export function ServerActions({ record }: { record: RecordDraft }) {
             aria-label={`Sign out of ${label}`}
             title="Forget this server's sign-in (tokens and registration)"
             disabled={busy.value}
-            onClick={() => run(() => serversApi.signOut(record.id))}
+            onClick={() => run(() => mcpApi.signOut(record.id))}
           >
             Sign out
           </button>

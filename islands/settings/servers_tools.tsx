@@ -5,7 +5,8 @@
 import { type Signal, useSignal } from "@preact/signals";
 import { useContext } from "preact/hooks";
 import type { ToolInfo } from "../../wire/bootstrap.ts";
-import { FieldFrame, FormErrors, type RecordDraft, setField } from "./kit.tsx";
+import { FieldFrame } from "./fields.tsx";
+import { FormErrors, type RecordDraft, setField } from "./form.tsx";
 
 type Mode = "auto" | "ask";
 

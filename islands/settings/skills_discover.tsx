@@ -1,10 +1,11 @@
 /** Finding the skills under a folder and adding the chosen ones to the config in one write. */
 import { useSignal } from "@preact/signals";
+import type { DiscoveredSkill } from "../../wire/skills.ts";
 import { bootstrap, describeError } from "../state.ts";
-import { type RecordDraft, recordsOf, storedConfig, writeConfig } from "./kit.tsx";
-import { type DiscoveredSkill, discoverSkills } from "./skills_api.ts";
+import { type RecordDraft, useUniqueId } from "./form.tsx";
+import { recordsOf, storedConfig, writeConfig } from "./kit.tsx";
+import { discoverSkills } from "./skills_api.ts";
 import { Problems } from "./skills_preview.tsx";
-import { useUniqueId } from "./workspaces_fields.tsx";
 
 /** A record id made from a skill's name, not in `taken` (which it is added to). */
 export function idFor(name: string, taken: Set<string>): string {

@@ -1,5 +1,5 @@
 /** What a skill preview shows: its fields, problems, instructions and bundled files. */
-import type { SkillPreview } from "./skills_api.ts";
+import type { SkillPreview } from "../../wire/skills.ts";
 
 /** Errors (the thing cannot be used) and warnings (shown, change nothing), as two lists. */
 export function Problems(props: { errors: string[]; warnings?: string[] }) {

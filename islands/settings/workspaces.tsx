@@ -2,20 +2,12 @@
 import { useSignal } from "@preact/signals";
 import { ExportButton } from "../export/button.tsx";
 import { bootstrap } from "../state.ts";
-import {
-  CheckField,
-  type EditorProps,
-  LinesField,
-  type RecordDraft,
-  RecordSection,
-  SelectField,
-  storedConfig,
-  TextField,
-  writeConfig,
-} from "./kit.tsx";
+import { ChecklistField } from "./choices.tsx";
+import { CheckField, LinesField, SelectField, TextField } from "./fields.tsx";
+import type { RecordDraft } from "./form.tsx";
+import { type EditorProps, RecordSection, storedConfig, writeConfig } from "./kit.tsx";
 import type { SectionProps } from "./page.tsx";
 import { GenerativeUiFields } from "./workspaces_genui.tsx";
-import { ChecklistField } from "./workspaces_fields.tsx";
 
 function Editor({ draft }: EditorProps) {
   const config = bootstrap.value?.config;

@@ -1,22 +1,9 @@
 /** The generative-UI part of a workspace's editor: off, on (the default) or custom settings. */
-import { type Signal, useSignal } from "@preact/signals";
+import type { Signal } from "@preact/signals";
 import { bootstrap } from "../state.ts";
-import { JsonField, LinesField, type RecordDraft, TextField } from "./kit.tsx";
-import {
-  ChecklistField,
-  ChoiceField,
-  ColorField,
-  NestedErrors,
-  OnByDefaultField,
-  useNestedDraft,
-} from "./workspaces_fields.tsx";
-
-type Mode = "off" | "on" | "custom";
-
-function modeOf(value: unknown): Mode {
-  if (value === false) return "off";
-  return value && typeof value === "object" ? "custom" : "on";
-}
+import { ChecklistField, SettingsChoiceField } from "./choices.tsx";
+import { CheckField, ColorField, JsonField, LinesField, TextField } from "./fields.tsx";
+import { NestedErrors, type RecordDraft, useNestedDraft } from "./form.tsx";
 
 /** Which configured catalogs are offered: all of them (no `catalogIds`), or the ones checked. */
 function CatalogChoice({ settings }: { settings: Signal<RecordDraft> }) {
@@ -73,91 +60,84 @@ function ThemeFields({ settings }: { settings: Signal<RecordDraft> }) {
 }
 
 /** Every field of the render tool's settings (`generativeUi` as an object). */
-function CustomFields({ draft }: { draft: Signal<RecordDraft> }) {
-  const settings = useNestedDraft(draft, "generativeUi", { keepEmpty: true });
+function CustomFields({ settings }: { settings: Signal<RecordDraft> }) {
   return (
-    <NestedErrors prefix="generativeUi">
-      <div class="genui-custom">
-        <TextField
-          draft={settings}
-          name="toolName"
-          label="Tool name"
-          placeholder="render_ui"
-          hint="The name the model sees: letters, digits, '_' and '-'."
-        />
-        <OnByDefaultField draft={settings} name="standard" label="Offer the standard catalog" />
-        <CatalogChoice settings={settings} />
-        <LinesField
-          draft={settings}
-          name="allow"
-          label="Allow only these components"
-          shape="list"
-          hint="Component names, one per line, applied to every catalog; empty allows all."
-        />
-        <LinesField
-          draft={settings}
-          name="deny"
-          label="Never these components"
-          shape="list"
-        />
-        <TextField
-          draft={settings}
-          name="instructions"
-          label="Instructions"
-          multiline
-          hint="Added to the render tool's instructions in the system prompt."
-        />
-        <TextField
-          draft={settings}
-          name="description"
-          label="Tool description"
-          multiline
-          hint="Replaces the render tool's description."
-        />
-        <JsonField
-          draft={settings}
-          name="examples"
-          label="Examples (JSON)"
-          hint='[{"prompt": "…", "input": {compact surface}}]; they replace the built-in example.'
-        />
-        <OnByDefaultField
-          draft={settings}
-          name="repair"
-          label="Repair small mistakes in the model's UI"
-          hint="Otherwise every mistake is sent back to the model."
-        />
-        <ThemeFields settings={settings} />
-      </div>
-    </NestedErrors>
+    <div class="genui-custom">
+      <TextField
+        draft={settings}
+        name="toolName"
+        label="Tool name"
+        placeholder="render_ui"
+        hint="The name the model sees: letters, digits, '_' and '-'."
+      />
+      <CheckField
+        draft={settings}
+        name="standard"
+        label="Offer the standard catalog"
+        defaultOn
+      />
+      <CatalogChoice settings={settings} />
+      <LinesField
+        draft={settings}
+        name="allow"
+        label="Allow only these components"
+        shape="list"
+        hint="Component names, one per line, applied to every catalog; empty allows all."
+      />
+      <LinesField
+        draft={settings}
+        name="deny"
+        label="Never these components"
+        shape="list"
+      />
+      <TextField
+        draft={settings}
+        name="instructions"
+        label="Instructions"
+        multiline
+        hint="Added to the render tool's instructions in the system prompt."
+      />
+      <TextField
+        draft={settings}
+        name="description"
+        label="Tool description"
+        multiline
+        hint="Replaces the render tool's description."
+      />
+      <JsonField
+        draft={settings}
+        name="examples"
+        label="Examples (JSON)"
+        hint='[{"prompt": "…", "input": {compact surface}}]; they replace the built-in example.'
+      />
+      <CheckField
+        draft={settings}
+        name="repair"
+        label="Repair small mistakes in the model's UI"
+        defaultOn
+        hint="Otherwise every mistake is sent back to the model."
+      />
+      <ThemeFields settings={settings} />
+    </div>
   );
 }
 
-/** The `generativeUi` field of a workspace draft. */
+/** The `generativeUi` field of a workspace draft: off, on (the default) or custom settings. */
 export function GenerativeUiFields({ draft }: { draft: Signal<RecordDraft> }) {
-  const mode = useSignal<Mode>(modeOf(draft.peek().generativeUi));
-  const choose = (next: Mode) => {
-    mode.value = next;
-    const record = { ...draft.peek() };
-    if (next === "on") delete record.generativeUi;
-    else if (next === "off") record.generativeUi = false;
-    else if (!record.generativeUi || typeof record.generativeUi !== "object") {
-      record.generativeUi = {};
-    }
-    draft.value = record as RecordDraft;
-  };
   return (
     <div class="genui-fields">
-      <ChoiceField
+      <SettingsChoiceField
+        draft={draft}
         name="generativeUi"
         legend="Generative UI (the render tool)"
-        value={mode.value}
-        options={[["off", "Off"], ["on", "On, with every catalog (default)"], [
-          "custom",
-          "Custom",
-        ]]}
-        onChange={choose}
-      />
-      {mode.value === "custom" ? <CustomFields draft={draft} /> : null}
+        options={[
+          ["off", "Off"],
+          ["default", "On, with every catalog (default)"],
+          ["custom", "Custom"],
+        ]}
+      >
+        {(settings) => <CustomFields settings={settings} />}
+      </SettingsChoiceField>
     </div>
   );
 }

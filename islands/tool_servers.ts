@@ -1,0 +1,164 @@
+/**
+ * The tool servers as the settings and the inspector see them: the states of `GET /api/mcp`, kept
+ * current by the `mcp.*` events of the app's one stream, and typed wrappers of the tool-server
+ * routes.
+ */
+import { signal } from "@preact/signals";
+import type { ToolServerState } from "../wire/bootstrap.ts";
+import type { ImportResult, ServerProbe } from "../wire/tool_servers.ts";
+import { api, bootstrap, describeError, subscribe } from "./state.ts";
+
+/** One content block of a tool result or a prompt message (text, image, audio, resource...). */
+export interface ContentBlock {
+  type: string;
+  text?: string;
+  data?: string;
+  mimeType?: string;
+  uri?: string;
+  name?: string;
+  title?: string;
+  description?: string;
+  resource?: ResourceContents;
+  [field: string]: unknown;
+}
+
+/** One item of a `resources/read` result (or an embedded resource): text or base64 `blob`. */
+export interface ResourceContents {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+  [field: string]: unknown;
+}
+
+/** A `tools/call` result. */
+export interface ToolResult {
+  content?: ContentBlock[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  [field: string]: unknown;
+}
+
+/** `POST /api/mcp/:id/call`: the result and how long the call took. */
+export interface CallOutcome {
+  result: ToolResult;
+  durationMs: number;
+}
+
+/** `POST /api/mcp/:id/prompt`: the `prompts/get` result. */
+export interface PromptResult {
+  description?: string;
+  messages: { role: string; content: ContentBlock }[];
+}
+
+/** `POST /api/mcp/:id/resource`: the `resources/read` result. */
+export interface ResourceResult {
+  contents: ResourceContents[];
+}
+
+/** The states of the configured tool servers, in config order; `null` until loaded. */
+export const servers = signal<ToolServerState[] | null>(null);
+/** Why the states could not be read, if they could not. */
+export const serversError = signal<string | null>(null);
+
+/** The state of one server, from the live states, else from the bootstrap. */
+export function stateOf(id: string): ToolServerState | undefined {
+  const byId = (state: ToolServerState) => state.id === id;
+  return servers.value?.find(byId) ?? bootstrap.value?.mcp.find(byId);
+}
+
+/** Reads `GET /api/mcp` into {@link servers}. */
+export async function loadServers(): Promise<void> {
+  try {
+    const answer = await api().json<{ servers: ToolServerState[] }>("GET", "/api/mcp");
+    servers.value = answer.servers;
+    serversError.value = null;
+  } catch (error) {
+    serversError.value = describeError(error);
+  }
+}
+
+/** Puts a state that a route answered in place of the one with its id. */
+function keep(state: ToolServerState): ToolServerState {
+  const list = servers.peek() ?? [];
+  servers.value = list.some((known) => known.id === state.id)
+    ? list.map((known) => known.id === state.id ? state : known)
+    : [...list, state];
+  return state;
+}
+
+/** Applies an `mcp.state` event at once (the status, error and sign-in URL it carries). */
+function applyStateEvent(data: Record<string, unknown>): void {
+  const list = servers.peek();
+  const known = list?.find((state) => state.id === data.id);
+  if (!list || !known) return;
+  if (data.removed) {
+    servers.value = list.filter((state) => state !== known);
+    return;
+  }
+  const { error: _error, authUrl: _authUrl, ...rest } = known;
+  const next: ToolServerState = {
+    ...rest,
+    status: data.status as ToolServerState["status"],
+    ...(typeof data.error === "string" && { error: data.error }),
+    ...(typeof data.authUrl === "string" && { authUrl: data.authUrl }),
+  };
+  servers.value = list.map((state) => state === known ? next : state);
+}
+
+/**
+ * Reads the states and keeps them current until the returned function is called: an `mcp.state`
+ * event applies at once, and the full states (tool lists) are read again shortly after it, after
+ * a list change (`mcp.notification`), after a config change and after a sign-in.
+ */
+export function followServers(): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const reload = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void loadServers(), 120);
+  };
+  void loadServers();
+  const stop = subscribe((event) => {
+    if (event.type === "mcp.state") applyStateEvent(event.data);
+    if (/^mcp\.(state|notification)$|^config\.changed$/.test(event.type)) reload();
+  });
+  // The sign-in page tells the window that opened it when it is done.
+  const onMessage = (event: MessageEvent) => {
+    if (event.origin === location.origin && event.data?.type === "lass.oauth") reload();
+  };
+  addEventListener("message", onMessage);
+  return () => {
+    clearTimeout(timer);
+    stop();
+    removeEventListener("message", onMessage);
+  };
+}
+
+const path = (id: string, action: string) => `/api/mcp/${encodeURIComponent(id)}/${action}`;
+
+/** The tool-server routes; those that answer a server's new state also update {@link servers}. */
+export const mcpApi = {
+  /** Connects (`force`: reconnects); answers the new state. */
+  connect: async (id: string, force = false) =>
+    keep(await api().json<ToolServerState>("POST", path(id, "connect"), force ? { force } : {})),
+  disconnect: async (id: string) =>
+    keep(await api().json<ToolServerState>("POST", path(id, "disconnect"), {})),
+  /** Forgets the server's OAuth tokens (remote servers only); answers the new state. */
+  signOut: async (id: string) =>
+    keep(await api().json<ToolServerState>("POST", path(id, "signout"), {})),
+  call: (id: string, tool: string, args: Record<string, unknown>) =>
+    api().json<CallOutcome>("POST", path(id, "call"), { tool, args }),
+  prompt: (id: string, name: string, args: Record<string, string>) =>
+    api().json<PromptResult>("POST", path(id, "prompt"), { name, args }),
+  resource: (id: string, uri: string) =>
+    api().json<ResourceResult>("POST", path(id, "resource"), { uri }),
+  /** Connects a draft record (not saved) and reports what it found. */
+  test: (server: Record<string, unknown>) =>
+    api().json<ServerProbe>("POST", "/api/mcp/test", { server }),
+  /** Reads another client's config as records; nothing is saved. */
+  importConfig: (text: string, format?: string) =>
+    api().json<ImportResult>("POST", "/api/mcp/import", {
+      json: text,
+      ...(format && { format }),
+    }),
+};
