@@ -33,6 +33,25 @@ function ownerOf(interaction: Interaction, calls: ToolCallView[]): string | unde
   return match?.id;
 }
 
+/** A UI action's message for the model: the second line of an A2UI action turn. */
+const ACTION_JSON = /^\{"version":"v0\.\d+","action":/;
+
+/** What the user sent; a UI action shows its sentence, with the message for the model folded. */
+function UserText({ text }: { text: string }) {
+  const newline = text.indexOf("\n");
+  const rest = newline < 0 ? "" : text.slice(newline + 1);
+  if (!ACTION_JSON.test(rest)) return <p>{text}</p>;
+  return (
+    <>
+      <p>{text.slice(0, newline)}</p>
+      <details class="action-message">
+        <summary>Sent to the model</summary>
+        <pre class="json">{rest}</pre>
+      </details>
+    </>
+  );
+}
+
 /** The props of {@link TurnView}. */
 export interface TurnViewProps {
   turn: Turn;
@@ -62,7 +81,7 @@ export function TurnView({ turn, pending }: TurnViewProps) {
         ? (
           <div class="msg msg-user">
             <h2 class="visually-hidden">You</h2>
-            <p>{turn.user}</p>
+            <UserText text={turn.user} />
           </div>
         )
         : null}
