@@ -151,6 +151,21 @@ Deno.test({
         assert.match(await page.locator(".events-count").innerText(), /showing the newest 500/);
       });
 
+      await test.step("typing in Search keeps every key; the rows follow when typing pauses", async () => {
+        const search = page.getByLabel("Search");
+        await search.pressSequentially("test.after-d", { delay: 5 });
+        assert.equal(await search.inputValue(), "test.after-d");
+        await page.locator(".events-count").getByText(/^1 of \d+ events match\.$/).waitFor();
+        assert.deepEqual(await rows.evaluateAll((items) => items.map((i) => i.dataset.type)), [
+          "test.after-drop",
+        ]);
+        // A chosen option applies at once, with the text typed before.
+        await page.getByLabel("Type").selectOption("test.burst");
+        await page.getByText("No events match the filters.").waitFor();
+        await page.getByRole("button", { name: "Reset filters" }).click();
+        await page.locator(".events-count").getByText(/showing the newest 500/).waitFor();
+      });
+
       // The refused reconnects are expected; nothing else may go wrong on the page.
       assert.deepEqual(ui.problems.filter((p) => !/ERR_INTERNET_DISCONNECTED/.test(p)), []);
     } finally {

@@ -127,6 +127,39 @@ Deno.test({
           .getByText("The model answered").waitFor();
       });
 
+      await test.step("models: Delete asks, keeps the focus, and says in words who still uses it", async () => {
+        const before = await readFile(t.configPath, "utf8");
+        await page.goto(withToken(ui.base, "/settings/models"));
+        const item = page.locator('li.record[data-record-id="demo"]');
+        const focused = () => page.evaluate<string>("document.activeElement?.textContent ?? ''");
+        await item.getByRole("button", { name: "Delete Demo" }).click();
+        assert.equal(await focused(), "Keep", "the question takes the focus");
+        await page.keyboard.press("Enter");
+        assert.equal(await focused(), "Delete", "Keep gives it back to Delete");
+        await page.keyboard.press("Enter");
+        await item.locator(".confirm").getByRole("button", { name: "Delete" }).click();
+        await item.getByRole("alert").waitFor();
+        assert.equal(
+          await item.getByRole("alert").innerText(),
+          'Not deleted: workspace "w", llmId: no llms record has id "demo"',
+        );
+        await item.getByRole("button", { name: "Delete Demo" }).waitFor();
+        assert.equal(await focused(), "Delete", "the refused delete gives the focus back");
+        assert.equal(await readFile(t.configPath, "utf8"), before);
+        // Renaming it is refused the same way, at the form; Save keeps the focus.
+        await item.getByRole("button", { name: "Edit Demo" }).click();
+        await editor(page).getByLabel("Id", { exact: true }).fill("demo2");
+        await editor(page).getByRole("button", { name: "Save" }).click();
+        await editor(page).locator(".form-error").getByText(
+          'Not saved: workspace "w", llmId: no llms record has id "demo"',
+        ).waitFor();
+        assert.equal(await focused(), "Save");
+        await editor(page).getByLabel("Id", { exact: true }).fill("demo");
+        await editor(page).getByRole("button", { name: "Save" }).click();
+        await editor(page).getByRole("status").getByText("Saved").waitFor();
+        assert.equal(await focused(), "Save");
+      });
+
       await test.step("servers: import a Claude Desktop config, preview, add, connect, disconnect", async () => {
         await page.goto(withToken(ui.base, "/settings/servers"));
         // The status follows the event stream: a connect from elsewhere shows without a reload.

@@ -14,6 +14,9 @@ import { clock, EventRow } from "./row.tsx";
 /** How many rows are drawn at most. */
 const LIMIT = 500;
 
+/** How long typing in a filter pauses before the rows follow. */
+const TYPING_MS = 200;
+
 function StreamStatus({ feed }: { feed: EventFeed }) {
   const status = feed.status.value;
   const text = status === "live"
@@ -220,9 +223,27 @@ export default function EventsPage(_: { path: string }) {
     feed.start();
     return () => feed.stop();
   }, [feed]);
+  // What the controls show, and what the rows are filtered by: drawing hundreds of rows again
+  // takes a moment, so typing is applied once it pauses (a chosen option at once).
   const filters = useSignal<Filters>(NO_FILTERS);
+  const applied = useSignal<Filters>(NO_FILTERS);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = filters.subscribe((next) => {
+      clearTimeout(timer);
+      const last = applied.peek();
+      const typed = next.type === last.type && next.server === last.server &&
+        (next.text !== last.text || next.run !== last.run);
+      if (typed) timer = setTimeout(() => applied.value = next, TYPING_MS);
+      else applied.value = next;
+    });
+    return () => {
+      stop();
+      clearTimeout(timer);
+    };
+  }, []);
   void feed.version.value; // Redraws when entries arrive (at most every 30 ms).
-  const { rows, events, matching, active } = visible(feed.entries, filters.value);
+  const { rows, events, matching, active } = visible(feed.entries, applied.value);
   const shownEvents = rows.filter((row) => row.kind === "event").length;
   return (
     <div class="events-page">
@@ -249,7 +270,7 @@ export default function EventsPage(_: { path: string }) {
               <EventRow
                 key={entry.key}
                 entry={entry}
-                onRun={(run) => filters.value = { ...filters.peek(), run }}
+                onRun={(run) => applied.value = filters.value = { ...filters.peek(), run }}
               />
             ))}
           </ol>

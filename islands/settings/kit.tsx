@@ -5,6 +5,7 @@
  */
 import { type Signal, signal, useSignal } from "@preact/signals";
 import type { ComponentChildren, ComponentType } from "preact";
+import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import { ApiError } from "../api.ts";
 import { onLink } from "../sidebar.tsx";
 import { api, bootstrap, describeError, loadBootstrap, navigate } from "../state.ts";
@@ -24,7 +25,32 @@ export function recordsOf(section: Section): RecordDraft[] {
   return (bootstrap.value?.config[section] ?? []) as RecordDraft[];
 }
 
-/** Writes a whole config; a 400 becomes {@link FieldErrors} under `prefix`, else `null`. */
+/** One record kind in words, by its section, for messages. */
+const NOUNS: Record<string, string> = {
+  llms: "model profile",
+  mcpServers: "tool server",
+  skills: "skill",
+  agents: "agent",
+  catalogs: "catalog",
+  workspaces: "workspace",
+};
+
+/**
+ * A config path in words, naming the record by its id: `workspaces.0.llmId` of `config` is
+ * `workspace "default", llmId`. Other paths stay as they are.
+ */
+export function pathInWords(config: Record<string, unknown>, path: string): string {
+  const [section, index, ...rest] = path.split(".");
+  const record = (config[section] as RecordDraft[] | undefined)?.[Number(index)];
+  if (!NOUNS[section] || !/^\d+$/.test(index ?? "") || !record) return path;
+  const named = `${NOUNS[section]} "${record.id}"`;
+  return rest.length > 0 ? `${named}, ${rest.join(".")}` : named;
+}
+
+/**
+ * Writes a whole config; a 400 becomes {@link FieldErrors} under `prefix` (paths elsewhere in
+ * words, see {@link pathInWords}), else `null`.
+ */
 export async function writeConfig(
   next: Record<string, unknown>,
   prefix = "",
@@ -33,8 +59,12 @@ export async function writeConfig(
     await api().putConfig(next);
   } catch (error) {
     if (error instanceof ApiError && error.details.length > 0) {
-      const errors = errorsUnder(error.details, prefix);
-      errors[""] ??= error.message;
+      const details = error.details.map(({ path, message }) => ({
+        path: path === prefix || path.startsWith(`${prefix}.`) ? path : pathInWords(next, path),
+        message,
+      }));
+      const errors = errorsUnder(details, prefix);
+      errors[""] ??= "Not saved: see the errors at the fields.";
       return errors;
     }
     return { "": describeError(error) };
@@ -44,7 +74,7 @@ export async function writeConfig(
 }
 
 /** Saves one record: replaces the one with id `originalId`, or appends it when that is `null`. */
-export function saveRecord(
+export async function saveRecord(
   section: Section,
   originalId: string | null,
   record: RecordDraft,
@@ -58,7 +88,9 @@ export function saveRecord(
   } else {
     list[index] = record;
   }
-  return writeConfig({ ...config, [section]: list }, `${section}.${index}`);
+  const errors = await writeConfig({ ...config, [section]: list }, `${section}.${index}`);
+  if (errors?.[""] && !errors[""].startsWith("Not saved")) errors[""] = `Not saved: ${errors[""]}`;
+  return errors;
 }
 
 /** Deletes one record; the server refuses when something still refers to it (the message). */
@@ -66,7 +98,7 @@ export async function removeRecord(section: Section, id: string): Promise<string
   const config = storedConfig();
   const list = ((config[section] ?? []) as RecordDraft[]).filter((record) => record.id !== id);
   const errors = await writeConfig({ ...config, [section]: list });
-  return errors ? Object.values(errors).join("; ") : null;
+  return errors ? `Not deleted: ${Object.values(errors).join("; ")}` : null;
 }
 
 /** What a section's editor gets: the draft to edit and whether it is a new record. */
@@ -110,7 +142,7 @@ export function RecordSection(props: RecordSectionProps) {
   return (
     <section class="settings-section" aria-labelledby="section-heading">
       <header class="section-head">
-        <h2 id="section-heading">{props.title}</h2>
+        <h2 id="section-heading" tabIndex={-1}>{props.title}</h2>
         <span class="spacer" />
         {props.tools}
         <button
@@ -153,11 +185,31 @@ function RecordItem(props: RecordSectionProps & { record: RecordDraft }) {
   const error = useSignal<string | null>(null);
   const path = `/settings/${slug}/${encodeURIComponent(record.id)}`;
   const label = String(record.name ?? record.id);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const keepButton = useRef<HTMLButtonElement>(null);
+  // Focus follows the swap: into the question when it opens, back to Delete when it closes.
+  const focusNext = useRef<"keep" | "delete" | null>(null);
+  useLayoutEffect(() => {
+    const target = focusNext.current === "keep" ? keepButton : deleteButton;
+    if (focusNext.current) target.current?.focus();
+    focusNext.current = null;
+  });
+  const ask = (open: boolean) => {
+    focusNext.current = open ? "keep" : "delete";
+    confirming.value = open;
+  };
   const remove = async () => {
     busy.value = true;
-    error.value = await removeRecord(props.section, record.id);
+    const refused = await removeRecord(props.section, record.id);
     busy.value = false;
-    confirming.value = false;
+    if (!refused) {
+      // The row is gone: focus goes to the section's heading, and off a deleted record's editor.
+      if (props.selected === record.id) navigate(`/settings/${slug}`, { replace: true });
+      document.getElementById("section-heading")?.focus();
+      return;
+    }
+    error.value = refused;
+    ask(false);
   };
   return (
     <li
@@ -182,14 +234,15 @@ function RecordItem(props: RecordSectionProps & { record: RecordDraft }) {
               <button type="button" class="danger" disabled={busy.value} onClick={remove}>
                 Delete
               </button>
-              <button type="button" onClick={() => confirming.value = false}>Keep</button>
+              <button type="button" ref={keepButton} onClick={() => ask(false)}>Keep</button>
             </span>
           )
           : (
             <button
               type="button"
+              ref={deleteButton}
               aria-label={`Delete ${label}`}
-              onClick={() => confirming.value = true}
+              onClick={() => ask(true)}
             >
               Delete
             </button>
@@ -217,6 +270,7 @@ function RecordEditor(
   const busy = useSignal(false);
   const save = async (event: Event) => {
     event.preventDefault();
+    if (busy.peek()) return;
     busy.value = true;
     const saved = draft.value;
     const result = await saveRecord(props.section, original?.id ?? null, saved);
@@ -235,6 +289,11 @@ function RecordEditor(
   const isSaved = shownSaved !== null && !busy.value &&
     shownSaved.key === `${props.section}/${draft.value.id}` &&
     shownSaved.json === JSON.stringify(draft.value);
+  const submit = useRef<HTMLButtonElement>(null);
+  // Drawn again at its new URL after a save (a new record, a new id): focus stays on Save.
+  useEffect(() => {
+    if (isSaved) submit.current?.focus();
+  }, []);
   const title = original ? `Edit ${String(original.name ?? original.id)}` : `New ${props.noun}`;
   const Editor = props.Editor;
   return (
@@ -252,7 +311,8 @@ function RecordEditor(
       </FormErrors.Provider>
       {errors.value[""] ? <p class="error form-error" role="alert">{errors.value[""]}</p> : null}
       <div class="form-actions">
-        <button type="submit" class="primary" disabled={busy.value}>
+        {/* aria-disabled, not disabled: a disabled button would drop the keyboard focus. */}
+        <button type="submit" ref={submit} class="primary" aria-disabled={busy.value}>
           {busy.value ? "Saving…" : "Save"}
         </button>
         <button type="button" onClick={props.onClose}>Close</button>
