@@ -41,6 +41,26 @@ function sentence(error: unknown): string {
   return text.replace(/\s+/g, " ").trim() || "unknown error";
 }
 
+/** The surface id a message names, if any. */
+function surfaceIdOf(message: unknown): unknown {
+  const kind = kindOf(message);
+  return kind ? ((message as Message)[kind] as Message | undefined)?.surfaceId : undefined;
+}
+
+/**
+ * A hint for an update to a surface that no `createSurface` before it in the list makes: each
+ * result draws its own surfaces, so one result cannot change another's.
+ */
+function elsewhere(list: unknown[], index: number): string {
+  const id = surfaceIdOf(list[index]);
+  if (typeof id !== "string" || "createSurface" in (list[index] as Message)) return "";
+  const made = list.slice(0, index).some((message) =>
+    kindOf(message) === "createSurface" && surfaceIdOf(message) === id
+  );
+  return made ? "" : ` (no message before it creates ${id}; a result cannot change the surfaces ` +
+    "of another result)";
+}
+
 /** Options of {@link processMessages}. */
 export interface ProcessOptions {
   /** The catalogs surfaces may name (see `catalogsFor`). */
@@ -67,10 +87,13 @@ export function processMessages(messages: unknown, options: ProcessOptions): Pro
       return;
     }
     try {
+      // A copy: the data model keeps the objects it is given and typing changes them in place,
+      // which must not change the result's messages (kept in the session, shown as JSON).
+      const copy = structuredClone(withTheme(message as Message, options.theme));
       // deno-lint-ignore no-explicit-any
-      processor.processMessages([withTheme(message as Message, options.theme) as any]);
+      processor.processMessages([copy as any]);
     } catch (error) {
-      errors.push(`Message ${index + 1} (${kind}): ${sentence(error)}`);
+      errors.push(`Message ${index + 1} (${kind}): ${sentence(error)}${elsewhere(list, index)}`);
     }
   });
   created.unsubscribe();

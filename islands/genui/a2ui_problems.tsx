@@ -1,6 +1,9 @@
 /** The problems of a render-tool input: where (a JSON pointer), what (code and sentence), repaired. */
 import type { SurfaceProblem } from "./a2ui_api.ts";
 
+/** At most this many problems are listed (a very large input can have thousands). */
+const SHOWN_PROBLEMS = 200;
+
 /** The props of {@link ProblemList}. */
 export interface ProblemListProps {
   problems: SurfaceProblem[];
@@ -21,7 +24,7 @@ export function ProblemList({ problems, compact }: ProblemListProps) {
         problems.length === 1 ? "" : "s"
       }, ${open} not repaired`}
     >
-      {problems.map((problem, i) => (
+      {problems.slice(0, SHOWN_PROBLEMS).map((problem, i) => (
         <li key={i} class={problem.repaired ? "repaired" : "open"}>
           <code class="a2ui-problem-path">{problem.path || "/"}</code>{" "}
           <span class="a2ui-problem-code">{problem.code}</span>{" "}
@@ -29,6 +32,9 @@ export function ProblemList({ problems, compact }: ProblemListProps) {
           {problem.repaired ? <span class="badge badge-ok">repaired</span> : null}
         </li>
       ))}
+      {problems.length > SHOWN_PROBLEMS
+        ? <li class="open">…and {problems.length - SHOWN_PROBLEMS} more not listed.</li>
+        : null}
     </ul>
   );
 }

@@ -10,6 +10,7 @@ import type { A2uiClientAction } from "@a2ui/web_core/v0_9";
 import { catalogIdsOf, catalogsFor, type DrawableCatalog } from "./a2ui_catalogs.ts";
 import { watchLabels } from "./a2ui_labels.ts";
 import { type ProcessedMessages, processMessages } from "./a2ui_messages.ts";
+import { onPrimaryOf } from "./a2ui_theme.ts";
 
 export type { A2uiClientAction };
 
@@ -23,6 +24,44 @@ export interface SurfaceViewProps {
   onAction?: (action: A2uiClientAction) => void;
 }
 
+/** Processed messages kept with what they were processed with. */
+interface Kept {
+  themeKey: string;
+  catalogs: DrawableCatalog[];
+  processed: ProcessedMessages;
+}
+
+/**
+ * Processed messages by the message list they came from. A card drawn again (the page left and
+ * opened again, the chat re-rendered) reuses the same surface models, so what was typed stays;
+ * a new list (a reopened chat, a new preview) starts from its initial data. The widgets release
+ * their subscriptions when they leave the page, and the models go with their message list.
+ */
+const kept = new WeakMap<object, Kept>();
+
+/** The processed messages for this list, theme and catalogs: kept ones, else new ones. */
+function processedFor(
+  messages: unknown[],
+  theme: Record<string, unknown> | undefined,
+  themeKey: string,
+  catalogs: DrawableCatalog[],
+): ProcessedMessages {
+  if (typeof messages !== "object" || messages === null) {
+    return processMessages(messages, { catalogs, theme });
+  }
+  const entry = kept.get(messages);
+  if (
+    entry && entry.themeKey === themeKey && entry.catalogs.length === catalogs.length &&
+    entry.catalogs.every((catalog, i) => catalog === catalogs[i])
+  ) {
+    return entry.processed;
+  }
+  entry?.processed.dispose();
+  const processed = processMessages(messages, { catalogs, theme });
+  kept.set(messages, { themeKey, catalogs, processed });
+  return processed;
+}
+
 /** The surfaces of some A2UI messages, or a card saying why they cannot be shown. */
 export function SurfaceView({ messages, theme, onAction }: SurfaceViewProps) {
   const host = useRef<HTMLDivElement>(null);
@@ -33,38 +72,49 @@ export function SurfaceView({ messages, theme, onAction }: SurfaceViewProps) {
   const themeKey = JSON.stringify(theme ?? null);
 
   useEffect(() => {
-    let processed: ProcessedMessages | undefined;
     let stopped = false;
-    const unwatch: (() => void)[] = [];
+    const stops: (() => void)[] = [];
     const draw = (catalogs: DrawableCatalog[]) => {
       if (stopped || !host.current) return;
-      processed = processMessages(messages, { catalogs, theme });
-      const shown = processed.errors;
+      const processed = processedFor(messages, theme, themeKey, catalogs);
       const elements = processed.surfaces.map((surface) => {
-        surface.onAction.subscribe((action) => actionHandler.current?.(action));
-        surface.onError.subscribe((error: { message?: string }) => {
+        const action = surface.onAction.subscribe((action) => actionHandler.current?.(action));
+        const error = surface.onError.subscribe((error: { message?: string }) => {
           errors.value = [
             ...errors.peek(),
             `The surface ${surface.id} reported: ${error?.message ?? String(error)}`,
           ];
         });
+        stops.push(() => action.unsubscribe(), () => error.unsubscribe());
         const element = new A2uiSurface();
         element.surface = surface;
         element.dataset.surfaceId = surface.id;
+        // Text on the primary colour readable whatever the theme's colour and the page's mode.
+        const onPrimary = onPrimaryOf(surface.theme?.primaryColor);
+        if (onPrimary) element.style.setProperty("--a2ui-color-on-primary", onPrimary);
         return element;
       });
       host.current.replaceChildren(...elements);
-      unwatch.push(...elements.map(watchLabels));
+      stops.push(...elements.map(watchLabels));
       drawnCount.value = elements.length;
-      errors.value = shown;
+      errors.value = processed.errors;
     };
     errors.value = [];
     try {
       const catalogs = catalogsFor(catalogIdsOf(messages));
       if (catalogs instanceof Promise) {
-        catalogs.then(draw, (error) => {
-          if (!stopped) errors.value = [`The catalogs could not be read: ${String(error)}`];
-        });
+        catalogs.then(
+          (list) => {
+            try {
+              draw(list);
+            } catch (error) {
+              if (!stopped) errors.value = [`The UI could not be drawn: ${String(error)}`];
+            }
+          },
+          (error) => {
+            if (!stopped) errors.value = [`The catalogs could not be read: ${String(error)}`];
+          },
+        );
       } else {
         draw(catalogs);
       }
@@ -73,9 +123,8 @@ export function SurfaceView({ messages, theme, onAction }: SurfaceViewProps) {
     }
     return () => {
       stopped = true;
-      for (const stop of unwatch) stop();
+      for (const stop of stops) stop();
       host.current?.replaceChildren();
-      processed?.dispose();
     };
     // The theme is compared by value (a new object on every render of the parent).
   }, [messages, themeKey]);

@@ -15,6 +15,39 @@ import {
 import { ProblemList } from "./a2ui_problems.tsx";
 import { SurfaceView } from "./a2ui_surface.tsx";
 
+/** At most this many component previews are asked for at once (a catalog may have dozens). */
+export const PREVIEWS_AT_ONCE = 4;
+
+let previewsRunning = 0;
+const previewsWaiting: (() => void)[] = [];
+
+/** Starts the next waiting preview when there is room. */
+function startPreviews(): void {
+  while (previewsRunning < PREVIEWS_AT_ONCE && previewsWaiting.length > 0) {
+    previewsRunning++;
+    previewsWaiting.shift()!();
+  }
+}
+
+/**
+ * Runs `request` once fewer than {@link PREVIEWS_AT_ONCE} previews are running; the returned
+ * function drops it if it has not started yet (its card left the page).
+ */
+function queuePreview(request: () => Promise<unknown>): () => void {
+  const start = () => {
+    request().finally(() => {
+      previewsRunning--;
+      startPreviews();
+    }).catch(() => {});
+  };
+  previewsWaiting.push(start);
+  startPreviews();
+  return () => {
+    const at = previewsWaiting.indexOf(start);
+    if (at >= 0) previewsWaiting.splice(at, 1);
+  };
+}
+
 /** The props of {@link CatalogPreview}. */
 export interface CatalogPreviewProps {
   /** The catalog's record id (`standard` for the standard catalog); its A2UI URI works too. */
@@ -31,16 +64,19 @@ function ComponentCard({ catalog, component }: {
   const acted = useSignal<string | null>(null);
   useEffect(() => {
     let current = true;
-    previewComponent(catalog.catalogId, component.name).then(
-      (answer) => {
-        if (current) preview.value = answer;
-      },
-      (failure) => {
-        if (current) error.value = describeError(failure);
-      },
+    const drop = queuePreview(() =>
+      previewComponent(catalog.catalogId, component.name).then(
+        (answer) => {
+          if (current) preview.value = answer;
+        },
+        (failure) => {
+          if (current) error.value = describeError(failure);
+        },
+      )
     );
     return () => {
       current = false;
+      drop();
     };
   }, [catalog.catalogId, component.name]);
   const shown = preview.value;

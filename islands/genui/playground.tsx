@@ -34,6 +34,7 @@ const stale = signal(false);
 const lastAction = signal<A2uiClientAction | null>(null);
 const catalogChoice = signal("standard");
 const catalogsOpen = signal(false);
+const messagesOpen = signal(false);
 
 let timer: ReturnType<typeof setTimeout> | undefined;
 let requests = 0;
@@ -174,7 +175,8 @@ function Editor() {
             try {
               draft.value = JSON.stringify(JSON.parse(draft.peek()), null, 2);
             } catch {
-              // Only offered while the draft parses.
+              // The draft stopped parsing since the last check: say so now.
+              void check();
             }
           }}
         >
@@ -257,9 +259,16 @@ function Outcome() {
       </section>
       {shown?.ok
         ? (
-          <details class="raw">
+          <details
+            class="raw"
+            open={messagesOpen.value}
+            onToggle={(event) => messagesOpen.value = event.currentTarget.open}
+          >
             <summary>A2UI messages</summary>
-            <pre class="json">{JSON.stringify(shown.messages, null, 2)}</pre>
+            {/* Written out only when open: a large input makes a large text. */}
+            {messagesOpen.value
+              ? <pre class="json">{JSON.stringify(shown.messages, null, 2)}</pre>
+              : null}
           </details>
         )
         : null}
