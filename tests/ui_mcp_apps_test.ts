@@ -9,7 +9,10 @@ import { screenshot, skipBrowser, startUi, withToken } from "./_browser.ts";
 import { chatConfig, DEMO_SERVER } from "./_chat.ts";
 import type { LassEvent } from "../core/events.ts";
 import { type Json, TOKEN } from "./_helpers.ts";
-import { PROBE_URI } from "./fixtures/mcp_apps_probe_server.ts";
+import { FLOOD, PROBE_URI, SILENT_URI } from "./fixtures/mcp_apps_probe_server.ts";
+
+/** `MAX_QUEUED_UI_EVENTS` of `islands/genui/mcp_api.ts` (the browser code is not type-checked here). */
+const MAX_QUEUED_UI_EVENTS = 200;
 
 const PROBE_SERVER = {
   id: "probe",
@@ -79,7 +82,16 @@ Deno.test({
         e.type === "ui.rpc" && e.data.method === method && e.data.direction === direction
       );
     const action = (name: string) => seen((e) => e.type === "ui.action" && e.data.name === name);
+    // A second page, dark, whose silent View must wait out the initialize timeout: started first,
+    // checked last, so the wait overlaps the other steps.
+    const dark = await ui.page({ colorScheme: "dark" });
     try {
+      await test.step("a View that never initializes is started in a dark page", async () => {
+        await dark.goto(withToken(ui.base));
+        await ask(dark, "silent app");
+        await dark.locator(".mcp-app[data-status=loading] iframe.mcp-frame").waitFor();
+      });
+
       await test.step("the demo MCP App renders in the card with its tool input and result", async () => {
         await page.goto(withToken(ui.base));
         await ask(page, 'show dashboard "Ops board"');
@@ -277,6 +289,94 @@ Deno.test({
         assert.equal(parts[1].text, "hello from the probe");
       });
 
+      await test.step("the View follows the theme through host-context-changed", async () => {
+        const probe = view(page, ".mcp-app");
+        await page.emulateMedia({ colorScheme: "dark" });
+        await probe.locator("#title", { hasText: "in Lass (dark)" }).waitFor();
+        const change = await seen((e) =>
+          e.type === "ui.rpc" && e.data.method === "ui/notifications/host-context-changed" &&
+          e.data.resourceUri === PROBE_URI
+        );
+        assert.equal(change.data.direction, "to-app");
+        await page.emulateMedia({ colorScheme: "light" });
+        await probe.locator("#title", { hasText: "in Lass (light)" }).waitFor();
+      });
+
+      await test.step("a View cannot grow the event queue without bound while the API hangs", async () => {
+        const probe = view(page, ".mcp-app");
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => release = resolve);
+        let logged = 0;
+        await page.route("**/api/events/ui", async (route) => {
+          const body = route.request().postDataJSON() as Json;
+          if (body?.data?.method === "notifications/message") logged++;
+          await gate;
+          await route.continue();
+        });
+        await probe.getByRole("button", { name: "Flood" }).click();
+        await probe.locator("#flooded", { hasText: "flooded" }).waitFor();
+        release();
+        // The ping's answer is the last event the flood made: once Lass has it, the queue is empty.
+        await seen((e) =>
+          e.type === "ui.rpc" && e.data.method === "ping" && e.data.direction === "to-app"
+        );
+        await page.unroute("**/api/events/ui");
+        assert.ok(logged > 0, "some log notifications were recorded");
+        assert.ok(logged <= MAX_QUEUED_UI_EVENTS + 1, `${logged} of ${FLOOD} were sent`);
+      });
+
+      await test.step("the silent View gets a clear note and nothing before initialized", async () => {
+        const card = dark.locator(".mcp-app[data-status=silent]");
+        await card.getByRole("alert").getByText(/has not connected: it sent no ui\/initialize/)
+          .waitFor({ timeout: 30_000 });
+        // The View is still shown, as it is.
+        await view(dark, ".mcp-app").getByText("I never connect.").waitFor();
+        // A theme change is not sent to a View that has not initialized.
+        await dark.emulateMedia({ colorScheme: "light" });
+        await dark.emulateMedia({ colorScheme: "dark" });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const sent = events.filter((e) =>
+          e.type === "ui.rpc" && e.data.resourceUri === SILENT_URI && e.data.direction === "to-app"
+        ).map((e) => e.data.method);
+        assert.deepEqual(sent, ["ui/notifications/sandbox-resource-ready"]);
+      });
+
+      await test.step("a View the server cannot read gives an error card", async () => {
+        await ask(dark, "broken app");
+        const card = dark.getByRole("region", { name: "Tool call broken_app on probe" });
+        await card.locator(".mcp-app[data-status=error]").waitFor();
+        assert.match(
+          await card.getByRole("alert").innerText(),
+          /The app could not be shown: .*ui:\/\/probe\/missing\.html/,
+        );
+        assert.equal(await card.locator("iframe").count(), 0);
+      });
+
+      await test.step("in the dark theme the demo View takes the page's dark colours", async () => {
+        await ask(dark, 'show dashboard "Night board"');
+        const card = dark.getByRole("region", { name: "Tool call show_dashboard on demo" });
+        await card.locator(".mcp-app[data-status=ready]").waitFor();
+        const app = dark.frameLocator(
+          ".mcp-app[aria-label='MCP App ui://lass-demo/dashboard.html'] iframe.mcp-frame",
+        ).frameLocator("iframe");
+        await app.getByRole("heading", { name: "Night board" }).waitFor();
+        const pageCard = await dark.evaluate(`(() => {
+          const probe = document.createElement("div");
+          probe.style.background = "var(--bg-card)";
+          document.body.append(probe);
+          const color = getComputedStyle(probe).backgroundColor;
+          probe.remove();
+          return color;
+        })()`);
+        const viewBackground = await app.locator("body").evaluate((body: Json) =>
+          body.ownerDocument.defaultView.getComputedStyle(body).backgroundColor
+        );
+        assert.notEqual(pageCard, "rgb(255, 255, 255)", "the dark page has a dark card colour");
+        assert.equal(viewBackground, pageCard);
+        await card.evaluate((element) => element.scrollIntoView());
+        await screenshot(dark, "mcp-app-dark");
+      });
+
       await test.step("leaving the chat tears the View down", async () => {
         await page.getByRole("button", { name: "New chat" }).click();
         const event = await seen((e) =>
@@ -292,6 +392,45 @@ Deno.test({
           )
         );
         assert.deepEqual(unexpected, []);
+      });
+
+      await test.step("switching between chats with Views leaves no listeners behind", async () => {
+        const cdp = await page.context().newCDPSession(page);
+        const messageListeners = async () => {
+          const { result } = await cdp.send("Runtime.evaluate", { expression: "window" });
+          const { listeners } = await cdp.send("DOMDebugger.getEventListeners", {
+            objectId: result.objectId!,
+          });
+          return listeners.filter((listener) => listener.type === "message").length;
+        };
+        const settled = async (expected: number) => {
+          // A View being torn down keeps its listener until it answers or a second passes.
+          const deadline = Date.now() + 5_000;
+          let count = await messageListeners();
+          while (count !== expected && Date.now() < deadline) {
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            count = await messageListeners();
+          }
+          return count;
+        };
+        const chats = page.locator("nav.sessions");
+        await page.locator(".mcp-app").waitFor({ state: "detached" });
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        const idle = await messageListeners();
+        for (let round = 0; round < 3; round++) {
+          await chats.getByText(/^probe app/).click();
+          await view(page, ".mcp-app").locator("#result", { hasText: "probe ready" }).waitFor();
+          await chats.getByText(/^show dashboard/).click();
+          await page.locator(".mcp-app[data-status=ready]").waitFor();
+          await page.locator(".mcp-ui iframe.mcp-frame").first().waitFor();
+          // One View and two MCP-UI resources on screen: one listener each, once the Views of the
+          // chat left have been torn down.
+          assert.equal(await settled(idle + 3), idle + 3);
+        }
+        await page.getByRole("button", { name: "New chat" }).click();
+        await page.locator(".mcp-app").waitFor({ state: "detached" });
+        assert.equal(await settled(idle), idle);
+        await cdp.detach();
       });
     } finally {
       stopEvents();

@@ -3,6 +3,7 @@
  * `ui://` resource, a tool call made by a View (an app call: the server enforces visibility), and
  * UI events for the log. Events are queued and sent one after another, never awaited by a View.
  */
+import { ApiError } from "../api.ts";
 import { api, bootstrap } from "../state.ts";
 import type { CallToolResult, ReadResourceResult } from "./mcp_types.ts";
 
@@ -41,19 +42,25 @@ export interface UiEvent {
   data: Record<string, unknown> & ({ method: string } | { name: string });
 }
 
+/** Unsent events kept at most: past that the oldest are dropped (a slow or hanging API). */
+export const MAX_QUEUED_UI_EVENTS = 200;
+
 const queue: UiEvent[] = [];
 let sending = false;
 
 /**
  * Records a UI event (fire and forget). Events go out in order, one request at a time; a failure
- * drops that event only. A size change replaces an unsent one of the same View, so a View that
- * resizes on every frame cannot flood the log.
+ * drops that event only, and Lass out of reach drops every unsent one. A size change replaces an
+ * unsent one of the same View, so a View that resizes on every frame cannot flood the log; at most
+ * {@link MAX_QUEUED_UI_EVENTS} wait, the oldest going first, so a View cannot grow the queue
+ * without bound while the API does not answer.
  */
 export function reportUiEvent(event: UiEvent): void {
   const key = sizeKey(event);
   const stale = key === undefined ? -1 : queue.findIndex((queued) => sizeKey(queued) === key);
   if (stale >= 0) queue.splice(stale, 1);
   queue.push(event);
+  if (queue.length > MAX_QUEUED_UI_EVENTS) queue.splice(0, queue.length - MAX_QUEUED_UI_EVENTS);
   if (!sending) void drain();
 }
 
@@ -69,8 +76,10 @@ async function drain(): Promise<void> {
       const event = queue.shift()!;
       try {
         await api().json("POST", "/api/events/ui", event);
-      } catch {
-        // The log is best effort: a View never waits for it or fails because of it.
+      } catch (error) {
+        // The log is best effort: a View never waits for it or fails because of it. When Lass
+        // cannot be reached at all, the rest would fail too: drop it rather than retry each.
+        if (error instanceof ApiError && error.status === 0) queue.length = 0;
       }
     }
   } finally {

@@ -66,6 +66,15 @@ export default function McpAppRenderer({ ui, call, result, runId, chat }: ToolUi
       {state.status === "error"
         ? <p class="error" role="alert">The app could not be shown: {state.error}</p>
         : null}
+      {state.status === "silent"
+        ? (
+          <p class="mcp-silent" role="alert">
+            The app has not connected: it sent no <code>ui/initialize</code> within {state.seconds}
+            {" "}
+            s, so it has not been given the tool's input or result.
+          </p>
+        )
+        : null}
       {state.status === "loading" && origin
         ? <p class="loading mcp-loading">Loading the app…</p>
         : null}

@@ -28,7 +28,12 @@ import type {
 export type AppStatus =
   | { status: "loading" }
   | { status: "ready"; border: boolean }
+  /** The View is shown but has not sent `ui/initialize` in time (it may still). */
+  | { status: "silent"; seconds: number }
   | { status: "error"; error: string };
+
+/** How long a View may take, once it has its HTML, to send `ui/initialize`. */
+export const INIT_TIMEOUT_MS = 10_000;
 
 /** Options of {@link startAppSession}. */
 export interface AppSessionOptions {
@@ -85,10 +90,12 @@ export function startAppSession(options: AppSessionOptions): () => void {
   let bridge: AppBridge | undefined;
   let transport: SandboxTransport | undefined;
   let initialized = false;
+  let initializing = false;
   const cleanups: (() => void)[] = [];
 
   const onCross = (direction: Direction, message: JsonRpcMessage) => {
     const entry = log.addJsonRpc(direction, message);
+    if (direction === "from-app" && entry.method === "ui/initialize") initializing = true;
     const params = (message as { params?: { name?: unknown } }).params;
     reportUiEvent({
       type: "ui.rpc",
@@ -156,10 +163,20 @@ export function startAppSession(options: AppSessionOptions): () => void {
       resourceSent = true;
       clearTimeout(timer);
       void app.sendSandboxResourceReady({ html, csp: meta.csp, permissions: meta.permissions });
+      // A View that never speaks MCP Apps stays on screen, but the card says why it has nothing.
+      const silent = setTimeout(() => {
+        if (!initializing && !closed) {
+          options.onStatus({ status: "silent", seconds: INIT_TIMEOUT_MS / 1000 });
+        }
+      }, INIT_TIMEOUT_MS);
+      cleanups.push(() => clearTimeout(silent));
     };
     app.oninitialized = () => {
       initialized = true;
       options.onStatus({ status: "ready", border: meta.prefersBorder !== false });
+      // The View was answered with the context of when the bridge was made: what changed since
+      // (the theme, the width) goes out now, as nothing may go out before `initialized`.
+      app.setHostContext(context);
       const input = options.call.input;
       void app.sendToolInput({
         arguments: input && typeof input === "object" ? input as Record<string, unknown> : {},
