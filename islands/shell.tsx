@@ -148,14 +148,14 @@ export function App() {
     <div class="app">
       <a
         class="skip-link"
-        href="#composer"
+        href={chatId === undefined ? "#page" : "#composer"}
         onClick={(event) => {
-          // Focus the box without putting a fragment into the URL.
+          // Focus the target without putting a fragment into the URL.
           event.preventDefault();
-          document.getElementById("composer")?.focus();
+          document.getElementById(chatId === undefined ? "page" : "composer")?.focus();
         }}
       >
-        Skip to the message box
+        {chatId === undefined ? "Skip to the page" : "Skip to the message box"}
       </a>
       <header class="topbar">
         <a
@@ -194,7 +194,7 @@ export function App() {
           }}
         />
       </aside>
-      <main class="page">
+      <main class="page" id="page" tabIndex={-1}>
         {chatId === undefined ? <OtherPage path={path} /> : <ChatPage key={chat.id} chat={chat} />}
       </main>
     </div>
