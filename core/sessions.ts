@@ -48,6 +48,12 @@ export interface TurnRecord {
   agentId?: string;
   request: unknown[];
   response: unknown[];
+  /**
+   * What the messages cannot hold about the turn's tool calls (source, duration, UI, raw result),
+   * by tool-call id; merged into the session's `meta.toolCalls` so a reopened chat shows the same
+   * cards.
+   */
+  toolCalls?: Record<string, unknown>;
 }
 
 /** Checks a session id from a URL; throws 400 `invalid-request` for anything unsafe. */
@@ -204,8 +210,19 @@ export class SessionStore {
       const messages = [...(previous?.messages ?? []), ...added, ...turn.response] as Session[
         "messages"
       ];
+      const known = previous?.meta?.toolCalls;
+      const meta = turn.toolCalls && Object.keys(turn.toolCalls).length > 0
+        ? {
+          ...previous?.meta,
+          toolCalls: {
+            ...(known && typeof known === "object" ? known : {}),
+            ...turn.toolCalls,
+          },
+        }
+        : previous?.meta;
       const session: Session = {
         ...previous,
+        ...(meta && { meta }),
         id,
         workspaceId: turn.workspaceId,
         ...(turn.llmId && { llmId: turn.llmId }),

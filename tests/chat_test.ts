@@ -258,6 +258,12 @@ Deno.test("sessionId: the turn is appended to a stored session, created with a t
       "tool",
       "assistant",
     ]);
+    // What the messages cannot hold about the tool call is kept beside them.
+    const call = ofType(turn1.chunks, "tool-call")[0];
+    const result = ofType(turn1.chunks, "tool-result")[0];
+    assert.deepEqual(stored1.meta.toolCalls, {
+      [call.id]: { source: "demo", tool: "add", durationMs: result.durationMs, raw: result.raw },
+    });
     const history = [...first, ...turn1.chunks.at(-1).messages, user("hello")];
     await chat(t, { messages: history, sessionId: "s1" });
     const stored2 = await t.call("/api/sessions/s1").then((r) => r.json());
@@ -265,6 +271,7 @@ Deno.test("sessionId: the turn is appended to a stored session, created with a t
     assert.deepEqual(stored2.messages.slice(0, 4), stored1.messages);
     assert.equal(stored2.messages[4].content, "hello");
     assert.equal(stored2.createdAt, stored1.createdAt);
+    assert.deepEqual(stored2.meta, stored1.meta, "a turn without tool calls keeps the details");
     const list = (await t.call("/api/sessions").then((r) => r.json())).sessions;
     assert.deepEqual(list.map((s: Json) => [s.id, s.messageCount]), [["s1", 6]]);
   } finally {

@@ -54,3 +54,17 @@ export type ChatChunk =
   | { type: "step"; usage: ChatUsage; finishReason: string }
   | { type: "finish"; usage: ChatUsage; durationMs: number; messages: unknown[] }
   | { type: "error"; message: string };
+
+/**
+ * What a session keeps about one tool call besides the messages, in `meta.toolCalls[<call id>]`:
+ * the server writes it when it appends the turn, so a reopened chat shows the same cards.
+ */
+export interface StoredToolCall {
+  source: ToolSource;
+  tool: string;
+  durationMs?: number;
+  /** The result's UI: whole up to 256,000 characters of JSON, else only its kind. */
+  ui?: ToolUi | { kind: ToolUi["kind"] };
+  /** The raw MCP result, when it is at most 16,000 characters of JSON. */
+  raw?: unknown;
+}

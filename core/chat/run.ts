@@ -1,4 +1,5 @@
 /** One chat turn as a stream of chunks: checked first, then run by a model or a remote agent. */
+import { ToolCallDetails } from "./tool_details.ts";
 import { type ModelMessage, modelMessageSchema } from "ai";
 import { clip, detailsFromIssues, LassError } from "../errors.ts";
 import type { Service } from "../service.ts";
@@ -96,6 +97,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
     };
     let outcome: TurnOutcome;
     let text = "";
+    const toolCalls = new ToolCallDetails();
     try {
       while (true) {
         const next = await ready.body.next();
@@ -104,6 +106,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
           break;
         }
         if (next.value.type === "text") text += next.value.text;
+        else toolCalls.add(next.value);
         yield next.value;
       }
       if (signal.aborted) throw signal.reason;
@@ -113,6 +116,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
           ...ready.sessionFields,
           request: turn.messages,
           response: outcome.messages,
+          toolCalls: toolCalls.toRecord(),
         }).catch((error) => {
           throw new Error(`the turn finished but could not be saved: ${error.message}`);
         });

@@ -1,21 +1,13 @@
 /**
  * One open chat: its turns, the history sent with each turn, streaming with stop, and saving.
- * The server appends every finished turn to the session (`sessionId` in the chat request); the
- * client adds only what the messages cannot hold (tool-call durations and UI kinds, `meta`).
+ * The server appends every finished turn to the session (`sessionId` in the chat request), with
+ * what the messages cannot hold about its tool calls in `meta.toolCalls`.
  */
 import { batch, signal } from "@preact/signals";
 import { ApiError } from "../api.ts";
 import { api, describeError, loadSessions, serialize } from "../state.ts";
-import {
-  applyChunks,
-  newTurn,
-  type StoredToolCall,
-  storedToolCalls,
-  toolCalls,
-  type Turn,
-  turnsFromMessages,
-} from "./model.ts";
-import type { ChatChunk, ChatRequest } from "../../wire/chat.ts";
+import { applyChunks, newTurn, type Turn, turnsFromMessages } from "./model.ts";
+import type { ChatChunk, ChatRequest, StoredToolCall } from "../../wire/chat.ts";
 import type { ModelMessage } from "../../wire/messages.ts";
 
 /** Where a chat is: being read from the server, shown, or not there. */
@@ -137,7 +129,6 @@ export class Chat {
           this.#history = [...this.#history, user, ...finish.messages as ModelMessage[]];
           const first = !this.saved.value;
           this.saved.value = true;
-          if (toolCalls(turn).length > 0) await this.#saveToolDetails(turn);
           if (first) this.onSaved?.(this);
         } else if (turn.status.value !== "error") {
           batch(() => {
@@ -166,17 +157,5 @@ export class Chat {
   /** Stops the streaming turn: the request is aborted, and the server stops model and tools. */
   stop(): void {
     this.#abort?.abort();
-  }
-
-  /** Keeps tool-call durations and UI kinds in the session's `meta`, for reopening it exactly. */
-  async #saveToolDetails(turn: Turn): Promise<void> {
-    try {
-      const record = await api().sessions.get(this.id);
-      const known = (record.meta?.toolCalls ?? {}) as Record<string, StoredToolCall>;
-      const meta = { ...record.meta, toolCalls: { ...known, ...storedToolCalls(turn) } };
-      await api().sessions.put(this.id, { ...record, meta });
-    } catch {
-      // The turn itself is saved; only the durations would be missing after a reload.
-    }
   }
 }

@@ -4,7 +4,7 @@
  * messages when a session is opened; both give the same view.
  */
 import { type Signal, signal } from "@preact/signals";
-import type { ChatChunk, ChatUsage, ToolUi } from "../../wire/chat.ts";
+import type { ChatChunk, ChatUsage, StoredToolCall, ToolUi } from "../../wire/chat.ts";
 import type { ModelMessage, ToolResultOutput } from "../../wire/messages.ts";
 
 /** A tool call's result as the card shows it. */
@@ -49,20 +49,6 @@ export interface Turn {
   durationMs: Signal<number | undefined>;
 }
 
-/** What a session keeps about tool calls besides the messages (`meta.toolCalls`). */
-export interface StoredToolCall {
-  source: string;
-  tool: string;
-  durationMs?: number;
-  /** The result's UI, whole up to {@link UI_KEPT_CHARS}, else only its kind. */
-  ui?: ToolUi | { kind: ToolUi["kind"] };
-  /** The raw MCP result, when it is small ({@link RAW_KEPT_CHARS}). */
-  raw?: unknown;
-}
-
-/** Raw results up to this many characters of JSON are kept in the session. */
-export const RAW_KEPT_CHARS = 16_000;
-
 let keys = 0;
 
 /** A new turn for a user message. */
@@ -78,11 +64,6 @@ export function newTurn(user: string, status: TurnStatus = "streaming"): Turn {
     usage: signal(undefined),
     durationMs: signal(undefined),
   };
-}
-
-/** The tool calls of a turn. */
-export function toolCalls(turn: Turn): ToolCallView[] {
-  return turn.parts.value.flatMap((part) => part.kind === "tool" ? [part.call] : []);
 }
 
 /** Splits a model tool name `<serverId>__<tool>` (server ids have no `__`). */
@@ -253,29 +234,4 @@ export function turnsFromMessages(
     }
   }
   return turns;
-}
-
-/** UI up to this many characters of JSON is kept whole in the session (else only its kind). */
-export const UI_KEPT_CHARS = 256_000;
-
-/** A result's UI as a session keeps it: whole, so it renders again, unless it is huge. */
-function keptUi(ui: NonNullable<ToolResultView["ui"]>): NonNullable<ToolResultView["ui"]> {
-  return JSON.stringify(ui).length <= UI_KEPT_CHARS ? ui : { kind: ui.kind };
-}
-
-/** What a session keeps about the tool calls of a turn, for {@link turnsFromMessages}. */
-export function storedToolCalls(turn: Turn): Record<string, StoredToolCall> {
-  const stored: Record<string, StoredToolCall> = {};
-  for (const call of toolCalls(turn)) {
-    const result = call.result.value;
-    const raw = result?.raw === undefined ? undefined : JSON.stringify(result.raw);
-    stored[call.id] = {
-      source: call.source,
-      tool: call.tool,
-      ...(result?.durationMs !== undefined && { durationMs: result.durationMs }),
-      ...(result?.ui && { ui: keptUi(result.ui) }),
-      ...(raw !== undefined && raw.length <= RAW_KEPT_CHARS && { raw: result!.raw }),
-    };
-  }
-  return stored;
 }

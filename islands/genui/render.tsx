@@ -12,7 +12,7 @@ import type { ToolUi } from "../../wire/chat.ts";
 
 /** What every renderer gets. */
 export interface ToolUiProps {
-  /** The result's UI (whole: a stored session keeps it; see `storedToolCalls`). */
+  /** The result's UI (whole: a stored session keeps it; see `core/chat/tool_details.ts`). */
   ui: ToolUi;
   call: ToolCallView;
   result: ToolResultView;
