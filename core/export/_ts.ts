@@ -202,3 +202,31 @@ function ollamaOrigin(host = env("OLLAMA_HOST")): string {
   if (url.hostname === "0.0.0.0") url.hostname = "127.0.0.1";
   return url.origin;
 }`;
+
+/**
+ * The `main` of a generated command-line script: reads the prompt from the arguments (usage and
+ * exit code 2 without one), aborts on Ctrl+C, runs `setup`, then `body` (which streams the
+ * answer), ends the line, runs `cleanup`, and reports a failure with exit code 1. `setup` opens
+ * the block that `cleanup` closes; both see `prompt` and `abort`.
+ */
+export function mainFunction(filename: string, setup: string, body: string, cleanup: string) {
+  return `/** Answers the prompt from the command line, streaming the text to stdout. */
+async function main(): Promise<void> {
+  const prompt = process.argv.slice(2).join(" ").trim();
+  if (prompt === "") {
+    console.error('Usage: node ${filename} "<prompt>"');
+    process.exitCode = 2;
+    return;
+  }
+  const abort = new AbortController();
+  process.once("SIGINT", () => abort.abort());
+  ${setup}
+${body}    process.stdout.write("\\n");
+${cleanup}
+}
+
+main().catch((error) => {
+  console.error(\`error: \${message(error)}\`);
+  process.exitCode = 1;
+});`;
+}

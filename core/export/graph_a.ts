@@ -10,6 +10,7 @@ import {
   header,
   importLine,
   key,
+  mainFunction,
   objectLiteral,
   str,
   templateLiteral,
@@ -115,18 +116,10 @@ function mainCode(plan: WorkspacePlan): string {
     const { tools, approvals } = await loadTools(client);`
     : "{\n    const tools: DynamicStructuredTool[] = [];";
   const cleanup = servers ? "  } finally {\n    await client.close();\n  }" : "  }";
-  return `/** Answers the prompt from the command line, streaming the text to stdout. */
-async function main(): Promise<void> {
-  const prompt = process.argv.slice(2).join(" ").trim();
-  if (prompt === "") {
-    console.error('Usage: node ${FILENAME} "<prompt>"');
-    process.exitCode = 2;
-    return;
-  }
-  const abort = new AbortController();
-  process.once("SIGINT", () => abort.abort());
-  ${setup}
-    const agent = createAgent({
+  return mainFunction(
+    FILENAME,
+    setup,
+    `    const agent = createAgent({
 ${agentOptions}
     });
     const stream = await agent.stream(
@@ -140,14 +133,9 @@ ${agentOptions}
         console.error(\`< \${chunk.name}: \${shown(chunk.content)}\`);
       }
     }
-    process.stdout.write("\\n");
-${cleanup}
-}
-
-main().catch((error) => {
-  console.error(\`error: \${message(error)}\`);
-  process.exitCode = 1;
-});`;
+`,
+    cleanup,
+  );
 }
 
 const APPROVAL_MIDDLEWARE =

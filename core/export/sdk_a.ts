@@ -11,6 +11,7 @@ import {
   header,
   importLine,
   jsonLiteral,
+  mainFunction,
   objectLiteral,
   OLLAMA_HELPER,
   str,
@@ -274,18 +275,10 @@ function mainCode(plan: WorkspacePlan, settings: boolean): string {
     await Promise.all(clients.map((client) => client.close().catch(() => {})));
   }`
     : "  }";
-  return `/** Answers the prompt from the command line, streaming the text to stdout. */
-async function main(): Promise<void> {
-  const prompt = process.argv.slice(2).join(" ").trim();
-  if (prompt === "") {
-    console.error('Usage: node ${FILENAME} "<prompt>"');
-    process.exitCode = 2;
-    return;
-  }
-  const abort = new AbortController();
-  process.once("SIGINT", () => abort.abort());
-  ${setup}
-    const messages: ModelMessage[] = [{ role: "user", content: prompt }];
+  return mainFunction(
+    FILENAME,
+    setup,
+    `    const messages: ModelMessage[] = [{ role: "user", content: prompt }];
     let steps = 0;
     while (steps < MAX_STEPS) {
       const result = streamText({
@@ -315,14 +308,9 @@ ${call}
       if (answers.length === 0) break;
       messages.push({ role: "tool", content: answers });
     }
-    process.stdout.write("\\n");
-${cleanup}
-}
-
-main().catch((error) => {
-  console.error(\`error: \${message(error)}\`);
-  process.exitCode = 1;
-});`;
+`,
+    cleanup,
+  );
 }
 
 /** Generates the `sdk-a` file of a workspace plan. */
