@@ -3,50 +3,19 @@
  * `POST /api/events/ui`), all through the app's one API client.
  */
 import { api } from "../state.ts";
+import type { SurfaceResult } from "../../wire/genui.ts";
 
-/** One problem of a render-tool input, at a JSON pointer into it (`repaired` when Lass fixed it). */
-export interface SurfaceProblem {
-  code: string;
-  path: string;
-  message: string;
-  repaired?: true;
-}
+export type { SurfaceProblem } from "../../wire/genui.ts";
+export type { CatalogComponent, CatalogView } from "../../wire/catalogs.ts";
+export { listCatalogs } from "../catalogs.ts";
 
 /** `POST /api/ui/preview {input}`: the checked surface, its A2UI messages and its problems. */
-export interface SurfacePreview {
-  ok: boolean;
-  surfaceId: string;
-  catalogId?: string;
-  title?: string;
-  messages: unknown[];
-  problems: SurfaceProblem[];
-}
+export type SurfacePreview = SurfaceResult;
 
 /** `POST /api/ui/preview {component}`: one component's example surface and its input. */
 export interface ComponentPreview extends SurfacePreview {
   component: { catalogId: string; name: string };
   input: unknown;
-}
-
-/** One component of a catalog as `GET /api/catalogs` lists it. */
-export interface CatalogComponentView {
-  name: string;
-  description?: string;
-  /** The JSON Schema of its properties (without `id` and `component`). */
-  schema: Record<string, unknown>;
-}
-
-/** A catalog as `GET /api/catalogs` lists it. */
-export interface CatalogView {
-  /** The record id; `standard` for the standard catalog. */
-  id: string;
-  name: string;
-  /** The A2UI catalog id (a URI) that `createSurface` names. */
-  catalogId: string;
-  source: "standard" | "path" | "url" | "inline";
-  components: CatalogComponentView[];
-  functions: string[];
-  errors: string[];
 }
 
 /** `GET /api/ui/tool`: the render tool a workspace sends the model. */
@@ -82,11 +51,6 @@ export function previewComponent(catalogId: string, name: string): Promise<Compo
   return api().json<ComponentPreview>("POST", "/api/ui/preview", {
     component: { catalogId, name },
   });
-}
-
-/** Every loaded catalog: the standard one, then the configured ones. */
-export async function listCatalogs(): Promise<CatalogView[]> {
-  return (await api().json<{ catalogs: CatalogView[] }>("GET", "/api/catalogs")).catalogs;
 }
 
 /** The render tool of a workspace (the active one when `workspaceId` is empty). */

@@ -6,7 +6,7 @@ import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { describeError } from "../state.ts";
 import {
-  type CatalogComponentView,
+  type CatalogComponent,
   type CatalogView,
   type ComponentPreview,
   listCatalogs,
@@ -57,7 +57,7 @@ export interface CatalogPreviewProps {
 /** One component: its example drawn, or why it cannot be. */
 function ComponentCard({ catalog, component }: {
   catalog: CatalogView;
-  component: CatalogComponentView;
+  component: CatalogComponent;
 }) {
   const preview = useSignal<ComponentPreview | null>(null);
   const error = useSignal<string | null>(null);

@@ -2,7 +2,8 @@
 import { useSignal } from "@preact/signals";
 import type { CatalogView } from "../../wire/catalogs.ts";
 import { bootstrap, describeError, loadBootstrap } from "../state.ts";
-import { listCatalogs, previewCatalog, STANDARD_CATALOG } from "./catalogs_api.ts";
+import { listCatalogs, STANDARD_CATALOG } from "../catalogs.ts";
+import { previewCatalog } from "./catalogs_api.ts";
 import { CatalogPanel, RenderedPreviews } from "./catalogs_view.tsx";
 import { CheckActions, CheckButton, useCheck } from "./checks.tsx";
 import { SourceField } from "./choices.tsx";
