@@ -2,13 +2,13 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import type { Page } from "playwright-core";
 import { EXPORT_TARGETS } from "../core/export/targets.ts";
 import { screenshot, skipBrowser, startUi, waitForCount, withToken } from "./_browser.ts";
 import { chatConfig } from "./_chat.ts";
 import { bannerCatalog } from "./_genui.ts";
-import type { Json, TestService } from "./_helpers.ts";
+import type { Json } from "./_helpers.ts";
 import { startA2aAgent } from "./fixtures/a2a_agents.ts";
+import { configWhere, editor, fileConfig } from "./_settings.ts";
 
 const SKILLS = fileURLToPath(new URL("./fixtures/skills/", import.meta.url));
 
@@ -18,29 +18,6 @@ function config(): Record<string, unknown> {
     ...chatConfig({ workspace: { llmId: "demo", mcpServerIds: [] } }),
     skills: [{ id: "pdf", path: `${SKILLS}pdf-processing` }],
   };
-}
-
-/** The stored config, read back as a client would: `GET /api/config/export`. */
-async function exported(t: TestService): Promise<Json> {
-  return await (await t.call("/api/config/export")).json();
-}
-
-/** Waits until the stored config passes `test`. */
-async function configWhere(t: TestService, test: (config: Json) => boolean): Promise<Json> {
-  const deadline = Date.now() + 10_000;
-  while (true) {
-    const current = await exported(t);
-    if (test(current)) return current;
-    if (Date.now() > deadline) {
-      throw new Error(`the config never matched: ${JSON.stringify(current)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The editor form of the record being edited. */
-function editor(page: Page) {
-  return page.locator("form.record-editor");
 }
 
 Deno.test({
@@ -273,7 +250,11 @@ Deno.test({
           await form.getByLabel("Max steps", { exact: true }).getAttribute("aria-invalid"),
           "true",
         );
-        assert.equal((await exported(t)).workspaces[0].maxSteps, undefined, "nothing was written");
+        assert.equal(
+          (await fileConfig(t)).workspaces[0].maxSteps,
+          undefined,
+          "nothing was written",
+        );
 
         await form.getByLabel("Max steps", { exact: true }).fill("8");
         await form.getByLabel("Primary color", { exact: true }).fill("#ff5500");

@@ -1,39 +1,11 @@
 /** Settings for model profiles, tool servers (live status, import) and the raw config, in Chromium. */
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import type { Page } from "playwright-core";
 import { screenshot, skipBrowser, startUi, withToken } from "./_browser.ts";
 import { chatConfig } from "./_chat.ts";
-import type { Json, TestService } from "./_helpers.ts";
+import type { Json } from "./_helpers.ts";
 import { startOAuthFixture } from "./fixtures/oauth_mcp_server.ts";
-
-/** The stored config, parsed from the file. */
-async function fileConfig(t: TestService): Promise<Json> {
-  return JSON.parse(await readFile(t.configPath, "utf8"));
-}
-
-/** Waits until the stored config passes `test`. */
-async function configWhere(t: TestService, test: (config: Json) => boolean): Promise<Json> {
-  const deadline = Date.now() + 10_000;
-  while (true) {
-    const current = await fileConfig(t);
-    if (test(current)) return current;
-    if (Date.now() > deadline) {
-      throw new Error(`the config never matched: ${JSON.stringify(current)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The editor form of the record being edited. */
-function editor(page: Page) {
-  return page.locator("form.record-editor");
-}
-
-/** The error text shown at field `name` of the editor. */
-function fieldError(page: Page, name: string) {
-  return editor(page).locator(`[data-field="${name}"] .field-error`);
-}
+import { configWhere, editor, fieldError, fileConfig } from "./_settings.ts";
 
 Deno.test({
   name: "web UI settings: model profiles, tool servers with live status and import, raw config",
