@@ -108,3 +108,19 @@ export async function readChunks(
     }
   }
 }
+
+/** A compatible-api model profile that talks to a fake vendor (`tests/fixtures/fake_vendors.ts`). */
+export function fakeLlm(
+  url: string,
+  id = "fake",
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    id,
+    name: "Fake",
+    provider: "compatible-api",
+    model: "fake-large",
+    baseURL: `${url}/compatible/v1`,
+    ...extra,
+  };
+}

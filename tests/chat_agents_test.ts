@@ -1,7 +1,7 @@
 /** `POST /api/chat` with remote agents: A2A and AG-UI behind the same chunks, events and sessions. */
 import assert from "node:assert/strict";
 import { type Json, post, startService } from "./_helpers.ts";
-import { chat, chatConfig, DEMO_SERVER, ofType, user } from "./_chat.ts";
+import { chat, chatConfig, DEMO_SERVER, fakeLlm, ofType, user } from "./_chat.ts";
 import { startA2aAgent } from "./fixtures/a2a_agents.ts";
 import { startAguiAgent, textEvents, toolCallEvents } from "./fixtures/agui_agent.ts";
 
@@ -218,13 +218,7 @@ Deno.test("the skill catalog follows the workspace's system prompt in the model 
     config: {
       ...chatConfig({
         servers: [],
-        llms: [{
-          id: "f",
-          name: "F",
-          provider: "compatible-api",
-          model: "fake-large",
-          baseURL: `${fake.url}/compatible/v1`,
-        }],
+        llms: [fakeLlm(fake.url, "f")],
         workspace: { skillIds: ["pdf"], systemPrompt: "Be brief.", generativeUi: false },
       }),
       skills: [{ id: "pdf", path: `${SKILL_FIXTURES}/pdf-processing` }],

@@ -1,7 +1,7 @@
 /** Chat turns when things go wrong: tool timeouts, a server that dies, a client that goes away, model errors. */
 import assert from "node:assert/strict";
 import { type Json, startService, type TestService, waitForEvent } from "./_helpers.ts";
-import { chat, chatConfig, failingServer, ofType, readChunks, user } from "./_chat.ts";
+import { chat, chatConfig, failingServer, fakeLlm, ofType, readChunks, user } from "./_chat.ts";
 import { startFakeVendor } from "./fixtures/fake_vendors.ts";
 
 Deno.test("a tool call past the deadline is an error result and the turn finishes", async () => {
@@ -92,13 +92,7 @@ Deno.test("a client that disconnects mid-answer aborts the model's stream", asyn
   const t = await startService({
     config: chatConfig({
       servers: [],
-      llms: [{
-        id: "fake",
-        name: "Fake",
-        provider: "compatible-api",
-        model: "fake-large",
-        baseURL: `${fake.url}/compatible/v1`,
-      }],
+      llms: [fakeLlm(fake.url)],
     }),
   });
   const http = serve(t);
@@ -135,14 +129,7 @@ Deno.test("a model that fails mid-turn gives an error chunk with a sentence, and
   const t = await startService({
     config: chatConfig({
       servers: [],
-      llms: [{
-        id: "fake",
-        name: "Fake",
-        provider: "compatible-api",
-        model: "fake-large",
-        baseURL: `${fake.url}/compatible/v1`,
-        apiKey: "sk-wrong",
-      }],
+      llms: [fakeLlm(fake.url, "fake", { apiKey: "sk-wrong" })],
     }),
   });
   try {

@@ -1,7 +1,7 @@
 /** The code exports run under Deno: a loopback fake model calls the demo server's `add` over stdio, then answers. */
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
-import { DEMO_SERVER } from "./_chat.ts";
+import { DEMO_SERVER, fakeLlm } from "./_chat.ts";
 import { startService } from "./_helpers.ts";
 import { exported, runDeno, tempProject } from "./_export.ts";
 import { type FakeVendor, type RecordedRequest, startFakeVendor } from "./fixtures/fake_vendors.ts";
@@ -12,13 +12,7 @@ type Json = any;
 /** A workspace on the fake vendor's OpenAI-compatible endpoint with the demo tool server. */
 function fakeConfig(fake: FakeVendor, workspace: Record<string, unknown> = {}) {
   return {
-    llms: [{
-      id: "fake",
-      name: "Fake",
-      provider: "compatible-api",
-      model: "fake-large",
-      baseURL: `${fake.url}/compatible/v1`,
-    }],
+    llms: [fakeLlm(fake.url)],
     mcpServers: [
       { ...DEMO_SERVER, disabledTools: ["echo"] },
       { id: "broken", name: "Broken", transport: "stdio", command: "no-such-command-for-lass" },

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { BASIC_CATALOG_ID } from "../core/genui/catalog.ts";
 import { type Json, startService } from "./_helpers.ts";
-import { chat, chatConfig, ofType, user } from "./_chat.ts";
+import { chat, chatConfig, fakeLlm, ofType, user } from "./_chat.ts";
 import { assertRenderable } from "./_genui.ts";
 import { startFakeVendor } from "./fixtures/fake_vendors.ts";
 
@@ -64,13 +64,7 @@ Deno.test("a model that sends a broken, then a repairable, then a valid input ge
   const t = await startService({
     config: chatConfig({
       servers: [],
-      llms: [{
-        id: "f",
-        name: "F",
-        provider: "compatible-api",
-        model: "fake-large",
-        baseURL: `${fake.url}/compatible/v1`,
-      }],
+      llms: [fakeLlm(fake.url, "f")],
     }),
   });
   try {

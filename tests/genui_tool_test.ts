@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { BASIC_CATALOG_ID } from "../core/genui/catalog.ts";
 import { type Json, post, readJsonResponse, startService } from "./_helpers.ts";
-import { chat, chatConfig, DEMO_LLM, user } from "./_chat.ts";
+import { chat, chatConfig, DEMO_LLM, fakeLlm, user } from "./_chat.ts";
 import { assertRenderable, bannerCatalog } from "./_genui.ts";
 import { startFakeVendor } from "./fixtures/fake_vendors.ts";
 
@@ -151,13 +151,7 @@ Deno.test("the model is sent the render tool's schema and instructions, exactly 
   const t = await startService({
     config: chatConfig({
       servers: [],
-      llms: [{
-        id: "f",
-        name: "F",
-        provider: "compatible-api",
-        model: "fake-large",
-        baseURL: `${fake.url}/compatible/v1`,
-      }],
+      llms: [fakeLlm(fake.url, "f")],
       workspace: { systemPrompt: "Be brief.", generativeUi: { deny: ["Modal"] } },
     }),
   });
