@@ -36,6 +36,9 @@ Deno.test("GET /api/ui/tool: the default render tool, its schema, components and
     assert.match(body.instructions, /^# Generative UI/);
     assert.ok(body.instructions.includes(`- ${text.signature}`));
     assert.match(body.instructions, /Example \(a sign-up form\):/);
+    assert.equal(body.examples.length, 1);
+    assert.equal(body.examples[0].prompt, "a sign-up form");
+    assert.ok(body.instructions.includes(JSON.stringify(body.examples[0].input)));
     // The active workspace is the default.
     const active = await t.call("/api/ui/tool").then((r) => r.json());
     assert.deepEqual(active, body);

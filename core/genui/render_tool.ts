@@ -1,7 +1,7 @@
 /** The render tool a workspace offers the model: its name, description, input schema and instructions. */
 import type { CatalogComponent } from "./catalog.ts";
 import { commonTypeOf } from "./component_schema.ts";
-import type { UiOffer } from "./offer.ts";
+import type { UiExample, UiOffer } from "./offer.ts";
 import type { Problem, SurfaceResult } from "./surface.ts";
 import { demoUiInput } from "../llm/_demo_script.ts";
 
@@ -22,6 +22,8 @@ export interface RenderToolDefinition {
   /** The section added to the system prompt. */
   instructions: string;
   components: ToolComponent[];
+  /** The example inputs the instructions show the model. */
+  examples: UiExample[];
 }
 
 type Json = Record<string, unknown>;
@@ -153,7 +155,14 @@ export function renderToolDefinition(offer: UiOffer): RenderToolDefinition {
     },
     instructions: instructionsOf(offer, components),
     components,
+    examples: examplesOf(offer),
   };
+}
+
+/** The example inputs of an offer: its own, else the built-in sign-up form when it fits. */
+function examplesOf(offer: UiOffer): UiExample[] {
+  if (offer.examples.length > 0) return offer.examples;
+  return defaultExampleFits(offer) ? [{ prompt: "a sign-up form", input: DEFAULT_EXAMPLE }] : [];
 }
 
 /** The system-prompt section: how to describe a surface, the types, the components, examples. */
@@ -209,12 +218,7 @@ function instructionsOf(offer: UiOffer, components: ToolComponent[]): string {
     }
     if (catalog.functions.length > 0) lines.push(`Functions: ${catalog.functions.join(", ")}.`);
   }
-  const examples = offer.examples.length > 0
-    ? offer.examples
-    : defaultExampleFits(offer)
-    ? [{ prompt: "a sign-up form", input: DEFAULT_EXAMPLE }]
-    : [];
-  for (const example of examples) {
+  for (const example of examplesOf(offer)) {
     lines.push(
       "",
       example.prompt ? `Example (${example.prompt}):` : "Example:",

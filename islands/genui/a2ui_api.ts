@@ -3,7 +3,7 @@
  * `POST /api/events/ui`), all through the app's one API client.
  */
 import { api } from "../state.ts";
-import type { SurfaceResult } from "../../wire/genui.ts";
+import type { RenderToolDefinition, SurfaceResult } from "../../wire/genui.ts";
 
 export type { SurfaceProblem } from "../../wire/genui.ts";
 export type { CatalogComponent, CatalogView } from "../../wire/catalogs.ts";
@@ -19,13 +19,7 @@ export interface ComponentPreview extends SurfacePreview {
 }
 
 /** `GET /api/ui/tool`: the render tool a workspace sends the model. */
-export interface RenderToolView {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  instructions: string;
-  components: { name: string; catalogId: string; description?: string; signature: string }[];
-}
+export type RenderToolView = RenderToolDefinition;
 
 /** What `POST /api/events/ui` records for an A2UI action. */
 export interface UiActionEvent {
