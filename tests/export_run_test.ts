@@ -47,23 +47,31 @@ function chatRequests(fake: FakeVendor): RecordedRequest[] {
   return fake.requests.filter((request) => request.path.endsWith("/chat/completions"));
 }
 
+/**
+ * Runs an export on "Add 2 and 3" against the fake, which calls the demo server's `add` and
+ * then answers; checks the output both targets share and returns the two model requests.
+ */
+async function runAddTurn(fake: FakeVendor, target: "sdk-a" | "graph-a"): Promise<Json[]> {
+  fake.script([
+    { toolCalls: [{ name: "demo__add", args: { a: 2, b: 3 } }] },
+    { text: ["The sum ", "is 5."] },
+  ]);
+  const { code, stdout, stderr } = await runExport(fakeConfig(fake), "Add 2 and 3", target);
+  assert.equal(code, 0, stderr);
+  assert.equal(stdout, "The sum is 5.\n");
+  assert.match(stderr, /> demo__add \{"a":2,"b":3\}/);
+  assert.match(stderr, /< demo__add: 5/);
+  assert.match(stderr, /warning: tool server broken is unavailable/);
+  return chatRequests(fake).map((request) => request.body as Json);
+}
+
 Deno.test({
   name: "the sdk-a export calls the demo server's add over stdio and prints the answer",
   sanitizeResources: false,
   fn: async () => {
     const fake = await startFakeVendor();
     try {
-      fake.script([
-        { toolCalls: [{ name: "demo__add", args: { a: 2, b: 3 } }] },
-        { text: ["The sum ", "is 5."] },
-      ]);
-      const { code, stdout, stderr } = await runExport(fakeConfig(fake), "Add 2 and 3");
-      assert.equal(code, 0, stderr);
-      assert.equal(stdout, "The sum is 5.\n");
-      assert.match(stderr, /> demo__add \{"a":2,"b":3\}/);
-      assert.match(stderr, /< demo__add: 5/);
-      assert.match(stderr, /warning: tool server broken is unavailable/);
-      const [first, second] = chatRequests(fake).map((request) => request.body as Json);
+      const [first, second] = await runAddTurn(fake, "sdk-a");
       assert.deepEqual(first.messages.slice(0, 2), [
         { role: "system", content: "Answer in one sentence." },
         { role: "user", content: "Add 2 and 3" },
@@ -111,17 +119,7 @@ Deno.test({
   fn: async () => {
     const fake = await startFakeVendor();
     try {
-      fake.script([
-        { toolCalls: [{ name: "demo__add", args: { a: 2, b: 3 } }] },
-        { text: ["The sum ", "is 5."] },
-      ]);
-      const { code, stdout, stderr } = await runExport(fakeConfig(fake), "Add 2 and 3", "graph-a");
-      assert.equal(code, 0, stderr);
-      assert.equal(stdout, "The sum is 5.\n");
-      assert.match(stderr, /> demo__add \{"a":2,"b":3\}/);
-      assert.match(stderr, /< demo__add: 5/);
-      assert.match(stderr, /warning: tool server broken is unavailable/);
-      const [first, second] = chatRequests(fake).map((request) => request.body as Json);
+      const [first, second] = await runAddTurn(fake, "graph-a");
       assert.equal(first.messages[0].role, "system");
       assert.match(JSON.stringify(first.messages[0].content), /Answer in one sentence\./);
       const names = first.tools.map((tool: Json) => tool.function.name);
