@@ -140,16 +140,25 @@ export async function post(t: TestService, path: string, json?: unknown) {
   return await readJsonResponse(await t.call(path, { method: "POST", json }));
 }
 
-/** Waits for the first event that passes `test`, failing after `ms`. */
+/**
+ * Waits for the first event that passes `test`, failing after `ms` with `what` (default: the
+ * test's source) and the types of the last events seen, so a timeout says which event was missing.
+ */
 export function waitForEvent(
   t: TestService,
   test: (event: LassEvent) => boolean,
-  ms = 10_000,
+  options: { what?: string; ms?: number } = {},
 ): Promise<LassEvent> {
+  const { what = `matching ${test.toString()}`, ms = 10_000 } = options;
   return new Promise<LassEvent>((resolve, reject) => {
     const timer = setTimeout(() => {
       stop();
-      reject(new Error(`no matching event within ${ms} ms`));
+      const seen = t.service.events.history().slice(-8).map((event) => event.type);
+      reject(
+        new Error(
+          `no event ${what} within ${ms} ms; the last events were [${seen.join(", ")}]`,
+        ),
+      );
     }, ms);
     const stop = t.service.events.subscribe((event) => {
       if (!test(event)) return;
