@@ -77,6 +77,30 @@ function machineHostNames(host: string): string[] {
   return names.filter((name) => name !== "" && name !== "::" && name !== "0.0.0.0");
 }
 
+/** Whether an address is an interface's own loopback or link-local one (no use to others). */
+function isLocalOnly(address: string): boolean {
+  return isLoopbackName(addressName(address)) || /^(fe80:|169\.254\.)/i.test(address);
+}
+
+/**
+ * The host of the printed URL: the bound host, or for the unspecified addresses (`0.0.0.0`, `::`)
+ * one that the `Host` check accepts and other machines can use: the machine's first network
+ * address of that family, else loopback.
+ */
+function shownHost(host: string): string {
+  const family = host === "0.0.0.0" ? "IPv4" : host === "::" || host === "[::]" ? "IPv6" : "";
+  if (family === "") return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  const granted =
+    Deno.permissions.querySync({ name: "sys", kind: "networkInterfaces" }).state === "granted";
+  const address = granted
+    ? Deno.networkInterfaces().find((iface) =>
+      iface.family === family && !isLocalOnly(iface.address)
+    )?.address
+    : undefined;
+  if (address === undefined) return family === "IPv4" ? "127.0.0.1" : "[::1]";
+  return family === "IPv6" ? `[${address}]` : address;
+}
+
 /**
  * The host of OAuth callback URLs: the bound address, or loopback for the unspecified addresses
  * (authorization servers accept plain http redirects only to loopback).
@@ -222,10 +246,15 @@ async function main(args: string[]): Promise<void> {
   }
   bound.app = server.addr.port;
   bound.sandbox = sandboxServer.addr.port;
-  const shown = host.includes(":") ? `[${host}]` : host;
   bound.publicOrigin = `http://${callbackHost(host)}:${bound.app}`;
-  console.log(`Lass ready: http://${shown}:${bound.app}/?token=${token}`);
-  if (exposed) console.warn(`WARNING: Lass is reachable from the network on ${host}.`);
+  console.log(`Lass ready: http://${shownHost(host)}:${bound.app}/?token=${token}`);
+  if (exposed) {
+    const names = allowedHosts.filter((name) => !isLoopbackName(name));
+    console.warn(
+      `WARNING: Lass is reachable from the network on ${host}.\n` +
+        `Accepted host names: ${names.join(", ")} and loopback (localhost, 127.0.0.1, ::1).`,
+    );
+  }
   // Tool servers connect in the background; readiness shows in GET /api/mcp and the event
   // stream. Loading the MCP SDK takes a few hundred ms of the event loop, so it waits for
   // the first answer (a client checking readiness) or a quarter second, whichever is first.

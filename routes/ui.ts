@@ -118,9 +118,9 @@ export const uiRoutes: Routes = {
         );
       }
       const { generateUi } = await import("../core/genui/generate.ts");
-      return json(
-        await generateUi({ service, prompt: body.prompt, workspace, profile, signal: req.signal }),
-      );
+      // No `req.signal`: Deno aborts it after every delivered response too, and prints a
+      // deprecation warning for it. The generation has its own deadline.
+      return json(await generateUi({ service, prompt: body.prompt, workspace, profile }));
     },
   },
 };

@@ -4,7 +4,8 @@
  * `manifest.json` that the server reads (entry, styles, preloads, sizes, hashes).
  *
  * `--if-stale` builds only when a source (islands/, wire/, static/, deno.json, this script) is
- * newer than the manifest, and a failure then only warns, so `deno task start` still starts.
+ * newer than the manifest, prints nothing when it succeeds, and a failure then only warns (on
+ * stderr), so `deno task start` still starts and its stdout stays the one ready line.
  * Concurrent builds (parallel tests) take turns through a lock file.
  */
 import {
@@ -234,7 +235,8 @@ if (import.meta.main) {
   const ifStale = Deno.args.includes("--if-stale");
   try {
     const result = await buildUi({ ifStale });
-    if (result.built) {
+    // `--if-stale` runs before `deno task start`, whose stdout is the ready line alone: quiet.
+    if (result.built && !ifStale) {
       console.log(`web UI built in ${result.ms} ms into build/ui/:\n${describe(result.manifest)}`);
     }
   } catch (error) {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { VERSION } from "../core/version.ts";
@@ -13,10 +13,12 @@ const PERMISSIONS = [
   "--allow-run",
   "--allow-sys=hostname,networkInterfaces",
 ];
-const READY = /^Lass ready: http:\/\/(?:127\.0\.0\.1|0\.0\.0\.0):(\d+)\/\?token=([A-Za-z0-9_-]+)$/;
+const READY = /^Lass ready: (http:\/\/[^/]+:(\d+)\/\?token=([A-Za-z0-9_-]+))$/;
 
 interface Running {
   process: Deno.ChildProcess;
+  /** The printed URL. */
+  url: string;
   port: number;
   token: string;
   stderr: () => Promise<string>;
@@ -57,7 +59,13 @@ async function start(
   lines.releaseLock();
   const match = READY.exec(buffered.split("\n")[0]);
   assert.ok(match, `ready line: ${buffered}`);
-  return { process, port: Number(match[1]), token: match[2], stderr: () => stderrText };
+  return {
+    process,
+    url: match[1],
+    port: Number(match[2]),
+    token: match[3],
+    stderr: () => stderrText,
+  };
 }
 
 async function tempDir() {
@@ -119,9 +127,18 @@ Deno.test("with the loud flag an all-interfaces host starts, warns, and still ch
     const reply = await new Response(conn.readable).text();
     assert.match(reply, /^HTTP\/1\.1 403/);
     assert.match(reply, /forbidden-host/);
+    // The printed URL is one that works: not 0.0.0.0, which the Host check refuses.
+    assert.doesNotMatch(server.url, /0\.0\.0\.0/);
+    const page = await fetch(server.url);
+    assert.notEqual(page.status, 403, `GET ${server.url}`);
+    assert.match(page.headers.get("content-type") ?? "", /text\/html/);
+    await page.body?.cancel();
     server.process.kill("SIGTERM");
     assert.equal((await server.process.status).code, 0);
-    assert.match(await server.stderr(), /WARNING: Lass is reachable from the network/);
+    const stderr = await server.stderr();
+    assert.match(stderr, /WARNING: Lass is reachable from the network/);
+    assert.match(stderr, /Accepted host names: .*loopback \(localhost, 127\.0\.0\.1, ::1\)/);
+    assert.ok(stderr.includes(new URL(server.url).hostname), "the printed host is accepted");
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -292,6 +309,102 @@ Deno.test("the bundled dist/lass.js (deno task build) starts and serves", async 
     assert.equal((await health.json()).ok, true);
     server.process.kill("SIGTERM");
     assert.equal((await server.process.status).code, 0);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("routes print no runtime warnings (POST /api/ui/generate, chat, llm/test, pages)", async () => {
+  const dir = await tempDir();
+  try {
+    const server = await start(MAIN, [
+      "--config",
+      join(dir, "service.json"),
+      "--data-dir",
+      join(dir, "data"),
+    ]);
+    const base = `http://127.0.0.1:${server.port}`;
+    const headers = { "x-service-token": server.token, "content-type": "application/json" };
+    const calls: [string, string, unknown?][] = [
+      ["POST", "/api/ui/generate", { prompt: "a small sign-up form" }],
+      ["POST", "/api/chat", { messages: [{ role: "user", content: "add 2 and 3" }] }],
+      ["POST", "/api/llm/test", {
+        profile: {
+          id: "demo",
+          name: "Demo",
+          provider: "compatible-api",
+          model: "demo",
+          baseURL: "service:demo",
+        },
+      }],
+      ["GET", "/api/bootstrap"],
+      ["GET", `/?token=${server.token}`],
+    ];
+    for (const [method, path, body] of calls) {
+      const response = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      assert.ok(response.status < 500, `${method} ${path}: ${response.status}`);
+      await response.text();
+    }
+    server.process.kill("SIGTERM");
+    assert.equal((await server.process.status).code, 0);
+    const stderr = await server.stderr();
+    assert.doesNotMatch(stderr, /warn|deprecat|Deno\.serve/i, stderr);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+/** What `deno task start` needs: the server's sources and the web UI's, without a build. */
+const START_SOURCES = [
+  "deno.json",
+  "deno.lock",
+  "main.ts",
+  "core",
+  "routes",
+  "runtime",
+  "wire",
+  "islands",
+  "static",
+  "scripts",
+  "schema",
+];
+
+Deno.test("a first `deno task start` builds the web UI quietly: stdout is the one line", async () => {
+  const dir = await tempDir();
+  try {
+    const copy = join(dir, "lass");
+    const root = new URL("../", import.meta.url).pathname;
+    for (const name of START_SOURCES) {
+      await cp(join(root, name), join(copy, name), { recursive: true });
+    }
+    const task = (args: string[]) =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["task", "start", ...args],
+        cwd: copy,
+        env: { NO_COLOR: "1", LASS_CONFIG: join(dir, "service.json") },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    // A build that fails says so on stderr, and the start goes on.
+    const entry = join(copy, "islands", "app.tsx");
+    const source = await readFile(entry, "utf8");
+    await writeFile(entry, "export const broken = ;\n");
+    const failed = await task(["--version"]);
+    assert.equal(decode(failed.stdout), `${VERSION}\n`, decode(failed.stderr));
+    assert.match(decode(failed.stderr), /could not build the web UI/);
+    // A build that works prints nothing.
+    await writeFile(entry, source);
+    const built = await task(["--version"]);
+    assert.equal(built.code, 0, decode(built.stderr));
+    assert.equal(decode(built.stdout), `${VERSION}\n`);
+    const said = decode(built.stderr).split("\n").filter((line) => !/^Task |^$/.test(line));
+    assert.deepEqual(said, [], "the build says nothing besides deno task's own line");
+    assert.ok((await stat(join(copy, "build", "ui", "manifest.json"))).isFile());
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
