@@ -9,6 +9,7 @@ import {
   type ImportOptions,
   type ImportResult,
 } from "../core/mcp/import.ts";
+import { type Json, post, startService } from "./_helpers.ts";
 
 function fixture(name: string): string {
   return Deno.readTextFileSync(new URL(`./fixtures/import/${name}`, import.meta.url));
@@ -24,8 +25,15 @@ function imported(input: string | Record<string, unknown>, options: ImportOption
   return result;
 }
 
-function assertImports(name: string, expected: ImportResult): void {
-  assert.deepEqual(imported(fixture(name)), expected);
+/** The format, records and warnings of a fixture (literal-secret warnings have their own tests). */
+function assertImports(
+  name: string,
+  expected: Pick<ImportResult, "format" | "servers" | "warnings">,
+): void {
+  const { format, servers, warnings, secrets } = imported(fixture(name));
+  const aboutSecrets = new Set(secrets.map((secret) => secret.warning));
+  const others = warnings.filter((warning) => !aboutSecrets.has(warning));
+  assert.deepEqual({ format, servers, warnings: others }, expected);
 }
 
 /** The LassError an import throws. */
@@ -545,8 +553,10 @@ Deno.test("a forced format picks the parser and the reading of url", () => {
   const config = { mcpServers: { s: { url: "https://a.example.com/events" } } };
   assert.deepEqual(imported(config, { format: "gemini" }), {
     format: "gemini",
+    sameShape: [],
     servers: [{ id: "s", name: "s", transport: "sse", url: "https://a.example.com/events" }],
     warnings: [],
+    secrets: [],
   });
   assert.deepEqual(imported(config).servers[0].transport, "http");
   const asCursor = imported(fixture("gemini_settings.json"), { format: "cursor" });
@@ -565,7 +575,7 @@ Deno.test("a forced format picks the parser and the reading of url", () => {
     "The config is not valid TOML.",
   );
   assert.deepEqual(rejection(config, { format: "zed" }), {
-    message: "The config has no `context_servers`, where the zed format keeps its servers.",
+    message: "The config has no context_servers, where the zed format keeps its servers.",
     detail: "has no context_servers",
   });
 });
@@ -689,8 +699,10 @@ Deno.test("JSONC comments and trailing commas are dropped, but not inside string
 Deno.test("an empty server map imports nothing, with a warning", () => {
   assert.deepEqual(imported('{"mcpServers": {}}'), {
     format: "claude-desktop",
+    sameShape: ["claude-code", "cursor", "windsurf", "cline", "gemini"],
     servers: [],
     warnings: ["the config lists no servers"],
+    secrets: [],
   });
 });
 
@@ -721,4 +733,116 @@ Deno.test("malformed configs are rejected as invalid-request with a reason at js
     rejection([] as unknown as Record<string, unknown>).detail,
     "must be an object, not an array",
   );
+});
+
+Deno.test("a Claude Desktop file is named Claude Desktop, and the clients of the same shape are listed", () => {
+  // A remote entry alone would read as Cursor; Claude Desktop's own top-level fields decide.
+  const desktop = {
+    globalShortcut: "Ctrl+Space",
+    mcpServers: { notes: { url: "https://notes.example.com/mcp" } },
+  };
+  const named = imported(desktop);
+  assert.equal(named.format, "claude-desktop");
+  assert.ok(named.sameShape.includes("cursor"), "a Cursor file of this shape reads the same");
+  const plain = imported(fixture("claude_desktop_config.json"));
+  assert.equal(plain.format, "claude-desktop");
+  assert.deepEqual(plain.sameShape, ["claude-code", "cursor", "windsurf", "cline", "gemini"]);
+  // Fields only one client writes make the reading differ: nothing reads the same.
+  assert.deepEqual(imported(fixture("cursor_mcp.json")).sameShape, []);
+  assert.deepEqual(
+    imported(fixture("claude_desktop_config.json"), { format: "cursor" }).sameShape,
+    [],
+  );
+});
+
+Deno.test("literal secrets in env and headers are warned about, each with an env reference", () => {
+  const config = {
+    mcpServers: {
+      search: {
+        command: "npx",
+        args: ["-y", "search-server"],
+        env: {
+          SEARCH_API_KEY: "sk-live-123",
+          DEBUG: "1",
+          HOME_DIR: "/home/ana",
+          GITHUB_TOKEN: "${GITHUB_TOKEN}",
+          ENDPOINT_SECRET: "env:ENDPOINT_SECRET",
+        },
+      },
+      other: { command: "npx", env: { SEARCH_API_KEY: "sk-other-456", NOTE: "ghp_abcdef" } },
+      "Remote Docs": {
+        type: "http",
+        url: "https://docs.example.com/mcp",
+        headers: { Authorization: "Bearer abc123", "X-Api-Key": "k-1", Accept: "text/plain" },
+      },
+    },
+  };
+  const result = imported(config);
+  assert.deepEqual(result.secrets.map(({ warning: _, ...secret }) => secret), [
+    {
+      serverId: "search",
+      field: "env",
+      key: "SEARCH_API_KEY",
+      variable: "SEARCH_API_KEY",
+      reference: "env:SEARCH_API_KEY",
+    },
+    {
+      serverId: "other",
+      field: "env",
+      key: "SEARCH_API_KEY",
+      variable: "OTHER_SEARCH_API_KEY",
+      reference: "env:OTHER_SEARCH_API_KEY",
+    },
+    { serverId: "other", field: "env", key: "NOTE", variable: "NOTE", reference: "env:NOTE" },
+    {
+      serverId: "remote-docs",
+      field: "headers",
+      key: "Authorization",
+      variable: "REMOTE_DOCS_TOKEN",
+      reference: "Bearer ${REMOTE_DOCS_TOKEN}",
+    },
+    {
+      serverId: "remote-docs",
+      field: "headers",
+      key: "X-Api-Key",
+      variable: "REMOTE_DOCS_X_API_KEY",
+      reference: "${REMOTE_DOCS_X_API_KEY}",
+    },
+  ]);
+  // The records keep what the file said; the warnings say what would be copied.
+  assert.equal(result.servers[0].env?.SEARCH_API_KEY, "sk-live-123");
+  assert.deepEqual(result.warnings, result.secrets.map((secret) => secret.warning));
+  assert.equal(
+    result.warnings[0],
+    "search: env SEARCH_API_KEY holds a literal secret, which would be copied into the config; " +
+      '"env:SEARCH_API_KEY" reads it from SEARCH_API_KEY in Lass\'s environment instead',
+  );
+  assert.match(result.warnings[3], /^Remote Docs: header Authorization holds a literal secret/);
+  // Each reference is a valid value of its field.
+  for (const secret of result.secrets) {
+    const server = result.servers.find((record) => record.id === secret.serverId)!;
+    const record = { ...server, [secret.field]: { [secret.key]: secret.reference } };
+    assert.ok(McpServerSchema.safeParse(record).success, JSON.stringify(record));
+  }
+});
+
+Deno.test("POST /api/mcp/import answers the same-shape formats and the literal secrets", async () => {
+  const t = await startService();
+  try {
+    const file = fixture("claude_desktop_config.json");
+    const { status, body } = await post(t, "/api/mcp/import", { json: file });
+    assert.equal(status, 200);
+    assert.equal(body.format, "claude-desktop");
+    assert.deepEqual(body.sameShape, ["claude-code", "cursor", "windsurf", "cline", "gemini"]);
+    assert.deepEqual(
+      body.secrets.map((secret: Json) => [secret.serverId, secret.key, secret.reference]),
+      [
+        ["github", "GITHUB_PERSONAL_ACCESS_TOKEN", "env:GITHUB_PERSONAL_ACCESS_TOKEN"],
+        ["brave-search", "BRAVE_API_KEY", "env:BRAVE_API_KEY"],
+      ],
+    );
+    for (const secret of body.secrets) assert.ok(body.warnings.includes(secret.warning));
+  } finally {
+    await t.close();
+  }
 });

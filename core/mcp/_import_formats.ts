@@ -198,7 +198,7 @@ function missingServers(format: ImportFormat): LassError {
   const field = ROOT_KEYS[format];
   return new LassError(
     "invalid-request",
-    `The config has no \`${field}\`, where the ${format} format keeps its servers.`,
+    `The config has no ${field}, where the ${format} format keeps its servers.`,
     [{ path: "json", message: `has no ${field}` }],
   );
 }
@@ -380,6 +380,19 @@ export function readServers(root: Root, format: ImportFormat): ReadResult {
   return READERS[format](root);
 }
 
+/** The formats that keep their servers in an `mcpServers` map, most general first. */
+export const MCP_SERVERS_FORMATS: readonly ImportFormat[] = [
+  "claude-desktop",
+  "claude-code",
+  "cursor",
+  "windsurf",
+  "cline",
+  "gemini",
+];
+
+/** Top-level fields only Claude Desktop's `claude_desktop_config.json` has. */
+const CLAUDE_DESKTOP_KEYS = ["globalShortcut", "preferences", "isUsingBuiltInNodeForMcp"];
+
 /** The format a parsed config is in, from its root keys and its entries' fields. */
 export function detectFormat(root: Root): ImportFormat | undefined {
   if (isRecord(root.mcp_servers)) return "codex";
@@ -396,6 +409,7 @@ export function detectFormat(root: Root): ImportFormat | undefined {
 
 /** Which of the `mcpServers` map formats a config is, by the fields only one client writes. */
 function mcpServersFlavour(root: Root, map: Root): ImportFormat {
+  if (CLAUDE_DESKTOP_KEYS.some((key) => key in root)) return "claude-desktop";
   const servers = Object.values(map).filter(isRecord);
   const has = (...fields: string[]) => servers.some((raw) => fields.some((f) => raw[f] != null));
   if (has("httpUrl", "trust", "includeTools", "excludeTools") || isRecord(root.mcp)) {

@@ -7,10 +7,14 @@ import { detailsFromIssues, LassError } from "../errors.ts";
 import {
   detectFormat,
   isRecord,
+  MCP_SERVERS_FORMATS,
   readServers,
   type ServerDraft,
   type ServerEntry,
 } from "./_import_formats.ts";
+import { type ImportSecret, literalSecrets, secretWarning } from "./_import_secrets.ts";
+
+export type { ImportSecret };
 
 /** A `mcpServers[]` record as written in `service.json` (defaults not yet filled in). */
 export type McpServerInput = z.input<typeof McpServerSchema>;
@@ -59,6 +63,16 @@ export interface ImportResult {
   warnings: string[];
   /** The format that was read: forced, or detected from the shape. */
   format: string;
+  /**
+   * Other formats that read this config exactly the same (several clients write the same
+   * `mcpServers` shape, so a detected format is one of them); empty when forced.
+   */
+  sameShape: ImportFormat[];
+  /**
+   * Literal secrets in `env` values and `headers`, each with the reference that keeps it out of
+   * the config (`env:FOO`, `Bearer ${ID_TOKEN}`); each also has a warning.
+   */
+  secrets: ImportSecret[];
 }
 
 /**
@@ -73,17 +87,46 @@ export function importClientConfig(
   const { root, format } = typeof json === "string"
     ? parseText(json, options.format)
     : parsedRoot(json, options.format);
+  const existingIds = Array.from(options.existingIds ?? []);
+  const result = readAs(root, format, existingIds);
+  const sameShape = options.format || !MCP_SERVERS_FORMATS.includes(format)
+    ? []
+    : MCP_SERVERS_FORMATS.filter((other) => other !== format && sameReading(other));
+  return { ...result, format, sameShape };
+
+  function sameReading(other: ImportFormat): boolean {
+    try {
+      return JSON.stringify(readAs(root, other, existingIds)) === JSON.stringify(result);
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** The records, warnings and literal secrets of a parsed config read as `format`. */
+function readAs(
+  root: Record<string, unknown>,
+  format: ImportFormat,
+  existingIds: string[],
+): Omit<ImportResult, "format" | "sameShape"> {
   const { entries, prompts } = readServers(root, format);
-  const taken = new Set(Array.from(options.existingIds ?? [], (id) => id.toLowerCase()));
+  const taken = new Set(existingIds.map((id) => id.toLowerCase()));
+  const variables = new Map<string, string>();
   const servers: McpServerInput[] = [];
   const warnings: string[] = [];
+  const secrets: ImportSecret[] = [];
   for (const entry of entries) {
     const { server, notes } = toServer(entry, { prompts, taken });
     if (server) servers.push(server);
     warnings.push(...new Set(notes.map((note) => `${entry.key}: ${note}`)));
+    for (const secret of server ? literalSecrets(server, variables) : []) {
+      const warning = `${entry.key}: ${secretWarning(secret)}`;
+      warnings.push(warning);
+      secrets.push({ ...secret, warning });
+    }
   }
   if (entries.length === 0) warnings.push("the config lists no servers");
-  return { servers, warnings, format };
+  return { servers, warnings, secrets };
 }
 
 interface Parsed {
