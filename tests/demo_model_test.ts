@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { generateText, isStepCount, Output, streamText, tool, type ToolSet } from "ai";
 import { z } from "zod";
-import { createDemoModel, demoUiSample } from "../core/llm/demo_model.ts";
+import { createDemoModel, demoUiSample, RENDER_TOOL_MARK } from "../core/llm/demo_model.ts";
 
 /** The input schema of the `echo` tool. */
 const echoInput = z.object({
@@ -165,6 +165,79 @@ Deno.test("a UI request calls the render tool with the A2UI sample", async () =>
   ]);
   assert.deepEqual(rendered, [demoUiSample()]);
   assert.equal(await finalText(result), '`lass__render_ui` returned {"shown":true}.');
+});
+
+/** A render tool like Lass's own: compact `components`, marked, under a workspace's own name. */
+function markedRenderTool(rendered: unknown[] = []) {
+  return tool({
+    description: "Shows a UI surface.",
+    inputSchema: z.object({
+      title: z.string().optional(),
+      components: z.array(
+        z.looseObject({ id: z.string(), component: z.enum(["Text", "Column"]) }),
+      ),
+    }),
+    providerOptions: RENDER_TOOL_MARK,
+    execute: (input) => {
+      rendered.push(input);
+      return { shown: true };
+    },
+  });
+}
+
+/** A tool-server tool that returns A2UI (like the demo server's `a2ui_form`). */
+const a2uiForm = tool({
+  description: "Returns a sign-up form as A2UI v0.9 messages.",
+  inputSchema: z.object({ title: z.string().optional() }),
+  execute: () => ({ messages: [] }),
+});
+
+Deno.test("a UI request calls the tool Lass marks as its render tool, not a tool that returns A2UI", async () => {
+  const { parts } = await run("Show me a small form as UI", {
+    ...tools,
+    demo__a2ui_form: a2uiForm,
+    show_ui: markedRenderTool(),
+  });
+  const [call, ...more] = calls(parts);
+  assert.equal(call.toolName, "show_ui");
+  assert.deepEqual(more, []);
+  // Only Text and Column are allowed, so the sign-up form becomes a single text.
+  assert.deepEqual(
+    (call.input as { components: { component: string }[] }).components
+      .map((c) => c.component),
+    ["Text"],
+  );
+  const reasoning = parts.filter((p) => p.type === "reasoning-delta").map((p) => p.text).join("");
+  assert.match(reasoning, /asked for UI/);
+  assert.doesNotMatch(reasoning, /named/);
+});
+
+Deno.test("a tool that returns A2UI is called only when named, and a UI word adds no second call", async () => {
+  const offered = { ...tools, demo__a2ui_form: a2uiForm, show_ui: markedRenderTool() };
+  const unnamed = await run("show me a form", { ...tools, demo__a2ui_form: a2uiForm });
+  assert.deepEqual(calls(unnamed.parts), []);
+  assert.match(await finalText(unnamed.result), /no render tool/);
+  const named = await run("call a2ui_form as a card", offered);
+  assert.deepEqual(calls(named.parts).map((c) => c.toolName), ["demo__a2ui_form"]);
+  const both = await run("add 2 and 3 in a table", offered);
+  assert.deepEqual(calls(both.parts).map((c) => c.toolName), ["demo__add"]);
+});
+
+Deno.test("components the user writes in the message go to the render tool as they are", async () => {
+  const rendered: unknown[] = [];
+  const offered = { ...tools, show_ui: markedRenderTool(rendered) };
+  const components = [{ id: "root", component: "Text", text: "Hi" }];
+  const object = await run(
+    `Show this: {"title": "T", "components": ${JSON.stringify(components)}}`,
+    offered,
+  );
+  assert.deepEqual(calls(object.parts), [
+    { toolName: "show_ui", input: { title: "T", components } },
+  ]);
+  const array = await run(JSON.stringify(components), offered);
+  assert.deepEqual(calls(array.parts).map((c) => c.toolName), ["show_ui"]);
+  assert.equal(rendered.length, 2);
+  assert.match(await finalText(array.result), /`show_ui` returned \{"shown":true\}/);
 });
 
 Deno.test("the A2UI sample is a v0.9 sign-up form on the basic catalog", () => {

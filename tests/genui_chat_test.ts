@@ -112,3 +112,77 @@ Deno.test("a model that sends a broken, then a repairable, then a valid input ge
     await fake.close();
   }
 });
+
+Deno.test("the Playground starter 'Show me a small form as UI' calls Lass's render tool, not the demo server's a2ui_form", async () => {
+  const t = await startService({ config: chatConfig() });
+  try {
+    const { chunks } = await chat(t, { messages: [user("Show me a small form as UI")] });
+    assert.equal(chunks.at(-1).type, "finish", JSON.stringify(chunks.at(-1)));
+    const calls = ofType(chunks, "tool-call");
+    assert.deepEqual(calls.map((c) => [c.name, c.source]), [["render_ui", "ui"]]);
+    const reasoning = ofType(chunks, "reasoning").map((c) => c.text).join("");
+    assert.match(reasoning, /asked for UI/);
+    assert.doesNotMatch(reasoning, /named/);
+    const [result] = ofType(chunks, "tool-result");
+    assert.equal(result.ui.kind, "a2ui");
+    assert.match(result.ui.messages[0].createSurface.surfaceId, /^ui-/);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the demo model follows the workspace's render tool settings: its name and allowed components", async () => {
+  const workspace = { generativeUi: { toolName: "show_ui", allow: ["Text", "Column"] } };
+  const t = await startService({ config: chatConfig({ workspace }) });
+  try {
+    const { chunks } = await chat(t, { messages: [user("show me a form")] });
+    const calls = ofType(chunks, "tool-call");
+    assert.deepEqual(calls.map((c) => [c.name, c.source]), [["show_ui", "ui"]]);
+    assert.deepEqual(calls[0].input.components.map((c: Json) => c.component), ["Text"]);
+    const [result] = ofType(chunks, "tool-result");
+    assert.equal(result.isError, false, result.output);
+    await assertRenderable(result.ui.messages);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("components JSON written in the message is what the demo model renders", async () => {
+  const t = await startService({ config: chatConfig() });
+  try {
+    const card = {
+      title: "Hi",
+      components: [{ id: "root", component: "Text", text: "Hello from the message" }],
+    };
+    const asObject = await chat(t, { messages: [user(`Show this UI: ${JSON.stringify(card)}`)] });
+    const [call] = ofType(asObject.chunks, "tool-call");
+    assert.equal(call.name, "render_ui");
+    assert.deepEqual(call.input, card);
+    const [result] = ofType(asObject.chunks, "tool-result");
+    assert.equal(result.ui.title, "Hi");
+    assert.match(JSON.stringify(result.ui.messages), /Hello from the message/);
+
+    const asArray = await chat(t, {
+      messages: [user(`Render ${JSON.stringify(card.components)}`)],
+    });
+    assert.deepEqual(ofType(asArray.chunks, "tool-call").map((c) => c.input), [
+      { components: card.components },
+    ]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("a message that names a demo tool calls only it, even when it says UI, form or card", async () => {
+  const t = await startService({ config: chatConfig() });
+  try {
+    for (
+      const [message, tool] of [["legacy ui card", "legacy_ui_card"], ["a2ui form", "a2ui_form"]]
+    ) {
+      const { chunks } = await chat(t, { messages: [user(message)] });
+      assert.deepEqual(ofType(chunks, "tool-call").map((c) => c.tool), [tool], message);
+    }
+  } finally {
+    await t.close();
+  }
+});

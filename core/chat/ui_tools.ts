@@ -8,6 +8,7 @@ import {
   resultText,
 } from "../genui/render_tool.ts";
 import { expandSurface, SurfaceIds, type SurfaceResult } from "../genui/surface.ts";
+import { RENDER_TOOL_MARK } from "../llm/demo_model.ts";
 import type { Service } from "../service.ts";
 import type { ToolOrigin, ToolRun } from "./tools.ts";
 
@@ -54,6 +55,8 @@ export function renderTool(
       return Promise.resolve(run);
     },
     toModelOutput: ({ output }) => (output as ToolRun).model,
+    // Lets the demo model tell Lass's render tool from tool-server tools, whatever its name.
+    providerOptions: RENDER_TOOL_MARK,
   });
   return { definition, tool };
 }

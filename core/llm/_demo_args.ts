@@ -74,11 +74,18 @@ export function toolInput(
     mentions: Mention[];
     /** Fields taken as given, over any JSON object in the message (e.g. the A2UI sample). */
     preset?: Record<string, unknown>;
+    /** The whole input, as the user wrote it: only the properties the schema declares are kept. */
+    given?: Record<string, unknown>;
   },
 ): Record<string, unknown> {
+  const schema = toolSchema(tool);
+  if (options.given) {
+    const names = Object.keys(schema.properties ?? {});
+    if (names.length === 0) return options.given;
+    return Object.fromEntries(Object.entries(options.given).filter(([key]) => names.includes(key)));
+  }
   const source = argSource(options.message, tool, options.mentions);
   if (options.preset) source.json = { ...source.json, ...options.preset };
-  const schema = toolSchema(tool);
   return buildObject(schema, source, schema, true);
 }
 
@@ -86,6 +93,18 @@ export function toolInput(
 export function propertyType(tool: LanguageModelV4FunctionTool, name: string): string {
   const schema = toolSchema(tool);
   return schemaType(resolve(schema.properties?.[name], schema));
+}
+
+/** The `enum` of one field of the items of an array property (e.g. `components[].component`). */
+export function itemEnum(
+  tool: LanguageModelV4FunctionTool,
+  property: string,
+  field: string,
+): unknown[] | undefined {
+  const schema = toolSchema(tool);
+  const array = resolve(schema.properties?.[property], schema);
+  const item = resolve(Array.isArray(array.items) ? array.items[0] : array.items, schema);
+  return resolve(item.properties?.[field], schema).enum;
 }
 
 /** A value for a JSON response schema, filled from the message like tool arguments. */
@@ -153,7 +172,23 @@ function argSource(
 export function findJsonObject(
   text: string,
 ): { text: string; value: Record<string, unknown> } | undefined {
-  for (let start = text.indexOf("{"); start >= 0; start = text.indexOf("{", start + 1)) {
+  const found = findJson(text, "{", "}");
+  return found && isRecord(found.value) ? { text: found.text, value: found.value } : undefined;
+}
+
+/** The first JSON array written in the message, with its source text. */
+export function findJsonArray(text: string): { text: string; value: unknown[] } | undefined {
+  const found = findJson(text, "[", "]");
+  return found && Array.isArray(found.value) ? { text: found.text, value: found.value } : undefined;
+}
+
+/** The first balanced `open`...`close` span of the text that parses as JSON. */
+function findJson(
+  text: string,
+  open: string,
+  close: string,
+): { text: string; value: unknown } | undefined {
+  for (let start = text.indexOf(open); start >= 0; start = text.indexOf(open, start + 1)) {
     let depth = 0;
     let inString = false;
     for (let i = start; i < text.length; i++) {
@@ -162,13 +197,12 @@ export function findJsonObject(
         if (c === "\\") i++;
         else if (c === '"') inString = false;
       } else if (c === '"') inString = true;
-      else if (c === "{") depth++;
-      else if (c === "}" && --depth === 0) {
+      else if (c === open) depth++;
+      else if (c === close && --depth === 0) {
         const candidate = text.slice(start, i + 1);
         try {
-          const value: unknown = JSON.parse(candidate);
-          if (isRecord(value)) return { text: candidate, value };
-        } catch { /* not JSON: try the next brace */ }
+          return { text: candidate, value: JSON.parse(candidate) };
+        } catch { /* not JSON: try the next bracket */ }
         break;
       }
     }

@@ -6,8 +6,10 @@ import type {
   LanguageModelV4ToolResultPart,
 } from "@ai-sdk/provider";
 import {
+  findJsonArray,
   findJsonObject,
   findMentions,
+  itemEnum,
   propertyType,
   schemaValue,
   toolInput,
@@ -16,10 +18,19 @@ import {
 /** The A2UI v0.9 basic catalog id. */
 const BASIC_CATALOG_ID = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
 
+/**
+ * The provider options that mark a tool as Lass's own render tool (whatever the workspace names
+ * it), so the demo model answers a UI request with it. Keyed by the demo provider's name, which
+ * no other provider reads.
+ */
+export const RENDER_TOOL_MARK = { "lass.demo": { renderTool: true } };
+
 /** One tool call the demo model decided to make; `input` is a JSON object. */
 export interface DemoCall {
   toolName: string;
   input: Record<string, unknown>;
+  /** For a render tool: whether the input is the sample form or the UI the user wrote. */
+  ui?: "sample" | "given";
 }
 
 /** What the demo model answers to one call: its reasoning, its text and its tool calls. */
@@ -132,13 +143,28 @@ function wantsUi(message: string): boolean {
   );
 }
 
-/** Whether a tool looks like the A2UI render tool. */
+/**
+ * Whether a tool is a render tool: one Lass marks as its own ({@link RENDER_TOOL_MARK}), or one
+ * named `render_ui` (also as `<server>__render_ui`). A tool that merely returns UI (the demo
+ * server's `a2ui_form`) is not one: it is called only when the message names it.
+ */
 function isRenderTool(tool: LanguageModelV4FunctionTool): boolean {
-  return tool.name === "render_ui" || tool.name.endsWith("__render_ui") ||
-    /a2ui/i.test(tool.description ?? "");
+  const mark = tool.providerOptions?.["lass.demo"] as Record<string, unknown> | undefined;
+  return mark?.renderTool === true || tool.name === "render_ui" ||
+    tool.name.endsWith("__render_ui");
 }
 
-/** The calls to make: named tools, the render tool for UI requests, as the tool choice allows. */
+/** The render tool for a UI request: Lass's own when it is offered, else one named `render_ui`. */
+function renderToolOf(tools: LanguageModelV4FunctionTool[]) {
+  return tools.find((t) => t.providerOptions?.["lass.demo"] !== undefined && isRenderTool(t)) ??
+    tools.find(isRenderTool);
+}
+
+/**
+ * The calls to make: the named tools, else the render tool when the message asks for UI (or
+ * carries components), as the tool choice allows. Naming wins: "legacy ui card" calls that tool
+ * only, without a second, unasked-for render call.
+ */
 function chooseCalls(
   message: string,
   tools: LanguageModelV4FunctionTool[],
@@ -147,14 +173,39 @@ function chooseCalls(
   if (tools.length === 0 || choice?.type === "none") return [];
   const mentions = findMentions(message, tools);
   let chosen = mentions.map((m) => m.tool);
-  const render = tools.find(isRenderTool);
-  if (render && wantsUi(message) && !chosen.includes(render)) chosen.push(render);
+  const render = renderToolOf(tools);
+  if (chosen.length === 0 && render && (wantsUi(message) || givenUi(message))) chosen = [render];
   if (choice?.type === "tool") chosen = tools.filter((t) => t.name === choice.toolName);
   if (choice?.type === "required" && chosen.length === 0) chosen = [tools[0]];
-  return chosen.map((tool) => ({
-    toolName: tool.name,
-    input: toolInput(tool, { message, mentions, preset: uiPreset(tool) }),
-  }));
+  return chosen.map((tool) => {
+    const preset = uiPreset(tool, message);
+    return {
+      toolName: tool.name,
+      input: toolInput(tool, {
+        message,
+        mentions,
+        ...(preset?.kind === "given" ? { given: preset.input } : { preset: preset?.input }),
+      }),
+      ...(preset && { ui: preset.kind }),
+    };
+  });
+}
+
+/**
+ * A UI the user wrote in the message: a JSON object with an array `components` or `messages`
+ * (taken whole: its title, data, ...), or a JSON array of components (`{"id", "component"}`).
+ */
+function givenUi(message: string): Record<string, unknown> | undefined {
+  const object = findJsonObject(message)?.value;
+  if (object && (Array.isArray(object.components) || Array.isArray(object.messages))) {
+    return object;
+  }
+  const array = findJsonArray(message)?.value;
+  const isComponent = (item: unknown) =>
+    typeof item === "object" && item !== null &&
+    typeof (item as Record<string, unknown>).component === "string";
+  if (array && array.length > 0 && array.every(isComponent)) return { components: array };
+  return undefined;
 }
 
 /**
@@ -171,19 +222,44 @@ export function demoUiInput(): Record<string, unknown> {
 }
 
 /**
- * Fixed arguments for a render tool: the sign-up form sample as A2UI messages when its schema
- * has an array `messages`, or as a compact surface when it has an array `components`.
+ * Fixed arguments for a render tool: the UI the user wrote when it has what the tool's schema
+ * takes, else the sign-up form sample, as A2UI messages when the schema has an array `messages`,
+ * or as a compact surface when it has an array `components`.
  */
-function uiPreset(tool: LanguageModelV4FunctionTool): Record<string, unknown> | undefined {
+function uiPreset(
+  tool: LanguageModelV4FunctionTool,
+  message: string,
+): { input: Record<string, unknown>; kind: "sample" | "given" } | undefined {
   if (!isRenderTool(tool)) return undefined;
-  if (propertyType(tool, "messages") === "array") return { messages: demoUiSample() };
-  if (propertyType(tool, "components") === "array") return demoUiInput();
+  const given = givenUi(message);
+  for (const key of ["components", "messages"]) {
+    if (propertyType(tool, key) !== "array") continue;
+    if (Array.isArray(given?.[key])) return { input: given, kind: "given" };
+    const input = key === "messages" ? { messages: demoUiSample() } : fittedForm(tool);
+    return { input, kind: "sample" };
+  }
   return undefined;
 }
 
-/** Whether a render call's input is one of the sign-up form presets. */
-function isUiPreset(input: Record<string, unknown>): boolean {
-  return Array.isArray(input.messages) || Array.isArray(input.components);
+/**
+ * The sign-up form for a render tool with `components`, when the workspace allows its components
+ * (the tool's `component` enum); otherwise a single Text saying so, when Text is allowed.
+ */
+function fittedForm(tool: LanguageModelV4FunctionTool): Record<string, unknown> {
+  const form = demoUiInput();
+  const allowed = itemEnum(tool, "components", "component");
+  const used = (form.components as { component: string }[]).map((c) => c.component);
+  if (!allowed || used.every((name) => allowed.includes(name)) || !allowed.includes("Text")) {
+    return form;
+  }
+  return {
+    title: "Sign up",
+    components: [{
+      id: "root",
+      component: "Text",
+      text: "This workspace does not allow the components of the sign-up form, so here is a text.",
+    }],
+  };
 }
 
 // ---- the answer script ----
@@ -200,21 +276,27 @@ function jsonPlan(input: DemoInput): DemoPlan {
   };
 }
 
-/** The plan for a turn that calls tools. */
+/** The plan for a turn that calls tools; the reasoning says truly why each tool is called. */
 function callPlan(calls: DemoCall[], message: string, tools: LanguageModelV4FunctionTool[]) {
   const names = listNames(calls.map((c) => c.toolName));
-  const ui = calls.some((c) => {
-    const tool = tools.find((t) => t.name === c.toolName);
-    return tool !== undefined && isRenderTool(tool) && isUiPreset(c.input);
-  });
-  const reason = ui && !findMentions(message, tools).length
-    ? `The user asked for UI, so I will call ${names} with a small sign-up form.`
-    : `The user named ${names}, so I will call ${
-      calls.length > 1 ? "them" : "it"
-    } with arguments taken from the message.`;
+  const named = findMentions(message, tools).length > 0;
+  const them = calls.length > 1 ? "them" : "it";
+  let reason: string;
+  if (named) {
+    reason =
+      `The user named ${names}, so I will call ${them} with arguments taken from the message.`;
+  } else if (calls[0]?.ui === "given") {
+    reason = `The user asked for UI and wrote its components, so I will pass them to ${names}.`;
+  } else if (calls[0]?.ui === "sample") {
+    reason = `The user asked for UI, so I will call ${names} with a small sign-up form.`;
+  } else {
+    reason = `The tool choice asks for ${names}, so I will call ${them}.`;
+  }
   const lines = calls.map((c) =>
-    isUiPreset(c.input)
+    c.ui === "sample"
       ? `Calling \`${c.toolName}\` to show a small sign-up form.`
+      : c.ui === "given"
+      ? `Calling \`${c.toolName}\` to show the UI from your message.`
       : `Calling \`${c.toolName}\` with ${shortJson(c.input)}.`
   );
   return { reasoning: reason, text: lines.join("\n"), calls };
@@ -317,8 +399,8 @@ function answerPlan(
   if (wantsUi(message)) {
     return plan(
       "The user asked for UI, but no render tool is offered, so I will explain that.",
-      "You asked for UI, but no render tool is offered here. Enable the `render_ui` tool " +
-        "(A2UI) and ask again, and I will show a small sign-up form.",
+      "You asked for UI, but no render tool is offered here. Turn on generative UI for this " +
+        "workspace (the `render_ui` tool) and ask again, and I will show a small sign-up form.",
     );
   }
   return plan(

@@ -10,7 +10,7 @@ import type {
 } from "@ai-sdk/provider";
 import { planReply } from "./_demo_script.ts";
 
-export { demoUiInput, demoUiSample } from "./_demo_script.ts";
+export { demoUiInput, demoUiSample, RENDER_TOOL_MARK } from "./_demo_script.ts";
 
 /** The timestamp every demo response carries. */
 const RESPONSE_TIME = 0;
