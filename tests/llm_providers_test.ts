@@ -225,6 +225,45 @@ Deno.test("an unreachable host and a silent one give clear errors", async () => 
   }
 });
 
+Deno.test("a 200 answer the SDK rejects keeps its cause in llm/test and chat errors", async () => {
+  await withFake(async (fake) => {
+    fake.script([{ invalidBody: true }]);
+    for (const kind of ["compatible-api", "hosted-a chat"]) {
+      const profile = profileFor(kind, fake.url);
+      const t = await startService({
+        env: ENV,
+        config: {
+          llms: [profile],
+          mcpServers: [],
+          workspaces: [{ id: "w", name: "W", llmId: "p", mcpServerIds: [] }],
+          activeWorkspaceId: "w",
+        },
+      });
+      try {
+        const tested = await readJsonResponse(
+          await t.call("/api/llm/test", { method: "POST", json: { profile } }),
+        );
+        assert.equal(tested.body.ok, false, kind);
+        assert.match(
+          tested.body.error,
+          /^the answer is not a valid Chat Completions response: created: .*expected number/,
+          kind,
+        );
+        const response = await t.call("/api/chat", {
+          method: "POST",
+          json: { messages: [{ role: "user", content: "hi" }] },
+        });
+        const chunks = (await response.text()).trim().split("\n").map((line) => JSON.parse(line));
+        const error = chunks.find((chunk) => chunk.type === "error");
+        assert.match(error?.message ?? "", /not valid: created: .*expected number/, kind);
+        assert.doesNotMatch(error.message, /status 200/);
+      } finally {
+        await t.close();
+      }
+    }
+  });
+});
+
 Deno.test("POST /api/llm/test and /models reject bad profiles with 400 and details", async () => {
   const t = await startService();
   try {

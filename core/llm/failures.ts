@@ -1,5 +1,5 @@
 /** One sentence a person understands for a failed model call or model list. */
-import { APICallError } from "@ai-sdk/provider";
+import { APICallError, JSONParseError, TypeValidationError } from "@ai-sdk/provider";
 import type { Provider } from "../config/schema.ts";
 import { clip, isNetworkFailure } from "../errors.ts";
 
@@ -61,6 +61,49 @@ export function describeTimeout(context: FailureContext): string {
   return `no answer from ${context.endpoint} within ${limit}`;
 }
 
+/** The vendor API an endpoint URL belongs to, by its path. */
+function apiOf(url: string | undefined): string {
+  const path = url ? url.split("?")[0] : "";
+  if (/\/chat\/completions$/.test(path)) return "Chat Completions";
+  if (/\/responses$/.test(path)) return "Responses";
+  if (/\/messages$/.test(path)) return "Messages";
+  if (/:(stream)?generateContent$/i.test(path)) return "generateContent";
+  if (/\/api\/chat$/.test(path)) return "Ollama chat";
+  return "model";
+}
+
+interface SchemaIssue {
+  path?: PropertyKey[];
+  message?: string;
+  errors?: SchemaIssue[][];
+}
+
+/** The first schema problem of a validation error, as `path: message`. */
+function firstIssue(error: unknown): string | undefined {
+  let issue = (error as { issues?: SchemaIssue[] })?.issues?.[0];
+  // A union (an answer or an error chunk) reports one list per branch: the first is the answer.
+  while (issue?.errors?.[0]?.[0]) issue = issue.errors[0][0];
+  if (!issue?.message) return undefined;
+  const path = (issue.path ?? []).map(String).join(".");
+  return path === "" ? issue.message : `${path}: ${issue.message}`;
+}
+
+/**
+ * The sentence for an answer that the SDK could not read: a 2xx body of the endpoint at `url`, or
+ * (no `url`) a streamed chunk; `undefined` when the error is not one.
+ */
+function describeUnreadable(error: unknown, url?: string): string | undefined {
+  if (TypeValidationError.isInstance(error)) {
+    const problem = firstIssue(error.cause) ?? clip(String(error.cause ?? ""), MAX_DETAIL);
+    if (url === undefined) return `a chunk of the streamed answer is not valid: ${problem}`;
+    return `the answer is not a valid ${apiOf(url)} response: ${problem}`;
+  }
+  if (JSONParseError.isInstance(error)) {
+    return `the answer is not JSON: ${clip(error.text.replace(/\s+/g, " ").trim(), 100)}`;
+  }
+  return undefined;
+}
+
 /** Describes any error of an AI SDK call; `timedOut` says the caller's own deadline passed. */
 export function describeModelError(
   error: unknown,
@@ -71,12 +114,19 @@ export function describeModelError(
   // A retry error wraps the last attempt's error.
   const last = (error as { lastError?: unknown })?.lastError ?? error;
   if (APICallError.isInstance(last)) {
+    // A 2xx answer the SDK rejected: the cause says what was wrong with it, the status nothing.
+    const unreadable = last.statusCode !== undefined && last.statusCode < 300
+      ? describeUnreadable(last.cause, last.url)
+      : undefined;
+    if (unreadable) return unreadable;
     if (last.statusCode !== undefined) {
       return describeHttpStatus(last.statusCode, vendorMessage(last.responseBody), context);
     }
     if (isNetworkFailure(last.cause ?? last)) return describeUnreachable(context);
   }
   if (isNetworkFailure(last)) return describeUnreachable(context);
+  const unreadable = describeUnreadable(last);
+  if (unreadable) return unreadable;
   const message = (last as Error)?.message ?? String(last);
   return clip(message, MAX_DETAIL);
 }
