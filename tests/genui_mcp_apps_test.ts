@@ -13,6 +13,16 @@ const APP_SERVER = {
   args: ["run", "-A", FIXTURE],
 };
 
+/** The `.ts`/`.tsx` files under `dir`, recursively. */
+async function sources(dir: URL): Promise<URL[]> {
+  const found: URL[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.isDirectory) found.push(...await sources(new URL(`${entry.name}/`, dir)));
+    else if (/\.tsx?$/.test(entry.name)) found.push(new URL(entry.name, dir));
+  }
+  return found;
+}
+
 async function withApps(run: (t: TestService) => Promise<void>) {
   const t = await startService({
     config: chatConfig({ servers: [APP_SERVER], workspace: { generativeUi: false } }),
@@ -112,4 +122,23 @@ Deno.test("POST /api/events/ui records ui.rpc and ui.action with the server and 
   } finally {
     await t.close();
   }
+});
+
+Deno.test("the browser's MCP Apps host is ext-apps 2 on the MCP SDK v2: islands/ imports no SDK v1", async () => {
+  const root = new URL("../", import.meta.url);
+  const { imports } = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
+  assert.match(
+    imports["@modelcontextprotocol/ext-apps"],
+    /^npm:@modelcontextprotocol\/ext-apps@2\./,
+  );
+  const v1: string[] = [];
+  for (const file of await sources(new URL("islands/", root))) {
+    if ((await Deno.readTextFile(file)).includes("@modelcontextprotocol/sdk")) {
+      v1.push(file.pathname.slice(root.pathname.length));
+    }
+  }
+  assert.deepEqual(v1, [], "browser files that still import @modelcontextprotocol/sdk (v1)");
+  // The bridge's types and errors come from the v2 client, whose Protocol AppBridge extends.
+  const session = await Deno.readTextFile(new URL("islands/genui/mcp_app_session.ts", root));
+  assert.match(session, /from "@modelcontextprotocol\/client"/);
 });

@@ -4,7 +4,13 @@
  * the View's own server through Lass's API (visibility is enforced there); `ui/message` becomes a
  * user turn, `ui/update-model-context` context for the next one, `ui/open-link` a question to the
  * person. Every message that crosses is logged locally and as a `ui.rpc` event.
+ *
+ * The bridge is ext-apps 2 (a `Protocol` of the MCP SDK v2 client) with no MCP client of its own
+ * (`null`): nothing is auto-wired to a client, so a View's `tools/call` is always an app call
+ * through `POST /api/mcp/:id/call`, which the server makes with its client's `callTool` (the
+ * 2026 `Mcp-Param-*` headers included), never a raw `tools/call` request.
  */
+import { ProtocolError } from "@modelcontextprotocol/client";
 import { AppBridge } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { Chat } from "../chat/controller.ts";
 import type { ToolCallView, ToolResultView } from "../chat/model.ts";
@@ -55,9 +61,9 @@ export interface AppSessionOptions {
 /** The JSON-RPC code the spec uses for a refused request. */
 const DENIED = -32000;
 
-/** An error whose JSON-RPC code the bridge sends back to the View. */
-function rpcError(message: string, code = DENIED): Error {
-  return Object.assign(new Error(message), { code });
+/** An error the bridge sends back to the View as a JSON-RPC error with this code and message. */
+function rpcError(message: string, code = DENIED): ProtocolError {
+  return new ProtocolError(code, message);
 }
 
 /** The View's HTML and `_meta.ui` from a `resources/read` answer. */

@@ -1,16 +1,15 @@
 /**
- * MCP and MCP Apps types the renderers use (types only: nothing here reaches the bundle). The SDK's
- * `.js` subpaths need the `@ts-types` hints under Deno, as in `core/mcp/client.ts`.
+ * MCP and MCP Apps types the renderers use (types only: nothing here reaches the bundle), from the
+ * MCP SDK v2 client (`@modelcontextprotocol/client`, whose `Protocol` the ext-apps 2 `AppBridge`
+ * extends) and ext-apps.
  */
-// @ts-types="@modelcontextprotocol/sdk/types"
 import type {
   CallToolResult,
   ContentBlock,
   JSONRPCMessage,
   ReadResourceResult,
-} from "@modelcontextprotocol/sdk/types.js";
-// @ts-types="@modelcontextprotocol/sdk/shared/transport"
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+  Transport,
+} from "@modelcontextprotocol/client";
 
 export type {
   McpUiHostContext,
