@@ -140,17 +140,13 @@ Deno.test("a call that hangs times out with 504 and the connection stays usable"
   }
 });
 
-Deno.test("non-JSON on stdout is reported and the server still works", async () => {
+Deno.test("non-JSON on stdout is skipped and the server still works", async () => {
   const t = await startService({
     config: configWithServers([stdioServer("noisy", ["run", "-A", FAILING, "garbage"])]),
   });
   try {
-    const logged = waitForEvent(
-      t,
-      (e) => e.type === "mcp.log" && /protocol error/.test(String(e.data.message)),
-    );
+    // SDK v2 skips stdout lines that are not JSON (a server's stray prints), as the spec allows.
     assert.equal((await post(t, "/api/mcp/noisy/connect")).body.status, "connected");
-    await logged;
     const pong = await post(t, "/api/mcp/noisy/call", { tool: "ping", args: {} });
     assert.equal(pong.body.result.content[0].text, "pong");
   } finally {

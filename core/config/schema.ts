@@ -120,6 +120,10 @@ export const McpServerSchema = z.strictObject({
   timeoutMs: z.int().min(100).max(600_000).default(CONFIG_DEFAULTS.timeoutMs).meta({
     description: "Connect timeout in milliseconds",
   }),
+  protocolEra: z.enum(["auto", "legacy", "modern"]).default("auto").meta({
+    description: "MCP protocol era: `auto` probes 2026-07-28 and falls back to the 2025 " +
+      "`initialize`; `legacy` speaks only 2025; `modern` only 2026-07-28",
+  }),
   oauth: z.union([
     z.boolean(),
     z.strictObject({

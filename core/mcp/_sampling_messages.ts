@@ -10,13 +10,12 @@ import {
   type ToolResultPart,
   type ToolSet,
 } from "ai";
-// @ts-types="@modelcontextprotocol/sdk/types"
 import type {
   CreateMessageRequestParams,
   SamplingMessage,
   SamplingMessageContentBlock,
   ToolResultContent,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/client";
 
 type UserPart = { type: "text"; text: string } | {
   type: "image";

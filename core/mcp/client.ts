@@ -1,44 +1,47 @@
-/** The MCP SDK behind one module: open a session to a tool server over stdio, Streamable HTTP or SSE. */
-import { Client } from "@modelcontextprotocol/sdk/client";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-// @ts-types="@modelcontextprotocol/sdk/validation/types"
+/**
+ * The MCP SDK (v2) behind one module: open a session to a tool server over stdio, Streamable
+ * HTTP, SSE or in process, in the 2026-07-28 era, the 2025 era, or whichever the server speaks.
+ */
+import {
+  type CallToolResult,
+  Client,
+  type CreateMessageRequest,
+  type CreateMessageResult as PlainMessageResult,
+  type CreateMessageResultWithTools,
+  type DiscoverResult,
+  type ElicitRequest,
+  type ElicitResult,
+  type GetPromptResult,
+  LOG_LEVEL_META_KEY,
+  type McpSubscription,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplateType as ResourceTemplate,
+  type Tool,
+} from "@modelcontextprotocol/client";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
 import type {
   JsonSchemaType,
   JsonSchemaValidator,
   jsonSchemaValidator,
-} from "@modelcontextprotocol/sdk/validation/types.js";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-// @ts-types="@modelcontextprotocol/sdk/client/sse"
-import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-// @ts-types="@modelcontextprotocol/sdk/client/auth"
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
-// @ts-types="@modelcontextprotocol/sdk/inMemory"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
+} from "@modelcontextprotocol/client";
+import { createTransport, looksLikeSseEndpoint } from "./_transports.ts";
 import {
-  type CallToolResult,
-  type CreateMessageRequest,
-  CreateMessageRequestSchema,
-  type CreateMessageResult as PlainMessageResult,
-  type CreateMessageResultWithTools,
-  type ElicitRequest,
-  ElicitRequestSchema,
-  type ElicitResult,
-  type GetPromptResult,
-  LoggingMessageNotificationSchema,
-  McpError,
-  type Prompt,
-  PromptListChangedNotificationSchema,
-  type ReadResourceResult,
-  type Resource,
-  ResourceListChangedNotificationSchema,
-  type ResourceTemplate,
-  type Tool,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+  type EraSetting,
+  type EraVerdict,
+  isAuthFailure,
+  isNetworkFailure,
+  urlElicitationsOf,
+} from "./_client_errors.ts";
+
+export {
+  type EraSetting,
+  type EraVerdict,
+  isNotFound,
+  isSessionGone,
+  isTimeout,
+} from "./_client_errors.ts";
 
 /** The answer to a sampling request: one content block, or blocks with tool calls when tools were offered. */
 export type CreateMessageResult = PlainMessageResult | CreateMessageResultWithTools;
@@ -59,25 +62,25 @@ export type SamplingParams = CreateMessageRequest["params"];
 /** The params of a server's elicitation request (form or url mode). */
 export type ElicitationParams = ElicitRequest["params"];
 
-/** An in-process server (the SDK's `McpServer` fits): connected over a linked in-memory pair. */
-export interface InProcessServer {
-  connect(transport: InMemoryTransport): Promise<void>;
-  close(): Promise<void>;
+/** A server Lass runs in its own process, answering Streamable HTTP requests (the demo server). */
+export interface InProcessHandler {
+  fetch(request: Request): Promise<Response>;
 }
 
 /** OAuth for a remote transport (`core/mcp/oauth/`): the SDK's provider and the fetch under it. */
 export interface SessionAuth {
-  readonly provider: OAuthClientProvider;
+  // deno-lint-ignore no-explicit-any
+  readonly provider: any;
   readonly fetch: (url: string | URL, init?: RequestInit) => Promise<Response>;
   /** Receives the transport's `finishAuth`, which completes a sign-in this transport started. */
-  attach(finishAuth: (code: string) => Promise<void>): void;
+  attach(finishAuth: (params: URLSearchParams) => Promise<void>): void;
 }
 
 /** How to reach a tool server, with env references already resolved. */
 export type TransportSpec =
   | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
   | { kind: "http" | "sse"; url: string; headers: Record<string, string>; auth?: SessionAuth }
-  | { kind: "in-process"; server: () => InProcessServer };
+  | { kind: "in-process"; handler: InProcessHandler };
 
 /** What the session reports back to its owner. */
 export interface SessionHandlers {
@@ -86,8 +89,10 @@ export interface SessionHandlers {
   log(level: string, data: unknown, logger?: string): void;
   stderr(line: string): void;
   listChanged(kind: "tools" | "prompts" | "resources"): void;
-  /** The connection ended without `close()` being called (process exit, network loss). */
-  closed(): void;
+  /** The connection ended without `close()` being called (process exit, a stream that ended). */
+  closed(reason?: string): void;
+  /** A remote transport reported a failure; the connection may be gone (the owner checks). */
+  troubled(reason: string): void;
 }
 
 /** Options of a tool call. */
@@ -97,12 +102,30 @@ export interface CallOptions {
   onProgress?: (progress: number, total?: number, message?: string) => void;
 }
 
+/** How to open a session. */
+export interface OpenOptions {
+  /** Bounds the handshake (and, under `auto`, the probe with the fallback). */
+  timeoutMs: number;
+  /** Which protocol era to speak; default `auto`. */
+  era?: EraSetting;
+  /** A verdict kept from an earlier connect to the same server: skips the probe. */
+  prior?: EraVerdict;
+}
+
 /** An open connection to one tool server. */
 export interface McpSession {
   readonly serverInfo?: { name: string; version: string; title?: string };
   readonly capabilities?: Record<string, unknown>;
   readonly instructions?: string;
-  /** Lists (every page); `timeoutMs` bounds each page request. */
+  /** `modern` (2026-07-28 and later) or `legacy` (the 2025 `initialize` handshake). */
+  readonly era: "modern" | "legacy";
+  /** The negotiated protocol version. */
+  readonly protocolVersion?: string;
+  /** What to pass as `prior` next time. */
+  readonly verdict: EraVerdict;
+  /** Whether the peer is across the network (http, sse). */
+  readonly remote: boolean;
+  /** Lists (every page); `timeoutMs` bounds the request. */
   listTools(timeoutMs?: number): Promise<Tool[]>;
   listPrompts(timeoutMs?: number): Promise<Prompt[]>;
   listResources(timeoutMs?: number): Promise<Resource[]>;
@@ -118,6 +141,8 @@ export interface McpSession {
     args: Record<string, string>,
     options: CallOptions,
   ): Promise<GetPromptResult>;
+  /** Whether a remote server still answers HTTP at all (any status counts); local ones are. */
+  reachable(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -125,7 +150,7 @@ export interface McpSession {
 export type SessionOpener = (
   spec: TransportSpec,
   handlers: SessionHandlers,
-  options: { timeoutMs: number },
+  options: OpenOptions,
 ) => Promise<McpSession>;
 
 /** The identity and capabilities Lass announces to every tool server. */
@@ -133,8 +158,11 @@ const CLIENT_INFO = { name: "lass", version: "0.1.0" };
 const CLIENT_CAPABILITIES = {
   sampling: { tools: {} },
   elicitation: { form: { applyDefaults: true }, url: {} },
+  roots: {},
   extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
 };
+/** The 2026 revision that `modern` pins. */
+export const MODERN_PROTOCOL_VERSION = "2026-07-28";
 
 /**
  * The SDK compiles every tool's output schema with AJV on each `tools/list` (most of a connect's
@@ -158,156 +186,102 @@ class CachingValidator implements jsonSchemaValidator {
 
 const sharedValidator = new CachingValidator();
 
-const MAX_STDERR_LINE = 4096;
-
-/** The SDK's code for a request that timed out. */
-export const REQUEST_TIMEOUT_CODE = -32001;
-
-/** Whether an error is the SDK's request timeout. */
-export function isTimeout(error: unknown): boolean {
-  return error instanceof McpError && error.code === REQUEST_TIMEOUT_CODE &&
-    /timed out/i.test(error.message);
-}
-
-/** Reads every page of a paginated list. */
-async function allPages<T>(
-  fetchPage: (cursor?: string) => Promise<{ nextCursor?: string; items: T[] }>,
-): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < 100; page++) {
-    const result = await fetchPage(cursor);
-    items.push(...result.items);
-    if (!result.nextCursor) break;
-    cursor = result.nextCursor;
-  }
-  return items;
-}
-
-type AnyTransport =
-  | StdioClientTransport
-  | StreamableHTTPClientTransport
-  | SSEClientTransport
-  | InMemoryTransport;
-
-/** Each transport module loads when first needed: an in-process-only setup never pays for them. */
-async function createTransport(spec: TransportSpec, handlers: SessionHandlers): Promise<{
-  transport: AnyTransport;
-  /** For in-process servers: connects the server side; and stops it. */
-  start?: () => Promise<void>;
-  stop?: () => Promise<void>;
-  /** Ends a Streamable HTTP session before closing. */
-  terminate?: () => Promise<void>;
-}> {
-  switch (spec.kind) {
-    case "stdio": {
-      const { StdioClientTransport } = await import(
-        "@modelcontextprotocol/sdk/client/stdio.js"
-      ) as typeof import("@modelcontextprotocol/sdk/client/stdio");
-      const transport = new StdioClientTransport({
-        command: spec.command,
-        args: spec.args,
-        env: spec.env,
-        cwd: spec.cwd,
-        stderr: "pipe",
-      });
-      // Lines are cut at 4 KiB so a server that never writes a newline cannot grow the buffer.
-      const decoder = new TextDecoder();
-      let partial = "";
-      transport.stderr?.on("data", (chunk: Uint8Array | string) => {
-        partial += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
-        const lines = partial.split(/\r?\n/);
-        partial = lines.pop() ?? "";
-        if (partial.length > MAX_STDERR_LINE) {
-          lines.push(partial.slice(0, MAX_STDERR_LINE));
-          partial = "";
-        }
-        for (const line of lines) if (line.trim() !== "") handlers.stderr(line);
-      });
-      return { transport };
-    }
-    case "http": {
-      const { StreamableHTTPClientTransport } = await import(
-        "@modelcontextprotocol/sdk/client/streamableHttp.js"
-      ) as typeof import("@modelcontextprotocol/sdk/client/streamableHttp");
-      const transport = new StreamableHTTPClientTransport(new URL(spec.url), {
-        requestInit: { headers: spec.headers },
-        ...(spec.auth && { authProvider: spec.auth.provider, fetch: spec.auth.fetch }),
-      });
-      spec.auth?.attach((code) => transport.finishAuth(code));
-      // Deno keeps Streamable HTTP sockets open after close() unless the session is ended first.
-      return { transport, terminate: () => transport.terminateSession() };
-    }
-    case "sse": {
-      const { SSEClientTransport } = await import(
-        "@modelcontextprotocol/sdk/client/sse.js"
-      ) as typeof import("@modelcontextprotocol/sdk/client/sse");
-      // The SDK sends `requestInit` headers on the event stream and on every POST.
-      const transport = new SSEClientTransport(new URL(spec.url), {
-        requestInit: { headers: spec.headers },
-        ...(spec.auth && { authProvider: spec.auth.provider, fetch: spec.auth.fetch }),
-      });
-      spec.auth?.attach((code) => transport.finishAuth(code));
-      return { transport };
-    }
-    case "in-process": {
-      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-      const server = spec.server();
-      return {
-        transport: clientSide,
-        start: () => server.connect(serverSide),
-        stop: () => server.close(),
-      };
-    }
-  }
-}
-
-/** Opens a session: connects, initializes within `timeoutMs`, and wires the handlers. */
+/**
+ * Opens a session. Under `auto` the SDK probes `server/discover` and falls back to `initialize`;
+ * a probe that a broken gateway answers badly (5xx, an empty answer, a hang) is retried as
+ * `legacy` on a fresh connection, so `auto` reaches every server that `legacy` reaches.
+ */
 export const openSession: SessionOpener = async (spec, handlers, options) => {
+  const era = options.era ?? "auto";
+  const started = performance.now();
+  if (era !== "auto" || options.prior) return await connectOnce(spec, handlers, options);
+  const probeMs = Math.max(1000, Math.min(5000, Math.floor(options.timeoutMs / 3)));
+  try {
+    return await connectOnce(spec, handlers, { ...options, probeMs });
+  } catch (error) {
+    if (isAuthFailure(error) || isUnreachable(spec, error)) throw error;
+    const left = options.timeoutMs - (performance.now() - started);
+    return await connectOnce(spec, handlers, {
+      timeoutMs: Math.max(1000, left),
+      era: "legacy",
+    });
+  }
+};
+
+async function connectOnce(
+  spec: TransportSpec,
+  handlers: SessionHandlers,
+  options: OpenOptions & { probeMs?: number },
+): Promise<McpSession> {
+  const era = options.era ?? "auto";
   const client = new Client(CLIENT_INFO, {
     capabilities: CLIENT_CAPABILITIES,
     jsonSchemaValidator: sharedValidator,
+    versionNegotiation: {
+      mode: era === "modern" ? { pin: MODERN_PROTOCOL_VERSION } : era,
+      ...(options.probeMs && { probe: { timeoutMs: options.probeMs } }),
+    },
+    inputRequired: { maxRounds: 10 },
   });
   client.setRequestHandler(
-    CreateMessageRequestSchema,
-    (request, extra) => handlers.sampling(request.params, extra.signal),
+    "sampling/createMessage",
+    (request, ctx) => handlers.sampling(request.params, ctx.mcpReq.signal),
   );
   client.setRequestHandler(
-    ElicitRequestSchema,
-    (request, extra) => handlers.elicitation(request.params, extra.signal),
+    "elicitation/create",
+    (request, ctx) => handlers.elicitation(request.params, ctx.mcpReq.signal),
   );
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+  // Roots come with the debugger's `roots` field; until then Lass offers none.
+  client.setRequestHandler("roots/list", () => ({ roots: [] }));
+  client.setNotificationHandler("notifications/message", (notification) => {
     const { level, data, logger } = notification.params;
     handlers.log(level, data, logger);
   });
-  client.setNotificationHandler(
-    ToolListChangedNotificationSchema,
-    () => handlers.listChanged("tools"),
-  );
-  client.setNotificationHandler(
-    PromptListChangedNotificationSchema,
-    () => handlers.listChanged("prompts"),
-  );
-  client.setNotificationHandler(
-    ResourceListChangedNotificationSchema,
-    () => handlers.listChanged("resources"),
-  );
+  for (const kind of ["tools", "prompts", "resources"] as const) {
+    client.setNotificationHandler(
+      `notifications/${kind}/list_changed`,
+      () => handlers.listChanged(kind),
+    );
+  }
 
-  const { transport, start, stop, terminate } = await createTransport(spec, handlers);
+  const opened = await createTransport(spec, handlers.stderr);
   let closing = false;
   client.onclose = () => {
     if (!closing) handlers.closed();
   };
-  client.onerror = (error) => handlers.log("error", `protocol error: ${error.message}`);
-  await start?.();
+  client.onerror = (error) => {
+    if (closing) return;
+    handlers.log("error", `protocol error: ${error.message}`);
+    if (opened.remote) handlers.troubled(error.message);
+  };
   try {
-    await client.connect(transport, { timeout: options.timeoutMs });
+    await client.connect(opened.transport, {
+      timeout: options.timeoutMs,
+      ...(options.prior && { prior: options.prior }),
+    });
   } catch (error) {
     closing = true;
     await client.close().catch(() => {});
-    await stop?.().catch(() => {});
+    if (spec.kind === "http" && !isAuthFailure(error) && !isNetworkFailure(error)) {
+      if (await looksLikeSseEndpoint(spec.url, spec.headers, spec.auth?.fetch)) {
+        throw new Error("this looks like an SSE endpoint: use transport sse");
+      }
+    }
     throw error;
   }
+
+  const modern = client.getProtocolEra() === "modern";
+  const discover = client.getDiscoverResult();
+  const verdict: EraVerdict = modern && discover
+    ? { kind: "modern", discover: discover as DiscoverResult }
+    : { kind: "legacy" };
+  const capabilities = client.getServerCapabilities() as Record<string, unknown> | undefined;
+  const subscription = modern ? await listen(client, capabilities) : undefined;
+  subscription?.closed.then((how) => {
+    if (how === "remote" && !closing) handlers.troubled("the subscription stream ended");
+  });
+  // On the 2026 era a server logs only for requests that carry the wanted level.
+  const meta = modern ? { _meta: { [LOG_LEVEL_META_KEY]: "debug" } } : {};
 
   const requestOptions = (call: CallOptions) => ({
     timeout: call.timeoutMs,
@@ -319,61 +293,116 @@ export const openSession: SessionOpener = async (spec, handlers, options) => {
     // Progress may extend the deadline, but not forever.
     maxTotalTimeout: call.timeoutMs * 10,
   });
-  const capabilities = client.getServerCapabilities();
+  const listOptions = (timeoutMs?: number) => ({
+    timeout: timeoutMs,
+    cacheMode: "refresh" as const,
+  });
   return {
     serverInfo: client.getServerVersion(),
     capabilities,
     instructions: client.getInstructions(),
-    listTools: (timeoutMs) =>
-      capabilities?.tools
-        ? allPages(async (cursor) => {
-          const page = await client.listTools(cursor ? { cursor } : undefined, {
-            timeout: timeoutMs,
-          });
-          return { items: page.tools, nextCursor: page.nextCursor };
-        })
-        : Promise.resolve([]),
-    listPrompts: (timeoutMs) =>
+    era: modern ? "modern" : "legacy",
+    protocolVersion: client.getNegotiatedProtocolVersion(),
+    verdict,
+    remote: opened.remote,
+    listTools: async (timeoutMs) =>
+      capabilities?.tools ? (await client.listTools(undefined, listOptions(timeoutMs))).tools : [],
+    listPrompts: async (timeoutMs) =>
       capabilities?.prompts
-        ? allPages(async (cursor) => {
-          const page = await client.listPrompts(cursor ? { cursor } : undefined, {
-            timeout: timeoutMs,
-          });
-          return { items: page.prompts, nextCursor: page.nextCursor };
-        })
-        : Promise.resolve([]),
-    listResources: (timeoutMs) =>
+        ? (await client.listPrompts(undefined, listOptions(timeoutMs))).prompts
+        : [],
+    listResources: async (timeoutMs) =>
       capabilities?.resources
-        ? allPages(async (cursor) => {
-          const page = await client.listResources(cursor ? { cursor } : undefined, {
-            timeout: timeoutMs,
-          });
-          return { items: page.resources, nextCursor: page.nextCursor };
-        })
-        : Promise.resolve([]),
-    listResourceTemplates: (timeoutMs) =>
+        ? (await client.listResources(undefined, listOptions(timeoutMs))).resources
+        : [],
+    listResourceTemplates: async (timeoutMs) =>
       capabilities?.resources
-        ? allPages(async (cursor) => {
-          const page = await client.listResourceTemplates(cursor ? { cursor } : undefined, {
-            timeout: timeoutMs,
-          });
-          return { items: page.resourceTemplates, nextCursor: page.nextCursor };
-        })
-        : Promise.resolve([]),
-    callTool: async (name, args, call) =>
-      await client.callTool(
-        { name, arguments: args },
-        undefined,
-        requestOptions(call),
-      ) as CallToolResult,
-    readResource: (uri, call) => client.readResource({ uri }, requestOptions(call)),
+        ? (await client.listResourceTemplates(undefined, listOptions(timeoutMs)))
+          .resourceTemplates
+        : [],
+    callTool: async (name, args, call) => {
+      const send = () =>
+        client.callTool({ name, arguments: args, ...meta }, requestOptions(call)) as Promise<
+          CallToolResult
+        >;
+      try {
+        return await send();
+      } catch (error) {
+        // A 2025 server that needs the user at a URL first (-32042): ask, then try once more.
+        const elicitations = urlElicitationsOf(error);
+        if (!elicitations) throw error;
+        const signal = call.signal ?? new AbortController().signal;
+        for (const params of elicitations) {
+          const answer = await handlers.elicitation(params, signal);
+          if (answer.action !== "accept") {
+            throw new Error(
+              `the server needs you to visit ${params.url}, and that was ${
+                answer.action === "decline" ? "declined" : "cancelled"
+              }`,
+            );
+          }
+        }
+        return await send();
+      }
+    },
+    readResource: (uri, call) => client.readResource({ uri, ...meta }, requestOptions(call)),
     getPrompt: (name, args, call) =>
-      client.getPrompt({ name, arguments: args }, requestOptions(call)),
+      client.getPrompt({ name, arguments: args, ...meta }, requestOptions(call)),
+    reachable: (timeoutMs) =>
+      spec.kind === "http" || spec.kind === "sse"
+        ? answersHttp(spec.url, spec.headers, timeoutMs)
+        : Promise.resolve(true),
     close: async () => {
       closing = true;
-      await terminate?.().catch(() => {});
+      await subscription?.close().catch(() => {});
+      await opened.terminate?.().catch(() => {});
       await client.close().catch(() => {});
-      await stop?.().catch(() => {});
     },
   };
-};
+}
+
+/** Whether a failure would repeat under any era: nothing to reach, nothing to start. */
+function isUnreachable(spec: TransportSpec, error: unknown): boolean {
+  if (spec.kind !== "stdio") return isNetworkFailure(error);
+  return /ENOENT|not found|No such file/i.test((error as Error)?.message ?? "");
+}
+
+/** Opens the 2026 `subscriptions/listen` stream for the list changes the server announces. */
+async function listen(
+  client: Client,
+  capabilities: Record<string, unknown> | undefined,
+): Promise<McpSubscription | undefined> {
+  const changes = (kind: string) =>
+    (capabilities?.[kind] as { listChanged?: boolean } | undefined)?.listChanged === true;
+  const filter = {
+    ...(changes("tools") && { toolsListChanged: true }),
+    ...(changes("prompts") && { promptsListChanged: true }),
+    ...(changes("resources") && { resourcesListChanged: true }),
+  };
+  if (Object.keys(filter).length === 0) return undefined;
+  try {
+    return await client.listen(filter);
+  } catch {
+    // A server that announces list changes but refuses to stream them still serves its tools.
+    return undefined;
+  }
+}
+
+/** Whether a URL answers HTTP (any status): a HEAD request, bounded by `timeoutMs`. */
+async function answersHttp(
+  url: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<boolean> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const response = await fetch(url, { method: "HEAD", headers, signal: controller.signal });
+    await response.body?.cancel();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}

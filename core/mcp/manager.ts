@@ -2,34 +2,40 @@
 import type { EnvLookup } from "../config/env_refs.ts";
 import type { McpServerConfig, ServiceConfig } from "../config/schema.ts";
 import type { ConfigStore } from "../config/store.ts";
-import { clip, isNetworkFailure, LassError } from "../errors.ts";
+import { clip, LassError } from "../errors.ts";
 import type { EventBus } from "../events.ts";
 import type { InteractionRegistry } from "../interactions.ts";
-import { type OAuthSignIn, type ServerAuthProvider, SignInFailure } from "./oauth/sign_in.ts";
+import { type OAuthSignIn, SignInFailure } from "./oauth/sign_in.ts";
 import type {
-  CallToolResult,
   GetPromptResult,
-  InProcessServer,
+  InProcessHandler,
   McpSession,
   ReadResourceResult,
   SessionHandlers,
   SessionOpener,
 } from "./client.ts";
+import {
+  activeServerIds,
+  type Entry,
+  newEntry,
+  planConfigChange,
+  usedServerIds,
+} from "./_entry.ts";
+import { establish, readList } from "./_establish.ts";
+import {
+  type CallHost,
+  type CallOutcome,
+  callTool,
+  runRequest,
+  type ToolCallOptions,
+} from "./_calls.ts";
+import { ReconnectTimers, startHeartbeat } from "./_reconnects.ts";
 import { type Sampler, ServerRequests } from "./server_requests.ts";
-import {
-  emptyState,
-  type ToolInfo,
-  toolInfo,
-  type ToolServerState,
-  withSettings,
-} from "./state.ts";
-import {
-  describeConnectError,
-  scrubSecrets,
-  secretsOf,
-  transportSpecOf,
-} from "./transport_spec.ts";
+import { emptyState, type ToolServerState } from "./state.ts";
+import { scrubSecrets, secretsOf } from "./transport_spec.ts";
 
+export type { CallContext } from "./_entry.ts";
+export type { CallOutcome } from "./_calls.ts";
 export type { Sampler } from "./server_requests.ts";
 export type { ServerStatus, ToolInfo, ToolServerState } from "./state.ts";
 
@@ -44,7 +50,7 @@ export interface ManagerOptions {
   /** Opens sessions; default: the MCP SDK (loaded on first use). */
   open?: SessionOpener;
   /** The built-in demo server; default: `core/mcp/demo_server.ts` (loaded on first use). */
-  demoServer?: () => Promise<() => InProcessServer>;
+  demoServer?: () => Promise<InProcessHandler>;
   /** Completes sampling requests; without it they are refused with a clear error. */
   sampler?: Sampler;
   /** Deadline of a tool call, resource read or prompt; default 120 s. */
@@ -58,36 +64,9 @@ export type SignInResult =
   | { ok: true; serverId: string; state?: ToolServerState }
   | { ok: false; reason: SignInFailure["kind"]; serverId?: string };
 
-/** Who made a tool call: a chat run (and its model) or the API. Server requests during it inherit it. */
-export interface CallContext {
-  /** The chat run; interactions the call causes carry it and end with it. */
-  runId?: string;
-  /** The model profile of the chat; sampling requests during the call use it. */
-  llmId?: string;
-  /** The model's id for this call, in `tool.call` / `tool.result` events. */
-  toolCallId?: string;
-}
-
-/** The result of `POST /api/mcp/:id/call`. */
-export interface CallOutcome {
-  result: CallToolResult;
-  durationMs: number;
-}
-
-interface Entry {
-  record: McpServerConfig;
-  state: ToolServerState;
-  session?: McpSession;
-  connecting?: Promise<void>;
-  /** The last lines the server wrote to stderr, for error messages. */
-  stderrTail: string[];
-  /** Increases with every connect and disconnect; late results of older attempts are dropped. */
-  generation: number;
-  /** The calls in flight, oldest first: a server request is attributed to the newest. */
-  calls: CallContext[];
-}
-
 const STDERR_TAIL_LINES = 20;
+/** A server used this recently (by a chat or the API) keeps healing even outside the active workspace. */
+const RECENT_USE_MS = 60_000;
 
 /** Owns one connection per configured tool server. */
 export class ToolServerManager {
@@ -95,6 +74,8 @@ export class ToolServerManager {
   readonly #entries = new Map<string, Entry>();
   readonly #requests: ServerRequests;
   readonly #callTimeoutMs: number;
+  readonly #reconnects = new ReconnectTimers();
+  #demo?: Promise<InProcessHandler & { close?: () => Promise<void> }>;
   #unsubscribe: () => void;
   #closed = false;
 
@@ -103,13 +84,7 @@ export class ToolServerManager {
     this.#callTimeoutMs = options.callTimeoutMs ?? 120_000;
     this.#requests = new ServerRequests({ ...options, callTimeoutMs: this.#callTimeoutMs });
     for (const record of options.config.config.mcpServers) {
-      this.#entries.set(record.id, {
-        record,
-        state: emptyState(record),
-        stderrTail: [],
-        generation: 0,
-        calls: [],
-      });
+      this.#entries.set(record.id, newEntry(record));
     }
     this.#unsubscribe = options.config.subscribe((config, previous) =>
       this.#configChanged(config, previous)
@@ -140,6 +115,7 @@ export class ToolServerManager {
    */
   async connect(id: string, options: { force?: boolean } = {}): Promise<ToolServerState> {
     const entry = this.#entry(id);
+    entry.usedAt = Date.now();
     if (!options.force) {
       if (entry.state.status === "connected") return entry.state;
       if (this.#options.oauth?.isPending(entry.state.authUrl)) return entry.state;
@@ -148,9 +124,9 @@ export class ToolServerManager {
         return entry.state;
       }
     }
+    this.#reconnects.cancel(id);
     const generation = ++entry.generation;
-    const previous = entry.session;
-    entry.session = undefined;
+    const previous = this.#detach(entry);
     entry.stderrTail = [];
     this.#setState(entry, { ...emptyState(entry.record), status: "connecting" });
     const attempt = (async () => {
@@ -168,10 +144,10 @@ export class ToolServerManager {
   /** Closes a server's connection; its state becomes `disconnected`. */
   async disconnect(id: string): Promise<ToolServerState> {
     const entry = this.#entry(id);
+    this.#reconnects.reset(id);
     entry.generation++;
     entry.connecting = undefined;
-    const session = entry.session;
-    entry.session = undefined;
+    const session = this.#detach(entry);
     // The state changes now, before the (possibly slow) close, so no later write can undo a
     // connect that starts meanwhile.
     this.#setState(entry, emptyState(entry.record));
@@ -187,86 +163,41 @@ export class ToolServerManager {
     id: string,
     tool: string,
     args: Record<string, unknown>,
-    options: {
-      signal?: AbortSignal;
-      onProgress?: (progress: number, total?: number) => void;
-      context?: CallContext;
-    } = {},
+    options: ToolCallOptions = {},
   ): Promise<CallOutcome> {
-    const entry = this.#entry(id);
-    const info = await this.#toolOf(entry, tool);
-    if (info.disabled) {
-      throw new LassError(
-        "invalid-request",
-        `the tool ${tool} of ${id} is disabled in the config (disabledTools)`,
-      );
-    }
-    const context = options.context ?? {};
-    const origin = {
-      serverId: id,
-      tool,
-      ...(context.runId
-        ? { runId: context.runId, toolCallId: context.toolCallId }
-        : { source: "api" }),
-    };
-    this.#options.events.emit("tool.call", { ...origin, input: args });
-    const started = performance.now();
-    entry.calls.push(context);
-    let result: CallToolResult;
-    try {
-      result = await this.#request(
-        entry,
-        `${tool} on ${id}`,
-        (session) =>
-          session.callTool(tool, args, {
-            timeoutMs: this.#callTimeoutMs,
-            signal: options.signal,
-            onProgress: options.onProgress,
-          }),
-      );
-    } catch (error) {
-      const durationMs = Math.round(performance.now() - started);
-      const message = (error as Error).message;
-      this.#options.events.emit("tool.result", {
-        ...origin,
-        isError: true,
-        durationMs,
-        error: message,
-      });
-      throw error;
-    } finally {
-      entry.calls.splice(entry.calls.indexOf(context), 1);
-    }
-    const durationMs = Math.round(performance.now() - started);
-    this.#options.events.emit("tool.result", {
-      ...origin,
-      isError: result.isError === true,
-      durationMs,
-    });
-    return { result, durationMs };
+    return await callTool(this.#host, this.#entry(id), tool, args, options);
   }
 
-  /** Reads a resource of a server. */
+  /** Reads a resource of a server; a resource the server does not know is 404. */
   async readResource(id: string, uri: string): Promise<ReadResourceResult> {
-    const entry = await this.#connected(this.#entry(id));
-    return await this.#request(
+    const entry = this.#entry(id);
+    return await runRequest(
+      this.#host,
       entry,
       `reading ${uri} from ${id}`,
       (session) => session.readResource(uri, { timeoutMs: this.#callTimeoutMs }),
+      { notFound: `the tool server ${id} has no resource ${uri}` },
     );
   }
 
-  /** Gets a prompt of a server with its arguments. */
+  /** Gets a prompt of a server with its arguments; a prompt the server does not know is 404. */
   async getPrompt(
     id: string,
     name: string,
     args: Record<string, string>,
   ): Promise<GetPromptResult> {
-    const entry = await this.#connected(this.#entry(id));
-    return await this.#request(
+    const entry = this.#entry(id);
+    const notFound = `the tool server ${id} has no prompt named ${name}`;
+    await this.#connected(entry);
+    if (
+      entry.state.prompts.length > 0 && !entry.state.prompts.some((p) => p.name === name)
+    ) throw new LassError("not-found", notFound);
+    return await runRequest(
+      this.#host,
       entry,
       `the prompt ${name} of ${id}`,
       (session) => session.getPrompt(name, args, { timeoutMs: this.#callTimeoutMs }),
+      { notFound },
     );
   }
 
@@ -275,19 +206,18 @@ export class ToolServerManager {
    * Never throws for a server that fails: the state says why.
    */
   async testDraft(record: McpServerConfig): Promise<ToolServerState & { latencyMs: number }> {
-    const entry: Entry = {
-      record,
-      state: emptyState(record),
-      stderrTail: [],
-      generation: 1,
-      calls: [],
-    };
+    const entry = newEntry(record);
+    entry.generation = 1;
     const started = performance.now();
-    await this.#establish(entry, 1, { quiet: true });
+    const opened = await establish(
+      entry,
+      this.#context(entry, 1),
+      () => entry.generation === 1 && !this.#closed,
+    );
     const latencyMs = Math.round(performance.now() - started);
     entry.generation++;
     await entry.session?.close().catch(() => {});
-    return { ...entry.state, latencyMs };
+    return { ...(opened?.state ?? entry.state), latencyMs };
   }
 
   /** Sets where Lass really listens; OAuth callback URLs are built from it. */
@@ -342,10 +272,13 @@ export class ToolServerManager {
   async close(): Promise<void> {
     this.#closed = true;
     this.#unsubscribe();
+    this.#reconnects.clear();
     await Promise.all([...this.#entries.values()].map((entry) => {
       entry.generation++;
-      return this.#teardown(entry);
+      return this.#detach(entry)?.close().catch(() => {});
     }));
+    const demo = await this.#demo?.catch(() => undefined);
+    await demo?.close?.().catch(() => {});
   }
 
   #entry(id: string): Entry {
@@ -354,7 +287,21 @@ export class ToolServerManager {
     return entry;
   }
 
+  /** Takes the session off an entry (stopping its heartbeat) and returns it for closing. */
+  #detach(entry: Entry): McpSession | undefined {
+    const session = entry.session;
+    entry.session = undefined;
+    entry.stopHeartbeat?.();
+    entry.stopHeartbeat = undefined;
+    return session;
+  }
+
+  /**
+   * Waits for a connected session. A server that is reconnecting is waited for up to its
+   * `timeoutMs`; one in `error` gets one connect attempt.
+   */
   async #connected(entry: Entry): Promise<Entry> {
+    entry.usedAt = Date.now();
     if (entry.connecting) await entry.connecting;
     if (entry.state.status !== "connected") {
       const state = await this.connect(entry.record.id);
@@ -371,148 +318,65 @@ export class ToolServerManager {
     return entry;
   }
 
-  async #toolOf(entry: Entry, tool: string): Promise<ToolInfo> {
-    await this.#connected(entry);
-    const info = entry.state.tools.find((candidate) => candidate.name === tool);
-    if (!info) {
-      throw new LassError(
-        "not-found",
-        `the tool server ${entry.record.id} has no tool named ${tool}`,
-      );
-    }
-    return info;
+  /** What calls need from the manager. */
+  get #host(): CallHost {
+    return {
+      events: this.#options.events,
+      callTimeoutMs: this.#callTimeoutMs,
+      connected: (entry) => this.#connected(entry),
+      renew: (entry) => this.connect(entry.record.id, { force: true }).then(() => {}),
+      lost: (entry, session, reason) => this.#lost(entry, session, reason),
+      log: (entry, level, message) => this.#log(entry, level, message),
+      scrub: (entry, text) => this.#scrub(entry, text),
+    };
   }
 
-  /** Runs a request on a connected session and maps its failures to the contract's errors. */
-  async #request<T>(
-    entry: Entry,
-    what: string,
-    run: (session: McpSession) => Promise<T>,
-  ): Promise<T> {
-    const session = (await this.#connected(entry)).session!;
-    try {
-      return await run(session);
-    } catch (error) {
-      const { isTimeout } = await import("./client.ts");
-      if (isTimeout(error)) {
-        throw new LassError(
-          "timeout",
-          `${what} got no answer within ${this.#callTimeoutMs / 1000} s`,
-        );
-      }
-      if (entry.state.status === "needs-auth") {
-        throw new LassError(
-          "upstream-error",
-          `${what} failed: ${needsAuthError(entry.record.id).message}`,
-        );
-      }
-      if (entry.session !== session || entry.state.status !== "connected") {
-        throw new LassError(
-          "upstream-error",
-          `${what} failed: ${entry.state.error ?? "the server went away"}`,
-        );
-      }
-      if (isNetworkFailure(error) && entry.record.url) {
-        // A remote server that stopped answering: the state says so, the next use reconnects.
-        entry.generation++;
-        entry.session = undefined;
-        session.close().catch(() => {});
-        const reason = `cannot reach ${entry.record.url}`;
-        this.#setState(entry, { ...emptyState(entry.record), status: "error", error: reason });
-        throw new LassError("upstream-error", `${what} failed: ${reason}`);
-      }
-      const message = this.#scrub(entry, (error as Error).message);
-      throw new LassError("upstream-error", `${what} failed: ${message}`);
-    }
-  }
-
-  async #establish(
-    entry: Entry,
-    generation: number,
-    options: { quiet?: boolean } = {},
-  ): Promise<void> {
+  async #establish(entry: Entry, generation: number): Promise<void> {
     const current = () => entry.generation === generation && !this.#closed;
-    let auth: ServerAuthProvider | undefined;
-    try {
-      let spec = await transportSpecOf(entry.record, {
-        env: this.#options.env,
-        configPath: this.#options.config.path,
-        exists: this.#options.exists,
-        demoServer: this.#options.demoServer ?? defaultDemoServer,
-      });
-      if (spec.kind === "http" || spec.kind === "sse") {
-        auth = this.#options.oauth?.forSession(
-          entry.record,
-          (authUrl) => this.#signInRequired(entry, generation, authUrl),
+    const opened = await establish(entry, this.#context(entry, generation), current);
+    if (!opened || !current()) return;
+    this.#setState(entry, opened.state);
+    if (opened.state.status === "connected") {
+      this.#reconnects.reset(entry.record.id);
+      const session = opened.session!;
+      if (session.remote) {
+        entry.stopHeartbeat = startHeartbeat(
+          (timeoutMs) => session.reachable(timeoutMs),
+          () => this.#lost(entry, session, `cannot reach ${entry.record.url}: the connection was lost`),
         );
-        if (auth) spec = { ...spec, auth: auth.sessionAuth };
       }
-      const open = this.#options.open ?? (await import("./client.ts")).openSession;
-      const session = await open(spec, this.#handlers(entry, generation), {
-        timeoutMs: entry.record.timeoutMs,
-      });
-      if (!current()) {
-        await session.close();
-        return;
-      }
-      entry.session = session;
-      // The lists are part of the connect: `timeoutMs` bounds them too. Tools must list; a
-      // server whose prompts or resources fail to list still connects, and the log says why.
-      const deadline = entry.record.timeoutMs;
-      const optional = <T>(what: string, list: Promise<T[]>) =>
-        list.catch((error) => {
-          this.#log(entry, "warning", `listing ${what} failed: ${(error as Error).message}`);
-          return [] as T[];
-        });
-      const [tools, prompts, resources, resourceTemplates] = await Promise.all([
-        session.listTools(deadline),
-        optional("prompts", session.listPrompts(deadline)),
-        optional("resources", session.listResources(deadline)),
-        optional("resource templates", session.listResourceTemplates(deadline)),
-      ]);
-      if (!current()) return;
-      const disabled = entry.record.disabledTools ?? [];
-      const state: ToolServerState = {
-        ...emptyState(entry.record),
-        status: "connected",
-        serverInfo: session.serverInfo,
-        capabilities: session.capabilities,
-        instructions: session.instructions,
-        tools: tools.map((tool) => toolInfo(entry.record.id, tool, disabled)),
-        prompts,
-        resources,
-        resourceTemplates,
-        connectedAt: new Date().toISOString(),
-      };
-      options.quiet ? (entry.state = state) : this.#setState(entry, state);
-    } catch (error) {
-      if (!current()) return;
-      const session = entry.session;
-      entry.session = undefined;
-      await session?.close().catch(() => {});
-      const state: ToolServerState = auth?.authUrl
-        ? { ...emptyState(entry.record), status: "needs-auth", authUrl: auth.authUrl }
-        : {
-          ...emptyState(entry.record),
-          status: "error",
-          error: this.#scrub(
-            entry,
-            auth?.authRunning
-              ? clip(
-                `the server requires sign-in, and OAuth sign-in failed: ${
-                  (error as Error)?.message ?? error
-                }`,
-              )
-              : describeConnectError(entry.record, error, entry.stderrTail),
-          ),
-        };
-      options.quiet ? (entry.state = state) : this.#setState(entry, state);
+    } else if (opened.state.status === "error") {
+      this.#healLater(entry);
     }
+  }
+
+  #context(entry: Entry, generation: number) {
+    return {
+      env: this.#options.env,
+      configPath: this.#options.config.path,
+      exists: this.#options.exists,
+      demoServer: () => this.#demoServer(),
+      open: this.#options.open ??
+        (async (...args: Parameters<SessionOpener>) =>
+          (await import("./client.ts")).openSession(...args)),
+      oauth: this.#options.oauth,
+      handlers: this.#handlers(entry, generation),
+      signInRequired: (authUrl: string) => this.#signInRequired(entry, generation, authUrl),
+      warn: (message: string) => this.#log(entry, "warning", message),
+      scrub: (text: string) => this.#scrub(entry, text),
+    };
+  }
+
+  /** The demo server's in-process handler, made once and shared by every connection to it. */
+  #demoServer(): Promise<InProcessHandler> {
+    this.#demo ??= this.#options.demoServer ? this.#options.demoServer() : defaultDemoServer();
+    return this.#demo;
   }
 
   #handlers(entry: Entry, generation: number): SessionHandlers {
     const id = entry.record.id;
     const events = this.#options.events;
+    const live = () => entry.generation === generation && !this.#closed && !!entry.session;
     return {
       sampling: (params, signal) =>
         this.#requests.sample(entry.record, params, signal, entry.calls.at(-1)),
@@ -534,18 +398,56 @@ export class ToolServerManager {
       },
       closed: () => {
         // Before the session exists the connect's own error path reports the failure.
-        if (entry.generation !== generation || this.#closed || !entry.session) return;
-        // A connect still reading the lists must not write `connected` over this.
-        entry.generation++;
-        entry.session = undefined;
+        if (!live()) return;
         const tail = entry.stderrTail.slice(-5).join("\n");
-        this.#setState(entry, {
-          ...emptyState(entry.record),
-          status: "error",
-          error: clip(tail ? `the server exited\nstderr:\n${tail}` : "the connection closed"),
+        this.#lost(
+          entry,
+          entry.session!,
+          tail ? `the server exited\nstderr:\n${tail}` : "the connection closed",
+        );
+      },
+      troubled: () => {
+        if (!live()) return;
+        const session = entry.session!;
+        // A transport error may be a lost peer: check at once rather than at the next beat.
+        session.reachable(1000).then((ok) => {
+          if (!ok && entry.session === session) {
+            this.#lost(entry, session, `cannot reach ${entry.record.url}: the connection was lost`);
+          }
         });
       },
     };
+  }
+
+  /** A connection that ended on its own: the state says why, and healing starts. */
+  #lost(entry: Entry, session: McpSession, reason: string): void {
+    if (entry.session !== session || this.#closed) return;
+    // A connect still reading the lists must not write `connected` over this.
+    entry.generation++;
+    this.#detach(entry);
+    session.close().catch(() => {});
+    this.#setState(entry, { ...emptyState(entry.record), status: "error", error: clip(reason) });
+    this.#healLater(entry);
+  }
+
+  /**
+   * Reconnects a server in `error` in the background, with backoff (1 s doubling to 30 s), while
+   * the active workspace enables it or a chat or the API used it in the last minute.
+   */
+  #healLater(entry: Entry): void {
+    const id = entry.record.id;
+    if (this.#closed || this.#entries.get(id) !== entry || !this.#wanted(entry)) return;
+    this.#reconnects.schedule(id, () => {
+      if (this.#closed || this.#entries.get(id) !== entry) return;
+      if (entry.state.status !== "error" || entry.connecting) return;
+      if (!this.#wanted(entry)) return;
+      this.connect(id).catch(() => {});
+    });
+  }
+
+  #wanted(entry: Entry): boolean {
+    return activeServerIds(this.#options.config.config).has(entry.record.id) ||
+      entry.calls.length > 0 || Date.now() - entry.usedAt < RECENT_USE_MS;
   }
 
   /**
@@ -556,9 +458,7 @@ export class ToolServerManager {
   #signInRequired(entry: Entry, generation: number, authUrl: string): void {
     if (entry.generation !== generation || this.#closed || !entry.session) return;
     entry.generation++;
-    const session = entry.session;
-    entry.session = undefined;
-    session.close().catch(() => {});
+    this.#detach(entry)?.close().catch(() => {});
     this.#setState(entry, { ...emptyState(entry.record), status: "needs-auth", authUrl });
   }
 
@@ -582,28 +482,9 @@ export class ToolServerManager {
   async #refresh(entry: Entry, kind: "tools" | "prompts" | "resources"): Promise<void> {
     const session = entry.session;
     if (!session) return;
-    let change: Partial<ToolServerState>;
-    if (kind === "tools") {
-      const disabled = entry.record.disabledTools ?? [];
-      const tools = await session.listTools();
-      change = { tools: tools.map((tool) => toolInfo(entry.record.id, tool, disabled)) };
-    } else if (kind === "prompts") {
-      change = { prompts: await session.listPrompts() };
-    } else {
-      const [resources, resourceTemplates] = await Promise.all([
-        session.listResources(),
-        session.listResourceTemplates(),
-      ]);
-      change = { resources, resourceTemplates };
-    }
+    const change = await readList(session, entry.record, kind);
     // The state may have moved on while the list was read: apply only the list, to the current state.
     if (entry.session === session) entry.state = { ...entry.state, ...change };
-  }
-
-  async #teardown(entry: Entry): Promise<void> {
-    const session = entry.session;
-    entry.session = undefined;
-    await session?.close().catch(() => {});
   }
 
   #setState(entry: Entry, state: ToolServerState): void {
@@ -615,6 +496,7 @@ export class ToolServerManager {
       status: state.status,
       ...(state.error && { error: state.error }),
       ...(state.authUrl && { authUrl: state.authUrl }),
+      ...(state.era && { era: state.era, protocolVersion: state.protocolVersion }),
     });
   }
 
@@ -624,60 +506,31 @@ export class ToolServerManager {
    * open connection without a reconnect, so calls in flight are not cut off.
    */
   #configChanged(config: ServiceConfig, previous: ServiceConfig): void {
-    const used = usedServerIds(config);
-    const before = new Map(previous.mcpServers.map((record) => [record.id, connectionKey(record)]));
-    const next = new Map<string, Entry>();
-    const reconnect: string[] = [];
-    const close: string[] = [];
-    for (const record of config.mcpServers) {
-      const existing = this.#entries.get(record.id);
-      const entry = existing ??
-        { record, state: emptyState(record), stderrTail: [], generation: 0, calls: [] };
-      next.set(record.id, entry);
-      if (existing && before.get(record.id) === connectionKey(record)) {
-        existing.record = record;
-        existing.state = withSettings(existing.state, record);
-        continue;
-      }
-      const wasActive = existing !== undefined && existing.state.status !== "disconnected";
-      entry.record = record;
-      if (wasActive || used.has(record.id)) reconnect.push(record.id);
-      else if (existing) close.push(record.id);
-    }
-    for (const [id, entry] of this.#entries) {
-      if (next.has(id)) continue;
+    const plan = planConfigChange(this.#entries, config, previous);
+    for (const entry of plan.removed) {
+      const id = entry.record.id;
       entry.generation++;
-      this.#teardown(entry);
+      this.#reconnects.reset(id);
+      this.#detach(entry)?.close().catch(() => {});
       this.#options.events.emit("mcp.state", { id, status: "disconnected", removed: true });
     }
     this.#entries.clear();
-    for (const [id, entry] of next) this.#entries.set(id, entry);
+    for (const [id, entry] of plan.next) this.#entries.set(id, entry);
     // Only now do new ids resolve.
-    for (const id of reconnect) this.connect(id, { force: true }).catch(() => {});
-    for (const id of close) this.disconnect(id).catch(() => {});
+    for (const id of plan.reconnect) this.connect(id, { force: true }).catch(() => {});
+    for (const id of plan.close) this.disconnect(id).catch(() => {});
   }
 }
 
 /** The error of a call to a server that waits for the user to sign in. */
-function needsAuthError(id: string): LassError {
+export function needsAuthError(id: string): LassError {
   return new LassError(
     "upstream-error",
     `the tool server ${id} needs sign-in: open the authUrl of its state (GET /api/mcp)`,
   );
 }
 
-/** The settings that shape the connection itself; a change of any of them reconnects. */
-function connectionKey(record: McpServerConfig): string {
-  const { transport, command, args, env, cwd, url, headers, timeoutMs, oauth } = record;
-  return JSON.stringify({ transport, command, args, env, cwd, url, headers, timeoutMs, oauth });
-}
-
-/** The ids of the tool servers some workspace uses. */
-function usedServerIds(config: ServiceConfig): Set<string> {
-  return new Set(config.workspaces.flatMap((workspace) => workspace.mcpServerIds));
-}
-
-async function defaultDemoServer(): Promise<() => InProcessServer> {
-  const { createDemoServer } = await import("./demo_server.ts");
-  return createDemoServer;
+async function defaultDemoServer(): Promise<InProcessHandler & { close?: () => Promise<void> }> {
+  const { createDemoHandler } = await import("./demo_server.ts");
+  return createDemoHandler();
 }

@@ -35,6 +35,10 @@ export interface ToolServerState {
   serverInfo?: { name: string; version: string; title?: string };
   capabilities?: Record<string, unknown>;
   instructions?: string;
+  /** The protocol era of the open connection: `modern` (2026-07-28 and later) or `legacy` (2025). */
+  era?: "modern" | "legacy";
+  /** The negotiated protocol version. */
+  protocolVersion?: string;
   tools: ToolInfo[];
   prompts: Prompt[];
   resources: Resource[];

@@ -4,14 +4,14 @@ import { DEMO_MARKER } from "../config/defaults.ts";
 import { type EnvLookup, envRefNames, resolveEnvRef, resolveEnvRefs } from "../config/env_refs.ts";
 import type { McpServerConfig } from "../config/schema.ts";
 import { clip, isNetworkFailure } from "../errors.ts";
-import type { InProcessServer, TransportSpec } from "./client.ts";
+import type { InProcessHandler, TransportSpec } from "./client.ts";
 
 /** Where a record's relative paths are resolved and how the demo server is made. */
 export interface SpecContext {
   env: EnvLookup;
   configPath: string;
   exists: (path: string) => boolean;
-  demoServer: () => Promise<() => InProcessServer>;
+  demoServer: () => Promise<InProcessHandler>;
 }
 
 /** The transport of a record: stdio (or the in-process demo server), Streamable HTTP or SSE. */
@@ -22,7 +22,7 @@ export async function transportSpecOf(
   const { env } = context;
   if (record.transport === "stdio") {
     if (record.command === DEMO_MARKER) {
-      return { kind: "in-process", server: await context.demoServer() };
+      return { kind: "in-process", handler: await context.demoServer() };
     }
     const configDir = dirname(context.configPath);
     const cwd = record.cwd === undefined

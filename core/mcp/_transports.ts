@@ -1,0 +1,127 @@
+/** The SDK transports behind `client.ts`: one per kind of {@link TransportSpec}, loaded when first needed. */
+import type {
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  Transport,
+} from "@modelcontextprotocol/client";
+import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { TransportSpec } from "./client.ts";
+
+/** Where in-process servers are addressed; never dialled (the handler's `fetch` answers). */
+const IN_PROCESS_URL = "http://in-process.lass.invalid/mcp";
+
+const MAX_STDERR_LINE = 4096;
+
+/** A transport ready for `Client.connect`, with what closing it needs. */
+export interface OpenedTransport {
+  transport: Transport;
+  /** Ends a Streamable HTTP session before closing (Deno keeps sockets open otherwise). */
+  terminate?: () => Promise<void>;
+  /** Whether losing the peer is noticed only by the network (http, sse), not by a process exit. */
+  remote: boolean;
+}
+
+/** Builds the transport of a spec; `stderr` receives a stdio server's stderr line by line. */
+export async function createTransport(
+  spec: TransportSpec,
+  stderr: (line: string) => void,
+): Promise<OpenedTransport> {
+  switch (spec.kind) {
+    case "stdio": {
+      const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
+      const transport: StdioClientTransport = new StdioClientTransport({
+        command: spec.command,
+        args: spec.args,
+        env: spec.env,
+        cwd: spec.cwd,
+        stderr: "pipe",
+      });
+      transport.stderr?.on("data", lineSplitter(stderr));
+      return { transport, remote: false };
+    }
+    case "http": {
+      const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+      const transport: StreamableHTTPClientTransport = new StreamableHTTPClientTransport(
+        new URL(spec.url),
+        {
+          requestInit: { headers: spec.headers },
+          ...(spec.auth && { authProvider: spec.auth.provider, fetch: spec.auth.fetch }),
+        },
+      );
+      spec.auth?.attach((params) => transport.finishAuth(params));
+      return { transport, terminate: () => transport.terminateSession(), remote: true };
+    }
+    case "sse": {
+      const { SSEClientTransport } = await import("@modelcontextprotocol/client");
+      // The SDK sends `requestInit` headers on the event stream and on every POST.
+      const transport: SSEClientTransport = new SSEClientTransport(new URL(spec.url), {
+        requestInit: { headers: spec.headers },
+        ...(spec.auth && { authProvider: spec.auth.provider, fetch: spec.auth.fetch }),
+      });
+      spec.auth?.attach((params) => transport.finishAuth(params));
+      return { transport, remote: true };
+    }
+    case "in-process": {
+      const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+      const handler = spec.handler;
+      const transport = new StreamableHTTPClientTransport(new URL(IN_PROCESS_URL), {
+        fetch: (url, init) => handler.fetch(new Request(url, init)),
+      });
+      return { transport, remote: false };
+    }
+  }
+}
+
+/** Cuts a byte stream into lines; a line is cut at 4 KiB so a server that never ends one cannot grow the buffer. */
+function lineSplitter(onLine: (line: string) => void): (chunk: Uint8Array | string) => void {
+  const decoder = new TextDecoder();
+  let partial = "";
+  return (chunk) => {
+    partial += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    const lines = partial.split(/\r?\n/);
+    partial = lines.pop() ?? "";
+    if (partial.length > MAX_STDERR_LINE) {
+      lines.push(partial.slice(0, MAX_STDERR_LINE));
+      partial = "";
+    }
+    for (const line of lines) if (line.trim() !== "") onLine(line);
+  };
+}
+
+/**
+ * Whether an endpoint that refused Streamable HTTP speaks the older HTTP+SSE transport: its GET
+ * answers an event stream whose first event is `endpoint`. Reads at most the first chunk.
+ */
+export async function looksLikeSseEndpoint(
+  url: string,
+  headers: Record<string, string>,
+  fetchImpl: (url: string, init?: RequestInit) => Promise<Response> = fetch,
+): Promise<boolean> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 3000);
+  try {
+    const response = await fetchImpl(url, {
+      headers: { ...headers, accept: "text/event-stream" },
+      signal: controller.signal,
+    });
+    if (!response.ok || !response.headers.get("content-type")?.includes("text/event-stream")) {
+      await response.body?.cancel();
+      return false;
+    }
+    const reader = response.body!.getReader();
+    let text = "";
+    while (text.length < 4096) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+      if (/\n\n/.test(text)) break;
+    }
+    await reader.cancel().catch(() => {});
+    return /^event:\s*endpoint/m.test(text);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+}
