@@ -3,7 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { openSession, type SessionHandlers } from "../core/mcp/client.ts";
-import { createDemoServer } from "../core/mcp/demo_server.ts";
+import { createDemoHandler } from "../core/mcp/demo_server.ts";
 import { BENCH_TOKEN, startLassProcess } from "./_lass_process.ts";
 import { type RawClient, rawHttpClient } from "./_raw_http.ts";
 
@@ -106,12 +106,13 @@ const quietHandlers: SessionHandlers = {
   stderr: () => {},
   listChanged: () => {},
   closed: () => {},
+  troubled: () => {},
 };
 
 /** Direct SDK clients to the same two servers, in this process. */
 async function directClients() {
   const demo = await openSession(
-    { kind: "in-process", server: createDemoServer },
+    { kind: "in-process", handler: createDemoHandler() },
     quietHandlers,
     { timeoutMs: 10_000 },
   );
@@ -139,7 +140,7 @@ async function demoConnectTimes(): Promise<number[]> {
   for (let i = 0; i < CONNECTS; i++) {
     const started = performance.now();
     const session = await openSession(
-      { kind: "in-process", server: createDemoServer },
+      { kind: "in-process", handler: createDemoHandler() },
       quietHandlers,
       {
         timeoutMs: 10_000,

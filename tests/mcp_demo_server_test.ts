@@ -1,64 +1,60 @@
-/** The built-in demo tool server, driven by a real MCP SDK client in-process and over stdio. */
+/**
+ * The built-in demo tool server, driven by a real MCP SDK v2 client: in-process over its
+ * Streamable HTTP `fetch` on protocol 2026-07-28, and over stdio on the 2025 era.
+ */
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-// @ts-types="@modelcontextprotocol/sdk/inMemory"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
 import {
   type CallToolResult,
-  CallToolResultSchema,
+  Client,
   type ClientCapabilities,
-  CreateMessageRequestSchema,
   type ElicitRequest,
-  ElicitRequestSchema,
   type ElicitResult,
+  LOG_LEVEL_META_KEY,
+  type LoggingLevel,
   type LoggingMessageNotification,
-  LoggingMessageNotificationSchema,
   type Progress,
-} from "@modelcontextprotocol/sdk/types.js";
-import { createDemoServer } from "../core/mcp/demo_server.ts";
+  StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { createDemoHandler } from "../core/mcp/demo_server.ts";
 
-/** A client connected to a fresh demo server, with what its handlers saw. */
+/** A tool result whose structured content is an object, as every demo tool's is. */
+type ToolResult = CallToolResult & {
+  structuredContent?: Record<string, unknown>;
+};
+
+/** A client connected to a fresh demo handler, with what its handlers saw. */
 interface Demo extends AsyncDisposable {
   client: Client;
-  /** Calls a tool; the SDK's result union (with the legacy `toolResult` form) narrowed. */
+  /** Calls a tool, asking for logs at `logLevel` (2026-07-28 has no logs without it). */
   call(
     name: string,
     args?: Record<string, unknown>,
-    options?: CallOptions,
-  ): Promise<CallToolResult>;
+    options?: CallOptions & { logLevel?: LoggingLevel },
+  ): Promise<ToolResult>;
   logs: LoggingMessageNotification["params"][];
   elicitations: ElicitRequest["params"][];
   samplingPrompts: string[];
 }
 
 /** Request options of `Client.callTool`: signal, onprogress, timeout. */
-type CallOptions = Parameters<Client["callTool"]>[2];
+type CallOptions = Parameters<Client["callTool"]>[1];
 
-/** Connects a client (sampling + elicitation unless `capabilities` says otherwise) over memory. */
-async function connectDemo(
-  options: { capabilities?: ClientCapabilities; elicitAnswer?: ElicitResult } = {},
-): Promise<Demo> {
-  const capabilities = options.capabilities ?? { sampling: {}, elicitation: { form: {} } };
-  const client = new Client({ name: "demo-test", version: "1.0.0" }, { capabilities });
-  const demo: Demo = {
-    client,
-    call: async (name, args = {}, callOptions) =>
-      CallToolResultSchema.parse(
-        await client.callTool({ name, arguments: args }, undefined, callOptions),
-      ),
-    logs: [],
-    elicitations: [],
-    samplingPrompts: [],
-    [Symbol.asyncDispose]: () => client.close(),
-  };
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+/** The client's answers to the server's questions, unless a test says otherwise. */
+const ROOTS = [{ uri: "file:///home/ada/project", name: "project" }];
+
+/** Registers the handlers a client with `capabilities` needs; `demo` records what they saw. */
+function answerServerRequests(
+  client: Client,
+  demo: Pick<Demo, "logs" | "elicitations" | "samplingPrompts">,
+  capabilities: ClientCapabilities,
+  elicitAnswer?: ElicitResult,
+): void {
+  client.setNotificationHandler("notifications/message", (n) => {
     demo.logs.push(n.params);
   });
   if (capabilities.sampling) {
-    client.setRequestHandler(CreateMessageRequestSchema, (request) => {
+    client.setRequestHandler("sampling/createMessage", (request) => {
       const content = request.params.messages[0].content;
       demo.samplingPrompts.push(
         !Array.isArray(content) && content.type === "text" ? content.text : "",
@@ -72,26 +68,61 @@ async function connectDemo(
     });
   }
   if (capabilities.elicitation) {
-    client.setRequestHandler(ElicitRequestSchema, (request) => {
+    client.setRequestHandler("elicitation/create", (request) => {
       demo.elicitations.push(request.params);
-      return options.elicitAnswer ?? { action: "accept", content: { name: "Grace", color: "red" } };
+      if (request.params.mode === "url") return elicitAnswer ?? { action: "accept" };
+      return elicitAnswer ?? { action: "accept", content: { name: "Grace", color: "red" } };
     });
   }
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createDemoServer().connect(serverSide);
-  await client.connect(clientSide);
+  if (capabilities.roots) client.setRequestHandler("roots/list", () => ({ roots: ROOTS }));
+}
+
+/**
+ * Connects a client (sampling, form and url elicitation, roots unless `capabilities` says
+ * otherwise) to a new demo handler through its `fetch`, negotiating 2026-07-28 as Lass does.
+ */
+async function connectDemo(
+  options: { capabilities?: ClientCapabilities; elicitAnswer?: ElicitResult } = {},
+): Promise<Demo> {
+  const capabilities = options.capabilities ??
+    { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} };
+  const handler = createDemoHandler();
+  const client = new Client({ name: "demo-test", version: "1.0.0" }, {
+    capabilities,
+    versionNegotiation: { mode: "auto" },
+  });
+  const demo: Demo = {
+    client,
+    call: async (name, args = {}, { logLevel = "info", ...callOptions } = {}) =>
+      await client.callTool(
+        { name, arguments: args, _meta: { [LOG_LEVEL_META_KEY]: logLevel } },
+        callOptions,
+      ) as ToolResult,
+    logs: [],
+    elicitations: [],
+    samplingPrompts: [],
+    [Symbol.asyncDispose]: async () => {
+      await client.close();
+      await handler.close();
+    },
+  };
+  answerServerRequests(client, demo, capabilities, options.elicitAnswer);
+  const transport = new StreamableHTTPClientTransport(new URL("http://lass-demo.invalid/mcp"), {
+    fetch: (url, init) => handler.fetch(new Request(url, init)),
+  });
+  await client.connect(transport);
   return demo;
 }
 
 /** The text blocks of a tool result, joined. */
-function textOf(result: CallToolResult): string {
+function textOf(result: ToolResult): string {
   return result.content.flatMap((c) => c.type === "text" ? [c.text] : []).join("\n");
 }
 
-/** Polls until `check` holds (at most a second). */
-async function waitFor(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(check(), "condition not met within 1 s");
+/** Polls until `check` holds (at most 5 s); the failure names `what` was awaited. */
+async function waitFor(what: string, check: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(check(), `${what}: not seen within 5 s`);
 }
 
 const TOOL_NAMES = [
@@ -104,6 +135,9 @@ const TOOL_NAMES = [
   "fail",
   "get_weather",
   "legacy_ui_card",
+  "list_roots",
+  "long_report",
+  "open_url",
   "random_number",
   "show_dashboard",
   "slow_count",
@@ -113,12 +147,15 @@ const DASHBOARD_URI = "ui://lass-demo/dashboard.html";
 
 Deno.test("the demo server introduces itself with a name, instructions and capabilities", async () => {
   await using demo = await connectDemo();
+  assert.equal(demo.client.getProtocolEra(), "modern");
+  assert.equal(demo.client.getNegotiatedProtocolVersion(), "2026-07-28");
   assert.equal(demo.client.getServerVersion()?.name, "lass-demo");
   assert.match(demo.client.getInstructions() ?? "", /offline|made up/);
   const capabilities = demo.client.getServerCapabilities() ?? {};
-  for (const key of ["logging", "tools", "prompts", "resources"] as const) {
+  for (const key of ["logging", "tools", "prompts", "resources", "completions"] as const) {
     assert.ok(capabilities[key], `capability ${key}`);
   }
+  assert.deepEqual(capabilities.extensions, { "io.modelcontextprotocol/tasks": {} });
 });
 
 Deno.test("tools/list shows every tool with title, schemas, annotations and UI metadata", async () => {
@@ -215,15 +252,21 @@ Deno.test("slow_count reports progress for each step", async () => {
   );
 });
 
-Deno.test("slow_count stops counting when the client cancels the call", async () => {
+Deno.test("slow_count's call ends when the client cancels it (2026-07-28 closes the stream)", async () => {
+  // The server's own note about the cancel cannot reach this client: the stream it would ride is
+  // closed. The stdio test below sees that note on the 2025 era.
   await using demo = await connectDemo();
   const controller = new AbortController();
+  const progress: Progress[] = [];
   const call = demo.call("slow_count", { steps: 50, delayMs: 20 }, {
     signal: controller.signal,
-    onprogress: () => controller.abort("enough"),
+    onprogress: (p) => {
+      progress.push(p);
+      controller.abort("enough");
+    },
   });
   await assert.rejects(call, /enough/);
-  await waitFor(() => demo.logs.some((l) => l.data === "slow_count: cancelled after 1 of 50"));
+  assert.deepEqual(progress.map((p) => p.progress), [1]);
 });
 
 Deno.test("ask_user sends a form elicitation with defaults and returns the answer", async () => {
@@ -262,7 +305,47 @@ Deno.test("summarize_with_model asks the client's model through sampling", async
   assert.match(demo.samplingPrompts[0], /at most 10 words:\n\nA long story about a cat\./);
 });
 
-Deno.test("ask_user and summarize_with_model explain a client without the capability", async () => {
+Deno.test("open_url sends a url elicitation and reports what the user did", async () => {
+  await using demo = await connectDemo();
+  const result = await demo.call("open_url", { url: "https://example.com/pay" });
+  assert.equal(demo.elicitations.length, 1);
+  const [request] = demo.elicitations;
+  assert.equal(request.mode, "url");
+  assert.ok("url" in request);
+  assert.equal(request.url, "https://example.com/pay");
+  assert.deepEqual(result.structuredContent, { action: "accept" });
+  assert.equal(textOf(result), "The user opened https://example.com/pay.");
+  await using declining = await connectDemo({ elicitAnswer: { action: "cancel" } });
+  const cancelled = await declining.call("open_url", {});
+  assert.deepEqual(cancelled.structuredContent, { action: "cancel" });
+  assert.match(textOf(cancelled), /chose to cancel instead of opening https:\/\/example\.com\//);
+});
+
+Deno.test("list_roots asks the client for its roots and lists them", async () => {
+  await using demo = await connectDemo();
+  const result = await demo.call("list_roots");
+  assert.deepEqual(result.structuredContent, { roots: ROOTS });
+  assert.equal(textOf(result), "project: file:///home/ada/project");
+});
+
+Deno.test("long_report without tasks waits, reports progress and asks for the title", async () => {
+  await using demo = await connectDemo({
+    elicitAnswer: { action: "accept", content: { title: "Q3" } },
+  });
+  const progress: string[] = [];
+  const result = await demo.call("long_report", { steps: 4, delayMs: 0, ask: true }, {
+    onprogress: (p) => p.total === 4 && progress.push(p.message ?? ""),
+  });
+  assert.deepEqual(result.structuredContent, { title: "Q3", steps: 4 });
+  assert.equal(textOf(result), "Q3: all 4 steps done (made-up report).");
+  assert.deepEqual(progress, ["Step 1 of 4", "Step 2 of 4", "Step 3 of 4", "Step 4 of 4"]);
+  assert.deepEqual(demo.elicitations.map((e) => e.message), ["What should the report be called?"]);
+  const failed = await demo.call("long_report", { steps: 3, delayMs: 0, fail: true });
+  assert.equal(failed.isError, true);
+  assert.equal(textOf(failed), "The report failed on purpose at step 2 of 3.");
+});
+
+Deno.test("the tools that need the client explain a client without the capability", async () => {
   await using demo = await connectDemo({ capabilities: {} });
   const ask = await demo.call("ask_user", {});
   assert.equal(ask.isError, true);
@@ -270,6 +353,10 @@ Deno.test("ask_user and summarize_with_model explain a client without the capabi
   const summary = await demo.call("summarize_with_model", { text: "x" });
   assert.equal(summary.isError, true);
   assert.match(textOf(summary), /does not support sampling/);
+  assert.match(textOf(await demo.call("open_url")), /does not support url elicitation/);
+  assert.match(textOf(await demo.call("list_roots")), /does not share roots/);
+  assert.match(textOf(await demo.call("long_report", { ask: true })), /cannot ask/);
+  assert.deepEqual(demo.elicitations, []);
 });
 
 Deno.test("show_dashboard returns data and its ui:// resource is an MCP App page", async () => {
@@ -476,36 +563,112 @@ Deno.test("resources: static documents, the notes template, its list and complet
   assert.deepEqual(completion.completion.values, ["groceries"]);
 });
 
-Deno.test("each tool call logs an info message, unless the client raised the level", async () => {
+Deno.test("each tool call logs an info message at the level the request asks for", async () => {
   await using demo = await connectDemo();
   await demo.call("add", { a: 1, b: 2 });
   assert.deepEqual(demo.logs, [{ level: "info", logger: "lass-demo", data: "add: 1 + 2" }]);
-  await demo.client.setLoggingLevel("warning");
-  await demo.call("echo", { text: "quiet" });
+  await demo.call("echo", { text: "quiet" }, { logLevel: "warning" });
   assert.equal(demo.logs.length, 1);
-  await demo.client.setLoggingLevel("debug");
-  await demo.call("echo", { text: "loud" });
+  await demo.client.callTool({ name: "echo", arguments: { text: "no level, no logs" } });
+  assert.equal(demo.logs.length, 1);
+  await demo.call("echo", { text: "loud" }, { logLevel: "debug" });
   assert.equal(demo.logs.at(-1)?.data, "echo: 1×");
 });
 
-Deno.test("stdio mode serves the demo tools to a client in another process", async () => {
-  const script = new URL("./fixtures/demo_server_stdio.ts", import.meta.url);
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "-A", script.href],
-    env: Deno.env.toObject(),
-  });
-  const client = new Client({ name: "stdio-test", version: "1.0.0" });
-  await client.connect(transport);
+const STDIO_SCRIPT = new URL("./fixtures/demo_server_stdio.ts", import.meta.url);
+
+Deno.test("stdio serves a 2025 client in another process: requests to the client, logs, cancel", async () => {
+  const capabilities = { sampling: {}, elicitation: { form: {} }, roots: {} };
+  const client = new Client({ name: "stdio-test", version: "1.0.0" }, { capabilities });
+  const seen = { logs: [], elicitations: [], samplingPrompts: [] } as Pick<
+    Demo,
+    "logs" | "elicitations" | "samplingPrompts"
+  >;
+  answerServerRequests(client, seen, capabilities);
+  await client.connect(
+    new StdioClientTransport({
+      command: Deno.execPath(),
+      args: ["run", "-A", STDIO_SCRIPT.href],
+      env: Deno.env.toObject(),
+    }),
+  );
   try {
+    assert.equal(client.getProtocolEra(), "legacy");
     assert.equal(client.getServerVersion()?.name, "lass-demo");
+    assert.equal(client.getServerCapabilities()?.extensions, undefined, "no 2026 tasks on 2025");
     const { tools } = await client.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), TOOL_NAMES);
     const result = await client.callTool({ name: "add", arguments: { a: 20, b: 22 } });
     assert.deepEqual(result.structuredContent, { sum: 42 });
+    await waitFor("the log of add", () => seen.logs.some((l) => l.data === "add: 20 + 22"));
+
+    // The tools ask with input_required; the SDK sends the 2025 client real requests instead.
+    const asked = await client.callTool({ name: "ask_user", arguments: { message: "Hi?" } });
+    assert.deepEqual(asked.structuredContent, {
+      action: "accept",
+      content: { name: "Grace", color: "red" },
+    });
+    assert.equal(seen.elicitations[0].message, "Hi?");
+    const summary = await client.callTool({
+      name: "summarize_with_model",
+      arguments: { text: "A cat." },
+    });
+    assert.deepEqual(summary.structuredContent, {
+      summary: "A short summary.",
+      model: "fake-model",
+    });
+    const roots = await client.callTool({ name: "list_roots", arguments: {} });
+    assert.deepEqual(roots.structuredContent, { roots: ROOTS });
+
+    const controller = new AbortController();
+    const counting = client.callTool(
+      { name: "slow_count", arguments: { steps: 50, delayMs: 20 } },
+      {
+        signal: controller.signal,
+        onprogress: () => controller.abort("enough"),
+      },
+    );
+    await assert.rejects(counting, /enough/);
+    await waitFor(
+      "the log `slow_count: cancelled after 1 of 50`",
+      () => seen.logs.some((l) => l.data === "slow_count: cancelled after 1 of 50"),
+    );
   } finally {
     await client.close();
   }
+});
+
+Deno.test("the stdio demo server exits once its stdin ends", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", STDIO_SCRIPT.href],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "1" },
+    },
+  };
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(JSON.stringify(initialize) + "\n"));
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let out = "";
+  while (!out.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += value;
+  }
+  assert.equal(JSON.parse(out.split("\n")[0]).result.serverInfo.name, "lass-demo");
+  await writer.close();
+  const status = await child.status;
+  assert.equal(status.code, 0, "the server exits by itself when stdin closes");
+  await reader.cancel();
 });
 
 /** A JSON-RPC message as the View posts it. */

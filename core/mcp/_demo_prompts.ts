@@ -1,17 +1,16 @@
 /** The demo server's prompts: `code_review` and `plan_trip`, both with arguments. */
 import { z } from "zod";
-// @ts-types="@modelcontextprotocol/sdk/server/mcp"
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 
 /** Registers `code_review` and `plan_trip`. */
 export function registerDemoPrompts(server: McpServer): void {
   server.registerPrompt("code_review", {
     title: "Review code",
     description: "Asks the model for a focused code review.",
-    argsSchema: {
+    argsSchema: z.object({
       code: z.string().min(1).describe("The code to review"),
       language: z.string().optional().describe("Programming language, e.g. TypeScript"),
-    },
+    }),
   }, ({ code, language }) => ({
     description: `Code review${language ? ` (${language})` : ""}`,
     messages: [{
@@ -30,11 +29,11 @@ export function registerDemoPrompts(server: McpServer): void {
   server.registerPrompt("plan_trip", {
     title: "Plan a trip",
     description: "Asks the model for a day-by-day travel plan.",
-    argsSchema: {
+    argsSchema: z.object({
       destination: z.string().min(1).describe("Where to go"),
       // Prompt arguments travel as strings, so the number of days is coerced.
       days: z.coerce.number().int().min(1).max(30).describe("Number of days, 1-30"),
-    },
+    }),
   }, ({ destination, days }) => ({
     description: `A ${days}-day trip to ${destination}`,
     messages: [

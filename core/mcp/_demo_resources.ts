@@ -1,19 +1,18 @@
 /** The demo server's resources: a readme, a JSON config and three notes behind a URI template. */
-// @ts-types="@modelcontextprotocol/sdk/server/mcp"
-import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type McpServer,
+  ResourceNotFoundError,
+  ResourceTemplate,
+} from "@modelcontextprotocol/server";
 import { VERSION } from "../version.ts";
-
-/** The MCP error code for an unknown resource. */
-const RESOURCE_NOT_FOUND = -32002;
 
 const README = `# lass-demo
 
 The built-in demo tool server of Lass. Everything runs locally with made-up data.
 
 - Tools: add, echo, get_weather, current_time, random_number, slow_count, fail, ask_user,
-  summarize_with_model, show_dashboard, legacy_ui_card, a2ui_form
+  open_url, summarize_with_model, list_roots, long_report (a task), show_dashboard,
+  dashboard_refresh, legacy_ui_card, a2ui_form
 - Prompts: code_review, plan_trip
 - Resources: demo://readme, demo://config.json, demo://notes/{id}
 `;
@@ -63,7 +62,10 @@ export function registerDemoResources(server: McpServer): void {
   }, (uri, { id }) => {
     const note = typeof id === "string" ? NOTES.get(id) : undefined;
     if (!note) {
-      throw new McpError(RESOURCE_NOT_FOUND, `No note "${id}"; the notes are ${ids.join(", ")}.`);
+      throw new ResourceNotFoundError(
+        uri.href,
+        `No note "${id}"; the notes are ${ids.join(", ")}.`,
+      );
     }
     return { contents: [{ uri: uri.href, mimeType: "text/plain", text: note.text }] };
   });

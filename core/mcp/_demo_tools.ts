@@ -1,33 +1,15 @@
 /** The demo server's plain tools: arithmetic, echo, fake weather, time, random numbers, progress, failure. */
 import { z } from "zod";
-// @ts-types="@modelcontextprotocol/sdk/server/mcp"
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="@modelcontextprotocol/sdk/shared/protocol"
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
-import type {
-  CallToolResult,
-  ServerNotification,
-  ServerRequest,
-} from "@modelcontextprotocol/sdk/types.js";
-
-/** What the SDK passes to every request handler: the signal, the progress token, the session. */
-export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+import type { CallToolResult, McpServer, ServerContext } from "@modelcontextprotocol/server";
 
 /**
- * Sends an info log message about a tool call. The SDK drops it below the level the client set
- * with `logging/setLevel`. Best effort: a log that cannot be sent must not fail the tool.
+ * Sends an info log message about a tool call. The SDK drops it below the level the client asked
+ * for: per session (`logging/setLevel`) on the 2025 era, per request (the log-level `_meta` key,
+ * no key = no logs) on 2026-07-28. Best effort: a log that cannot be sent must not fail the tool.
  */
-export async function logToolCall(
-  server: McpServer,
-  extra: ToolExtra,
-  message: string,
-): Promise<void> {
+export async function logToolCall(ctx: ServerContext, message: string): Promise<void> {
   try {
-    await server.sendLoggingMessage(
-      { level: "info", logger: "lass-demo", data: message },
-      extra.sessionId,
-    );
+    await ctx.mcpReq.log("info", message, "lass-demo");
   } catch {
     // The connection is gone or closing; the tool's own answer tells the rest.
   }
@@ -43,14 +25,14 @@ export function registerBasicTools(server: McpServer): void {
   server.registerTool("add", {
     title: "Add two numbers",
     description: "Adds two numbers and returns the sum.",
-    inputSchema: {
+    inputSchema: z.object({
       a: z.number().describe("First addend"),
       b: z.number().describe("Second addend"),
-    },
-    outputSchema: { sum: z.number() },
+    }),
+    outputSchema: z.object({ sum: z.number() }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  }, async ({ a, b }, extra) => {
-    await logToolCall(server, extra, `add: ${a} + ${b}`);
+  }, async ({ a, b }, ctx) => {
+    await logToolCall(ctx, `add: ${a} + ${b}`);
     const sum = a + b;
     return { content: [{ type: "text", text: String(sum) }], structuredContent: { sum } };
   });
@@ -58,14 +40,14 @@ export function registerBasicTools(server: McpServer): void {
   server.registerTool("echo", {
     title: "Echo text",
     description: "Returns the text unchanged, repeated `times` times (one per line).",
-    inputSchema: {
+    inputSchema: z.object({
       text: z.string().describe("The text to echo"),
       times: z.int().min(1).max(10).optional().describe("How many copies, 1-10 (default 1)"),
-    },
-    outputSchema: { text: z.string() },
+    }),
+    outputSchema: z.object({ text: z.string() }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  }, async ({ text, times = 1 }, extra) => {
-    await logToolCall(server, extra, `echo: ${times}×`);
+  }, async ({ text, times = 1 }, ctx) => {
+    await logToolCall(ctx, `echo: ${times}×`);
     const echoed = Array.from({ length: times }, () => text).join("\n");
     return { content: [{ type: "text", text: echoed }], structuredContent: { text: echoed } };
   });
@@ -75,18 +57,18 @@ export function registerBasicTools(server: McpServer): void {
     description:
       "Returns MADE-UP weather for a city. The numbers are derived from the city name, " +
       "so they are stable but have nothing to do with the real weather.",
-    inputSchema: { city: z.string().min(1).describe("City name, e.g. Oslo") },
-    outputSchema: {
+    inputSchema: z.object({ city: z.string().min(1).describe("City name, e.g. Oslo") }),
+    outputSchema: z.object({
       city: z.string(),
       conditions: z.string(),
       temperatureC: z.number(),
       humidityPercent: z.number(),
       windKph: z.number(),
       madeUp: z.literal(true),
-    },
+    }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  }, async ({ city }, extra) => {
-    await logToolCall(server, extra, `get_weather: ${city}`);
+  }, async ({ city }, ctx) => {
+    await logToolCall(ctx, `get_weather: ${city}`);
     const weather = fakeWeather(city);
     const text = `${weather.city}: ${weather.conditions}, ${weather.temperatureC} °C, ` +
       `humidity ${weather.humidityPercent}%, wind ${weather.windKph} km/h (made-up data).`;
@@ -96,13 +78,13 @@ export function registerBasicTools(server: McpServer): void {
   server.registerTool("current_time", {
     title: "Current time",
     description: "Returns the current time as ISO 8601, in UTC and in an optional IANA time zone.",
-    inputSchema: {
+    inputSchema: z.object({
       timeZone: z.string().optional().describe("IANA time zone, e.g. Europe/Paris (default UTC)"),
-    },
-    outputSchema: { utc: z.string(), timeZone: z.string(), local: z.string() },
+    }),
+    outputSchema: z.object({ utc: z.string(), timeZone: z.string(), local: z.string() }),
     annotations: { readOnlyHint: true, openWorldHint: false },
-  }, async ({ timeZone = "UTC" }, extra) => {
-    await logToolCall(server, extra, `current_time: ${timeZone}`);
+  }, async ({ timeZone = "UTC" }, ctx) => {
+    await logToolCall(ctx, `current_time: ${timeZone}`);
     const now = new Date();
     const local = isoInTimeZone(now, timeZone);
     if (local === undefined) {
@@ -118,14 +100,14 @@ export function registerBasicTools(server: McpServer): void {
     title: "Random number",
     description: "Returns a random integer between min and max, inclusive. Uses Math.random: " +
       "not seeded, not reproducible and not for anything secret.",
-    inputSchema: {
+    inputSchema: z.object({
       min: z.int().optional().describe("Smallest value (default 1)"),
       max: z.int().optional().describe("Largest value (default 100)"),
-    },
-    outputSchema: { value: z.int(), min: z.int(), max: z.int() },
+    }),
+    outputSchema: z.object({ value: z.int(), min: z.int(), max: z.int() }),
     annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false },
-  }, async ({ min = 1, max = 100 }, extra) => {
-    await logToolCall(server, extra, `random_number: ${min}..${max}`);
+  }, async ({ min = 1, max = 100 }, ctx) => {
+    await logToolCall(ctx, `random_number: ${min}..${max}`);
     if (min > max) return toolError(`min (${min}) must not be greater than max (${max}).`);
     const value = min + Math.floor(Math.random() * (max - min + 1));
     return {
@@ -138,22 +120,22 @@ export function registerBasicTools(server: McpServer): void {
     title: "Count slowly",
     description: "Counts to `steps`, waiting `delayMs` between steps and reporting progress " +
       "after each one. Cancellable.",
-    inputSchema: {
+    inputSchema: z.object({
       steps: z.int().min(1).max(50).optional().describe("How many steps, 1-50 (default 5)"),
       delayMs: z.int().min(0).max(5000).optional().describe("Pause per step in ms (default 500)"),
-    },
-    outputSchema: { steps: z.int() },
+    }),
+    outputSchema: z.object({ steps: z.int() }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  }, async ({ steps = 5, delayMs = 500 }, extra) => {
-    await logToolCall(server, extra, `slow_count: ${steps} steps of ${delayMs} ms`);
-    const progressToken = extra._meta?.progressToken;
+  }, async ({ steps = 5, delayMs = 500 }, ctx) => {
+    await logToolCall(ctx, `slow_count: ${steps} steps of ${delayMs} ms`);
+    const progressToken = ctx.mcpReq._meta?.progressToken;
     for (let step = 1; step <= steps; step++) {
-      if (!await sleep(delayMs, extra.signal)) {
-        await logToolCall(server, extra, `slow_count: cancelled after ${step - 1} of ${steps}`);
+      if (!await sleep(delayMs, ctx.mcpReq.signal)) {
+        await logToolCall(ctx, `slow_count: cancelled after ${step - 1} of ${steps}`);
         return toolError(`Cancelled after ${step - 1} of ${steps} steps.`);
       }
       if (progressToken === undefined) continue;
-      await extra.sendNotification({
+      await ctx.mcpReq.notify({
         method: "notifications/progress",
         params: {
           progressToken,
@@ -172,16 +154,18 @@ export function registerBasicTools(server: McpServer): void {
   server.registerTool("fail", {
     title: "Always fail",
     description: "Always fails with a tool error (isError: true), to try how errors are shown.",
-    inputSchema: { reason: z.string().optional().describe("Text to include in the error") },
+    inputSchema: z.object({
+      reason: z.string().optional().describe("Text to include in the error"),
+    }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  }, async ({ reason }, extra) => {
-    await logToolCall(server, extra, "fail: failing on purpose");
+  }, async ({ reason }, ctx) => {
+    await logToolCall(ctx, "fail: failing on purpose");
     return toolError(`The fail tool always fails${reason ? `: ${reason}` : "."}`);
   });
 }
 
 /** Waits `ms` milliseconds; resolves false at once (and clears the timer) when `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
     const onAbort = () => {

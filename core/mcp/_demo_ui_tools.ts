@@ -1,7 +1,6 @@
 /** The demo tools with generated UI: an MCP App dashboard, a legacy MCP-UI card and an A2UI form. */
 import { z } from "zod";
-// @ts-types="@modelcontextprotocol/sdk/server/mcp"
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { DASHBOARD_HTML, legacyCardHtml } from "./_demo_app_html.ts";
 import { logToolCall } from "./_demo_tools.ts";
 
@@ -14,19 +13,26 @@ export const A2UI_BASIC_CATALOG_ID =
   "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
 
 /** What `show_dashboard` and `dashboard_refresh` return as structured content. */
-const dashboardShape = {
+const dashboardShape = z.object({
   title: z.string(),
   refreshes: z.int(),
   updatedAt: z.string(),
   metrics: z.array(z.object({ label: z.string(), value: z.number() })),
-};
+});
+
+/**
+ * What the UI tools count, kept outside the server instance: a server built per request (2026-07-28
+ * over HTTP) still numbers its refreshes and its A2UI surfaces across calls.
+ */
+export interface UiToolCounters {
+  refreshes: number;
+  forms: number;
+}
 
 /** Registers the UI tools and the dashboard's `ui://` resource. */
-export function registerUiTools(server: McpServer): void {
-  let refreshes = 0;
-  let forms = 0;
+export function registerUiTools(server: McpServer, counters: UiToolCounters): void {
   const dashboard = (title: string) => {
-    const data = dashboardData(title, refreshes++);
+    const data = dashboardData(title, counters.refreshes++);
     const lines = data.metrics.map((m) => `${m.label}: ${m.value}`).join(", ");
     return {
       content: [{ type: "text" as const, text: `${data.title} (made-up numbers): ${lines}` }],
@@ -38,7 +44,7 @@ export function registerUiTools(server: McpServer): void {
     title: "Show the demo dashboard",
     description: "Shows a small dashboard of made-up metrics as an MCP App (interactive HTML). " +
       "Hosts without MCP Apps get the numbers as text.",
-    inputSchema: { title: z.string().optional().describe("Dashboard heading") },
+    inputSchema: z.object({ title: z.string().optional().describe("Dashboard heading") }),
     outputSchema: dashboardShape,
     annotations: { readOnlyHint: true, openWorldHint: false },
     // The flat "ui/resourceUri" key is deprecated but hosts are still asked to read it.
@@ -46,8 +52,8 @@ export function registerUiTools(server: McpServer): void {
       ui: { resourceUri: DASHBOARD_URI, visibility: ["model", "app"] },
       "ui/resourceUri": DASHBOARD_URI,
     },
-  }, async ({ title = "Demo dashboard" }, extra) => {
-    await logToolCall(server, extra, "show_dashboard: rendering");
+  }, async ({ title = "Demo dashboard" }, ctx) => {
+    await logToolCall(ctx, "show_dashboard: rendering");
     return dashboard(title);
   });
 
@@ -58,8 +64,8 @@ export function registerUiTools(server: McpServer): void {
     outputSchema: dashboardShape,
     annotations: { readOnlyHint: true, openWorldHint: false },
     _meta: { ui: { visibility: ["app"] } },
-  }, async (extra) => {
-    await logToolCall(server, extra, "dashboard_refresh: called by the app");
+  }, async (ctx) => {
+    await logToolCall(ctx, "dashboard_refresh: called by the app");
     return dashboard("Demo dashboard");
   });
 
@@ -81,13 +87,13 @@ export function registerUiTools(server: McpServer): void {
     title: "Show a legacy MCP-UI card",
     description: "Returns a card as a legacy MCP-UI resource (ui:// embedded text/html), the " +
       "format that came before MCP Apps.",
-    inputSchema: {
+    inputSchema: z.object({
       title: z.string().optional().describe("Card heading"),
       message: z.string().optional().describe("Card text"),
-    },
+    }),
     annotations: { readOnlyHint: true, openWorldHint: false },
-  }, async ({ title = "Hello from lass-demo", message = "A legacy MCP-UI card." }, extra) => {
-    await logToolCall(server, extra, "legacy_ui_card: rendering");
+  }, async ({ title = "Hello from lass-demo", message = "A legacy MCP-UI card." }, ctx) => {
+    await logToolCall(ctx, "legacy_ui_card: rendering");
     return {
       content: [
         { type: "text", text: `${title}: ${message}` },
@@ -108,12 +114,12 @@ export function registerUiTools(server: McpServer): void {
     title: "Show an A2UI form",
     description: "Returns a small sign-up form as A2UI v0.9 messages (basic catalog), embedded " +
       "as an application/a2ui+json resource for the host to render with its own widgets.",
-    inputSchema: { title: z.string().optional().describe("Form heading") },
+    inputSchema: z.object({ title: z.string().optional().describe("Form heading") }),
     annotations: { readOnlyHint: true, openWorldHint: false },
-  }, async ({ title = "Sign up" }, extra) => {
-    await logToolCall(server, extra, "a2ui_form: rendering");
+  }, async ({ title = "Sign up" }, ctx) => {
+    await logToolCall(ctx, "a2ui_form: rendering");
     // Surface ids must be unique per session: a second createSurface for an id is an error.
-    const messages = signUpForm(`demo-form-${++forms}`, title);
+    const messages = signUpForm(`demo-form-${++counters.forms}`, title);
     return {
       content: [
         { type: "text", text: `${title}: a form asking for a name and whether to send updates.` },

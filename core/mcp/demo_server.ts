@@ -1,57 +1,124 @@
-/** The built-in demo tool server (`command: "service:demo"`): in-process for Lass, stdio for other clients. */
-import process from "node:process";
-// @ts-types="@modelcontextprotocol/sdk/server/mcp"
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+/**
+ * The built-in demo tool server (`command: "service:demo"`): in-process for Lass over Streamable
+ * HTTP (a `fetch` function, no socket), over stdio for other clients. Both serve protocol
+ * 2026-07-28 and the 2025 era from one factory.
+ */
+import {
+  createMcpHandler,
+  type McpRequestContext,
+  McpServer,
+  type Transport,
+} from "@modelcontextprotocol/server";
 import { VERSION } from "../version.ts";
 import { registerClientRequestTools } from "./_demo_client_tools.ts";
 import { registerDemoPrompts } from "./_demo_prompts.ts";
+import { registerReportTool } from "./_demo_report_tool.ts";
 import { registerDemoResources } from "./_demo_resources.ts";
+import { registerTaskMethods, TaskStore } from "./_demo_tasks.ts";
 import { registerBasicTools } from "./_demo_tools.ts";
-import { registerUiTools } from "./_demo_ui_tools.ts";
+import { registerUiTools, type UiToolCounters } from "./_demo_ui_tools.ts";
 
-/** The name the demo server reports in `initialize`. */
+/** The name the demo server reports (`serverInfo`). */
 export const DEMO_SERVER_NAME = "lass-demo";
 
 const INSTRUCTIONS = "Lass demo tool server: small offline tools for trying MCP features such as " +
-  "structured output, progress, errors, elicitation, sampling, logging and generated UI " +
-  "(MCP Apps, legacy MCP-UI and A2UI). All data is made up locally, so nothing needs a network " +
-  "or an API key. Start with `add`, `get_weather` or `show_dashboard`.";
+  "structured output, progress, errors, elicitation, sampling, roots, tasks, logging and " +
+  "generated UI (MCP Apps, legacy MCP-UI and A2UI). All data is made up locally, so nothing " +
+  "needs a network or an API key. Start with `add`, `get_weather` or `show_dashboard`.";
 
-/** Creates a fresh demo server with all its tools, prompts and resources; connect it to any transport. */
-export function createDemoServer(): McpServer {
+/**
+ * What the demo keeps between requests: a server instance may be built per request, so counters
+ * and running tasks live here, one per handler or stdio connection.
+ */
+interface DemoState {
+  counters: UiToolCounters;
+  tasks: TaskStore;
+}
+
+function newDemoState(): DemoState {
+  return { counters: { refreshes: 0, forms: 0 }, tasks: new TaskStore() };
+}
+
+/** The state of servers built by {@link createDemoServer} alone. */
+const sharedState = newDemoState();
+
+/**
+ * Builds one demo server instance with all its tools, prompts and resources. Cheap: call it per
+ * request or per connection. The serving entries pass `ctx`; its era decides whether the tasks
+ * extension is offered (it is, unless the instance serves the 2025 era).
+ */
+export function createDemoServer(ctx?: McpRequestContext): McpServer {
+  return buildDemoServer(sharedState, ctx);
+}
+
+function buildDemoServer(state: DemoState, ctx?: McpRequestContext): McpServer {
   const server = new McpServer(
     { name: DEMO_SERVER_NAME, title: "Lass demo tools", version: VERSION },
     { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
   );
   registerBasicTools(server);
   registerClientRequestTools(server);
-  registerUiTools(server);
+  registerReportTool(server, state.tasks);
+  registerUiTools(server, state.counters);
   registerDemoPrompts(server);
   registerDemoResources(server);
+  if (ctx?.era !== "legacy") registerTaskMethods(server, state.tasks);
   return server;
 }
 
+/** The demo over Streamable HTTP, as a `fetch` function. */
+export interface DemoHandler {
+  fetch(req: Request): Promise<Response>;
+  /** Stops in-flight requests and running tasks. */
+  close(): Promise<void>;
+}
+
 /**
- * Serves a new demo server on this process' stdin/stdout until stdin closes.
+ * Serves the demo over Streamable HTTP: 2026-07-28 requests, and 2025 ones statelessly (which
+ * cannot carry server-to-client requests: the 2025 era gets elicitation and sampling over stdio).
+ * Each handler has its own counters and tasks.
+ */
+export function createDemoHandler(): DemoHandler {
+  const state = newDemoState();
+  const handler = createMcpHandler((ctx) => buildDemoServer(state, ctx));
+  return {
+    fetch: (req) => handler.fetch(req),
+    close: async () => {
+      state.tasks.close();
+      await handler.close();
+    },
+  };
+}
+
+/**
+ * Serves the demo on this process' stdin/stdout (both eras) until stdin ends.
  * Nothing else may write to stdout meanwhile: it carries the protocol.
  */
 export async function runDemoServerOverStdio(): Promise<void> {
-  const { StdioServerTransport } = await import(
-    "@modelcontextprotocol/sdk/server/stdio.js"
-  ) as typeof import("@modelcontextprotocol/sdk/server/stdio");
-  const server = createDemoServer();
-  const closed = new Promise<void>((resolve) => {
-    server.server.onclose = resolve;
+  const { serveStdio, StdioServerTransport } = await import("@modelcontextprotocol/server/stdio");
+  const state = newDemoState();
+  const wire = new StdioServerTransport();
+  const ended = new Promise<void>((resolve) => {
+    serveStdio((ctx) => buildDemoServer(state, ctx), { transport: closeAware(wire, resolve) });
   });
-  // The SDK's stdio transport never notices the end of stdin, so close the server ourselves.
-  const closeOnEnd = () => void server.close();
-  process.stdin.once("end", closeOnEnd);
-  try {
-    await server.connect(new StdioServerTransport());
-    await closed;
-  } finally {
-    process.stdin.off("end", closeOnEnd);
-  }
+  await ended;
+  state.tasks.close();
+}
+
+/** Wraps `inner` so that `onClosed` runs once it closes (stdin ended or the entry closed it). */
+function closeAware(inner: Transport, onClosed: () => void): Transport {
+  const outer: Transport = {
+    start: () => inner.start(),
+    send: (message, options) => inner.send(message, options),
+    close: () => inner.close(),
+  };
+  inner.onmessage = (message, extra) => outer.onmessage?.(message, extra);
+  inner.onerror = (error) => outer.onerror?.(error);
+  inner.onclose = () => {
+    outer.onclose?.();
+    onClosed();
+  };
+  return outer;
 }
 
 if (import.meta.main) await runDemoServerOverStdio();
