@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import {
   CreateTaskResultV2Schema,
   GetTaskResultV2Schema,
+  TaskStatusNotificationV2Schema,
 } from "@modelcontextprotocol/ext-tasks/core/v2";
 import { type DetailedTask, TaskStore } from "../core/mcp/_demo_tasks.ts";
 import { createDemoHandler, type DemoHandler } from "../core/mcp/demo_server.ts";
@@ -18,13 +19,17 @@ const TASKS = { "io.modelcontextprotocol/tasks": {} };
 /** A demo handler and a raw JSON-RPC client for it. */
 function rawDemo(handler: DemoHandler = createDemoHandler()) {
   let nextId = 1;
-  /** Sends one request; `tasks: false` leaves the extension out of the client's capabilities. */
-  const rpc = async (method: string, params: Json, options: { tasks?: boolean } = {}) => {
-    const id = nextId++;
+  /** POSTs one request; `tasks: false` leaves the extension out of the client's capabilities. */
+  const post = (
+    method: string,
+    params: Json,
+    options: { tasks?: boolean; id?: number; signal?: AbortSignal } = {},
+  ) => {
     const name = params.name ?? params.taskId;
-    const response = await handler.fetch(
+    return handler.fetch(
       new Request("http://lass-demo.invalid/mcp", {
         method: "POST",
+        signal: options.signal,
         headers: {
           "content-type": "application/json",
           accept: "application/json, text/event-stream",
@@ -34,7 +39,7 @@ function rawDemo(handler: DemoHandler = createDemoHandler()) {
         },
         body: JSON.stringify({
           jsonrpc: "2.0",
-          id,
+          id: options.id ?? nextId++,
           method,
           params: {
             ...params,
@@ -50,6 +55,11 @@ function rawDemo(handler: DemoHandler = createDemoHandler()) {
         }),
       }),
     );
+  };
+  /** Sends one request and reads its answer (from JSON or an SSE stream). */
+  const rpc = async (method: string, params: Json, options: { tasks?: boolean } = {}) => {
+    const id = nextId++;
+    const response = await post(method, params, { ...options, id });
     const text = await response.text();
     const messages = response.headers.get("content-type")?.startsWith("text/event-stream")
       ? text.split("\n").filter((line) => line.startsWith("data: ")).map((l) =>
@@ -76,7 +86,39 @@ function rawDemo(handler: DemoHandler = createDemoHandler()) {
     }
     assert.fail(`task ${taskId}: ${what} not seen; last: ${JSON.stringify(seen.at(-1))}`);
   };
-  return { rpc, pollUntil, [Symbol.asyncDispose]: () => handler.close() };
+  /**
+   * Opens a `subscriptions/listen` stream; `next()` reads its messages one by one, `close()`
+   * ends it (as a client does by closing the request).
+   */
+  const listen = async (notifications: Json, options: { tasks?: boolean } = {}) => {
+    const controller = new AbortController();
+    const id = nextId++;
+    const response = await post("subscriptions/listen", { notifications }, {
+      ...options,
+      id,
+      signal: controller.signal,
+    });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let buffered = "";
+    const next = async (): Promise<Json> => {
+      while (!buffered.includes("\n\n")) {
+        const { value, done } = await reader.read();
+        assert.ok(!done, `the listen stream ended; unread: ${buffered}`);
+        buffered += value;
+      }
+      const end = buffered.indexOf("\n\n");
+      const frame = buffered.slice(0, end);
+      buffered = buffered.slice(end + 2);
+      const data = frame.split("\n").find((line) => line.startsWith("data: "));
+      return data ? JSON.parse(data.slice(6)) : await next();
+    };
+    const close = async () => {
+      controller.abort();
+      await reader.cancel().catch(() => {});
+    };
+    return { id, response, next, close };
+  };
+  return { post, rpc, pollUntil, listen, [Symbol.asyncDispose]: () => handler.close() };
 }
 
 /** Starts `long_report` as a task and returns its id, after checking the CreateTaskResult. */
@@ -221,6 +263,64 @@ Deno.test("each demo handler keeps its own tasks", async () => {
   await using second = rawDemo();
   const taskId = await startReport(first, { steps: 1, delayMs: 0 });
   assert.equal((await second.rpc("tasks/get", { taskId })).error?.code, -32602);
+});
+
+Deno.test("a listen stream that names a task gets notifications/tasks until the task ends", async () => {
+  await using demo = rawDemo();
+  const taskId = await startReport(demo, { steps: 3, delayMs: 20 });
+  const stream = await demo.listen({ taskIds: [taskId, "no-such-task"] });
+  assert.equal(stream.response.headers.get("content-type"), "text/event-stream");
+  const ack = await stream.next();
+  assert.equal(ack.method, "notifications/subscriptions/acknowledged");
+  assert.deepEqual(ack.params, {
+    notifications: { taskIds: [taskId] },
+    _meta: { "io.modelcontextprotocol/subscriptionId": stream.id },
+  });
+  const statuses: string[] = [];
+  for (let done = false; !done;) {
+    const note = TaskStatusNotificationV2Schema.parse(await stream.next());
+    assert.equal(note.params.taskId, taskId);
+    assert.equal(note.params._meta?.["io.modelcontextprotocol/subscriptionId"], stream.id);
+    statuses.push(`${note.params.status}: ${note.params.statusMessage}`);
+    if (note.params.status === "completed") {
+      done = true;
+      assert.deepEqual(note.params.result.structuredContent, { title: "Demo report", steps: 3 });
+    }
+  }
+  // The first one is the state when the stream opened, then every change after it.
+  const all = [
+    "working: Started.",
+    "working: Step 1 of 3",
+    "working: Step 2 of 3",
+    "working: Step 3 of 3",
+    "completed: Done.",
+  ];
+  assert.deepEqual(statuses, all.slice(all.length - statuses.length));
+  await stream.close();
+});
+
+Deno.test("task notifications join a listen stream for list changes; they need the extension", async () => {
+  await using demo = rawDemo();
+  const taskId = await startReport(demo, { steps: 1, delayMs: 0 });
+  const stream = await demo.listen({ toolsListChanged: true, taskIds: [taskId] });
+  const ack = await stream.next();
+  assert.deepEqual((ack.params as Json).notifications, {
+    toolsListChanged: true,
+    taskIds: [taskId],
+  });
+  const first = TaskStatusNotificationV2Schema.parse(await stream.next());
+  assert.equal(first.params.taskId, taskId);
+  await stream.close();
+
+  const refused = await demo.post(
+    "subscriptions/listen",
+    { notifications: { taskIds: [taskId] } },
+    {
+      tasks: false,
+    },
+  );
+  assert.equal(refused.status, 400);
+  assert.equal((await refused.json()).error.code, -32021);
 });
 
 /** Polls until `check` holds (at most 5 s); the failure names what was awaited. */

@@ -14,6 +14,7 @@ import { registerClientRequestTools } from "./_demo_client_tools.ts";
 import { registerDemoPrompts } from "./_demo_prompts.ts";
 import { registerReportTool } from "./_demo_report_tool.ts";
 import { registerDemoResources } from "./_demo_resources.ts";
+import { taskListenFetch, taskListenTransport } from "./_demo_task_listen.ts";
 import { registerTaskMethods, TaskStore } from "./_demo_tasks.ts";
 import { registerBasicTools } from "./_demo_tools.ts";
 import { registerUiTools, type UiToolCounters } from "./_demo_ui_tools.ts";
@@ -76,13 +77,13 @@ export interface DemoHandler {
 /**
  * Serves the demo over Streamable HTTP: 2026-07-28 requests, and 2025 ones statelessly (which
  * cannot carry server-to-client requests: the 2025 era gets elicitation and sampling over stdio).
- * Each handler has its own counters and tasks.
+ * Each handler has its own counters and tasks; listen streams may ask for task notifications.
  */
 export function createDemoHandler(): DemoHandler {
   const state = newDemoState();
   const handler = createMcpHandler((ctx) => buildDemoServer(state, ctx));
   return {
-    fetch: (req) => handler.fetch(req),
+    fetch: taskListenFetch((req) => handler.fetch(req), state.tasks),
     close: async () => {
       state.tasks.close();
       await handler.close();
@@ -99,7 +100,8 @@ export async function runDemoServerOverStdio(): Promise<void> {
   const state = newDemoState();
   const wire = new StdioServerTransport();
   const ended = new Promise<void>((resolve) => {
-    serveStdio((ctx) => buildDemoServer(state, ctx), { transport: closeAware(wire, resolve) });
+    const transport = closeAware(taskListenTransport(wire, state.tasks), resolve);
+    serveStdio((ctx) => buildDemoServer(state, ctx), { transport });
   });
   await ended;
   state.tasks.close();
