@@ -567,6 +567,7 @@ Deno.test("OAuthSignIn.signOut deletes the server's file and drops late writes o
       transport: "http" as const,
       url: "https://mcp.example.com/mcp",
       timeoutMs: 1000,
+      protocolEra: "auto" as const,
       sampling: "ask" as const,
     };
     const url = record.url;

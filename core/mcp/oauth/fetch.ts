@@ -11,7 +11,7 @@ interface Snapshot {
   body: Uint8Array;
 }
 
-/** How long a finished refresh answers repeats of the same request. */
+/** How long a finished refresh (or grant) answers repeats of the same request. */
 const SETTLED_MS = 30_000;
 
 /**
@@ -19,7 +19,8 @@ const SETTLED_MS = 30_000;
  * or shortly after it finished, get a copy of that one answer instead of a request of their own.
  * This keeps concurrent 401s from starting a refresh each, and keeps a late duplicate from
  * presenting a refresh token the authorization server has just rotated (which would fail and
- * throw the new tokens away).
+ * throw the new tokens away). Machine-to-machine grants that would replace the same access token
+ * share one answer the same way (see {@link AuthFetchOptions.grantKey}).
  */
 export class RefreshCoalescer {
   readonly #entries = new Map<string, { result: Promise<Snapshot>; settledAt?: number }>();
@@ -31,19 +32,29 @@ export class RefreshCoalescer {
     this.#now = now;
   }
 
-  /** Sends `request` once per refresh token, answering every caller with a copy of its response. */
-  async run(refreshToken: string, request: () => Promise<Response>): Promise<Response> {
+  /**
+   * Sends `request` once per key (a refresh token), answering every caller with a copy of its
+   * response. An answer that `keep` refuses serves only the callers already waiting.
+   */
+  async run(
+    key: string,
+    request: () => Promise<Response>,
+    keep: (status: number) => boolean = () => true,
+  ): Promise<Response> {
     this.#prune();
-    let entry = this.#entries.get(refreshToken);
+    let entry = this.#entries.get(key);
     if (!entry) {
       this.sent++;
       const result = request().then(snapshot);
       entry = { result };
-      this.#entries.set(refreshToken, entry);
+      this.#entries.set(key, entry);
       const settled = entry;
+      const forget = () => {
+        if (this.#entries.get(key) === settled) this.#entries.delete(key);
+      };
       result.then(
-        () => settled.settledAt = this.#now(),
-        () => this.#entries.delete(refreshToken),
+        (answer) => keep(answer.status) ? settled.settledAt = this.#now() : forget(),
+        forget,
       );
     }
     const copy = await entry.result;
@@ -74,13 +85,20 @@ export interface AuthFetchOptions {
   currentToken(): Promise<string | undefined>;
   /** A 403 with `insufficient_scope` arrived: the next authorization must ask the user again. */
   insufficientScope(): void;
+  /**
+   * Machine-to-machine sign-in: the key of a `client_credentials` grant, naming the server, the
+   * client and the access token it would replace. Grants with one key share one answer (a 2xx
+   * one for 30 s), so concurrent 401s run one grant.
+   */
+  grantKey?(): Promise<string>;
   refreshes: RefreshCoalescer;
   base?: FetchLike;
 }
 
 /**
  * Wraps the transport's fetch. The SDK calls `auth()` on every 401; with this wrapper:
- * - a refresh (`grant_type=refresh_token`) goes through the {@link RefreshCoalescer};
+ * - a refresh (`grant_type=refresh_token`) goes through the {@link RefreshCoalescer}, and so does
+ *   a `client_credentials` grant where {@link AuthFetchOptions.grantKey} is given;
  * - a 401 for a request that carried an access token which has since been replaced (another
  *   request refreshed meanwhile) is retried once with the current token instead of starting
  *   another refresh;
@@ -89,9 +107,13 @@ export interface AuthFetchOptions {
 export function createAuthFetch(options: AuthFetchOptions): FetchLike {
   const base: FetchLike = options.base ?? ((url, init) => fetch(url, init));
   return async (url, init) => {
-    const refreshToken = refreshTokenOf(init);
-    if (refreshToken !== undefined) {
-      return await options.refreshes.run(refreshToken, () => base(url, init));
+    const grant = tokenRequestOf(init);
+    if (grant?.get("grant_type") === "refresh_token" && grant.has("refresh_token")) {
+      return await options.refreshes.run(grant.get("refresh_token")!, () => base(url, init));
+    }
+    if (grant?.get("grant_type") === "client_credentials" && options.grantKey) {
+      const key = `client_credentials\n${await options.grantKey()}`;
+      return await options.refreshes.run(key, () => base(url, init), (status) => status < 300);
     }
     const sent = bearerOf(init?.headers);
     const response = await base(url, init);
@@ -114,17 +136,19 @@ export function createAuthFetch(options: AuthFetchOptions): FetchLike {
   };
 }
 
-/** The refresh token of a token request, or `undefined` for any other request. */
-function refreshTokenOf(init: RequestInit | undefined): string | undefined {
+/** The form of a token request (a POST with `grant_type`), or `undefined` for any other request. */
+function tokenRequestOf(init: RequestInit | undefined): URLSearchParams | undefined {
   if (init?.method?.toUpperCase() !== "POST") return undefined;
   const body = init.body;
+  const form = /^application\/x-www-form-urlencoded/i.test(
+    new Headers(init.headers).get("content-type") ?? "",
+  );
   const params = body instanceof URLSearchParams
     ? body
-    : typeof body === "string" && /(^|&)grant_type=refresh_token(&|$)/.test(body)
+    : typeof body === "string" && form
     ? new URLSearchParams(body)
     : undefined;
-  if (params?.get("grant_type") !== "refresh_token") return undefined;
-  return params.get("refresh_token") ?? undefined;
+  return params?.has("grant_type") ? params : undefined;
 }
 
 /** The bearer token of request headers. */

@@ -8,8 +8,11 @@ export interface PendingSignIn {
   codeVerifier?: string;
   /** The authorization URL the user opens. */
   authUrl?: string;
-  /** Exchanges the code through the transport that started the flow and stores the tokens. */
-  finish(code: string, codeVerifier: string): Promise<void>;
+  /**
+   * Exchanges the code of the callback's query (`code`, `iss`, `state`) through the transport
+   * that started the flow and stores the tokens.
+   */
+  finish(params: URLSearchParams, codeVerifier: string): Promise<void>;
   /** The authorization server's issuer when its metadata is known (RFC 9207 `iss` check). */
   issuer?(): Promise<{ issuer?: string; issParameterSupported: boolean }>;
 }

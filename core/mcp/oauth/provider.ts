@@ -1,21 +1,44 @@
-/** The MCP SDK's `OAuthClientProvider` for one tool server: Lass's store, flows and redirect URL. */
-// @ts-types="@modelcontextprotocol/sdk/client/auth"
+/**
+ * The MCP SDK's `OAuthClientProvider` for one tool server's browser sign-in (authorization code
+ * with PKCE): Lass's store, flows and redirect URL. Also the contract with `core/mcp/client.ts`.
+ */
 import type {
+  OAuthClientInformationContext,
+  OAuthClientMetadata,
   OAuthClientProvider,
   OAuthDiscoveryState,
-} from "@modelcontextprotocol/sdk/client/auth.js";
-// @ts-types="@modelcontextprotocol/sdk/shared/auth"
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from "@modelcontextprotocol/client";
 import { SerialQueue } from "../../files.ts";
 import { VERSION } from "../../version.ts";
-import type { SessionAuth } from "../client.ts";
 import { createAuthFetch, type FetchLike, type RefreshCoalescer } from "./fetch.ts";
 import type { PendingSignIns } from "./pending.ts";
 import type { OAuthStore } from "./store.ts";
+
+/**
+ * OAuth for one remote transport, as `core/mcp/client.ts` takes it: the SDK provider (the
+ * transport's `authProvider`), the fetch to put under the transport, and where to hand the
+ * transport's `finishAuth`.
+ */
+export interface SessionAuth {
+  readonly provider: OAuthClientProvider;
+  readonly fetch: FetchLike;
+  /**
+   * Receives the transport's `finishAuth(callbackParams)`, which completes a sign-in this
+   * transport started: the SDK reads `code` and checks `iss` (RFC 9207) from the query.
+   */
+  attach(finishAuth: (params: URLSearchParams) => Promise<void>): void;
+}
+
+/** What one connection's sign-in tells its owner (browser or machine-to-machine). */
+export interface ServerAuthProvider {
+  readonly sessionAuth: SessionAuth;
+  /** The authorization URL of the newest flow this provider started (never for a machine). */
+  readonly authUrl?: string;
+  /** Whether the SDK's `auth()` started and has neither stored tokens nor asked for sign-in yet. */
+  readonly authRunning: boolean;
+}
 
 /** One server's sign-in settings, env references resolved. */
 export interface ServerAuthSettings {
@@ -53,16 +76,18 @@ export function isMetadataDocumentUrl(clientId: string | undefined): boolean {
 }
 
 /**
- * The provider one connection (one transport) uses. Credentials come from and go to the
- * {@link OAuthStore} unchanged; a flow's `state` and PKCE verifier live in {@link PendingSignIns}
- * until the callback; `redirectToAuthorization` does not open a browser but reports the URL.
+ * The browser sign-in provider one connection (one transport) uses. Credentials come from and go
+ * to the {@link OAuthStore} unchanged; a flow's `state` and PKCE verifier live in
+ * {@link PendingSignIns} until the callback; `redirectToAuthorization` does not open a browser but
+ * reports the URL. One credential set per server: the `ctx.issuer` of the SDK's calls is not a
+ * key here (the SDK itself drops stored parts stamped with another issuer).
  */
-export class ServerAuthProvider implements OAuthClientProvider {
+export class BrowserAuthProvider implements OAuthClientProvider, ServerAuthProvider {
   readonly #settings: ServerAuthSettings;
   readonly #deps: ProviderDeps;
   readonly #epoch: number;
   readonly #completions = new SerialQueue();
-  #finishAuth?: (code: string) => Promise<void>;
+  #finishAuth?: (params: URLSearchParams) => Promise<void>;
   #flow?: string;
   #verifier?: string;
   #stepUp = false;
@@ -120,7 +145,7 @@ export class ServerAuthProvider implements OAuthClientProvider {
   state(): string {
     this.#flow = this.#deps.pending.create({
       serverId: this.#settings.serverId,
-      finish: (code, verifier) => this.#complete(code, verifier),
+      finish: (params, verifier) => this.#complete(params, verifier),
       issuer: async () => {
         const metadata = (await this.#parts()).discoveryState?.authorizationServerMetadata as
           | { issuer?: string; authorization_response_iss_parameter_supported?: boolean }
@@ -134,10 +159,18 @@ export class ServerAuthProvider implements OAuthClientProvider {
     return this.#flow;
   }
 
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+  async clientInformation(
+    ctx?: OAuthClientInformationContext,
+  ): Promise<StoredOAuthClientInformation | undefined> {
     const { clientId, clientSecret } = this.#settings;
     if (clientId && !isMetadataDocumentUrl(clientId)) {
-      return { client_id: clientId, ...(clientSecret && { client_secret: clientSecret }) };
+      // A pre-registered client goes to the authorization server the resource names, as in the
+      // 2025 specification: stamped with the issuer being asked for.
+      return {
+        client_id: clientId,
+        ...(clientSecret && { client_secret: clientSecret }),
+        ...(ctx && { issuer: ctx.issuer }),
+      };
     }
     const stored = (await this.#parts()).clientInformation;
     // A registration made for another callback address (Lass moved to another port) is stale.
@@ -146,28 +179,38 @@ export class ServerAuthProvider implements OAuthClientProvider {
     return stored;
   }
 
-  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+  async saveClientInformation(
+    info: StoredOAuthClientInformation,
+    _ctx?: OAuthClientInformationContext,
+  ): Promise<void> {
     // A pre-registered client lives in the config; its secret is never copied to the data dir.
     const { clientId } = this.#settings;
     if (clientId && !isMetadataDocumentUrl(clientId)) return;
     await this.#update((parts) => ({ ...parts, clientInformation: info }));
   }
 
-  async tokens(): Promise<OAuthTokens | undefined> {
-    const tokens = (await this.#parts()).tokens;
+  async tokens(_ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
+    const { tokens, tokensClient } = await this.#parts();
+    // Tokens of a machine-to-machine client are not this sign-in's.
+    if (tokensClient !== undefined) return undefined;
     // Step-up needs the user's consent to more scopes: a refresh cannot widen them.
     if (tokens && this.#stepUp) {
       const { refresh_token: _, ...rest } = tokens;
-      return rest as OAuthTokens;
+      return rest as StoredOAuthTokens;
     }
     return tokens;
   }
 
-  async saveTokens(tokens: OAuthTokens): Promise<void> {
+  async saveTokens(tokens: StoredOAuthTokens, _ctx?: OAuthClientInformationContext): Promise<void> {
     this.#stepUp = false;
     this.#phase = "done";
     const savedAt = new Date((this.#deps.now ?? Date.now)()).toISOString();
-    await this.#update((parts) => ({ ...parts, tokens, tokensSavedAt: savedAt }));
+    await this.#update((parts) => ({
+      ...parts,
+      tokens,
+      tokensSavedAt: savedAt,
+      tokensClient: undefined,
+    }));
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {
@@ -198,7 +241,7 @@ export class ServerAuthProvider implements OAuthClientProvider {
       ...parts,
       ...((scope === "all" || scope === "client") && { clientInformation: undefined }),
       ...((scope === "all" || scope === "tokens") &&
-        { tokens: undefined, tokensSavedAt: undefined }),
+        { tokens: undefined, tokensSavedAt: undefined, tokensClient: undefined }),
       ...((scope === "all" || scope === "discovery") && { discoveryState: undefined }),
     }));
   }
@@ -214,12 +257,12 @@ export class ServerAuthProvider implements OAuthClientProvider {
   }
 
   /** Exchanges a flow's code through the transport that started it; one exchange at a time. */
-  #complete(code: string, verifier: string): Promise<void> {
+  #complete(params: URLSearchParams, verifier: string): Promise<void> {
     return this.#completions.run(async () => {
       if (!this.#finishAuth) throw new Error("the connection that started this sign-in is gone");
       this.#verifier = verifier;
       try {
-        await this.#finishAuth(code);
+        await this.#finishAuth(params);
       } finally {
         this.#verifier = undefined;
       }

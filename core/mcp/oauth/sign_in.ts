@@ -1,13 +1,20 @@
 /** OAuth sign-in to tool servers: providers for connections, the callback's exchange, sign-out. */
+import { createPrivateKeyJwtAuth } from "@modelcontextprotocol/client";
 import { type EnvLookup, resolveEnvRef } from "../../config/env_refs.ts";
 import type { McpServerConfig } from "../../config/schema.ts";
 import type { FileSystem } from "../../files.ts";
 import { type FetchLike, RefreshCoalescer } from "./fetch.ts";
+import {
+  machineAuthMethod,
+  MachineAuthProvider,
+  type MachineAuthSettings,
+  privateKeyOf,
+} from "./machine.ts";
 import { PendingSignIns } from "./pending.ts";
-import { isMetadataDocumentUrl, ServerAuthProvider } from "./provider.ts";
+import { BrowserAuthProvider, isMetadataDocumentUrl, type ServerAuthProvider } from "./provider.ts";
 import { type AuthParts, OAuthStore } from "./store.ts";
 
-export { ServerAuthProvider } from "./provider.ts";
+export type { ServerAuthProvider, SessionAuth } from "./provider.ts";
 
 /** Why a callback did not sign in. */
 export type SignInFailureKind = "unknown-state" | "denied" | "failed";
@@ -66,20 +73,30 @@ export class OAuthSignIn {
 
   /**
    * The provider of one connection to a remote server, or `undefined` when sign-in does not
-   * apply: stdio, `oauth: false`, or Lass's own address not known yet.
+   * apply: stdio, `oauth: false`, or (for a browser sign-in) Lass's own address not known yet.
+   * `grantType: "client_credentials"` gives a machine-to-machine provider.
    */
   forSession(
     record: McpServerConfig,
     onRedirect: (authUrl: string) => void,
   ): ServerAuthProvider | undefined {
     if (record.transport === "stdio" || record.oauth === false || !record.url) return undefined;
+    const machine = this.#machineSettings(record);
+    if (machine) {
+      return new MachineAuthProvider(machine, {
+        store: this.store,
+        refreshes: this.refreshes,
+        now: this.#options.now,
+        fetch: this.#options.fetch,
+      });
+    }
     const redirectUrl = this.redirectUrl();
     if (!redirectUrl) return undefined;
     const settings = typeof record.oauth === "object" ? record.oauth : {};
     const clientSecret = settings.clientSecret === undefined
       ? undefined
       : resolveEnvRef(settings.clientSecret, this.#options.env);
-    return new ServerAuthProvider({
+    return new BrowserAuthProvider({
       serverId: record.id,
       serverUrl: this.#serverUrl(record),
       redirectUrl,
@@ -125,7 +142,7 @@ export class OAuthSignIn {
       }
     }
     try {
-      await flow.finish(code, flow.codeVerifier);
+      await flow.finish(params, flow.codeVerifier);
     } catch (error) {
       throw new SignInFailure(
         "failed",
@@ -156,9 +173,10 @@ export class OAuthSignIn {
 
   /** Secret values known for a server (tokens, client secrets), for taking out of messages. */
   secrets(record: McpServerConfig): string[] {
-    const configured = typeof record.oauth === "object" && record.oauth.clientSecret
-      ? [resolveEnvRef(record.oauth.clientSecret, this.#options.env)]
-      : [];
+    const oauth = typeof record.oauth === "object" ? record.oauth : {};
+    const configured = [oauth.clientSecret, oauth.privateKey]
+      .filter((value): value is string => value !== undefined)
+      .map((value) => resolveEnvRef(value, this.#options.env));
     return [...this.store.secrets(record.id), ...configured.filter((value) => value.length >= 4)];
   }
 
@@ -166,9 +184,30 @@ export class OAuthSignIn {
     return resolveEnvRef(record.url!, this.#options.env);
   }
 
+  /** A `client_credentials` record's settings, env references resolved; else `undefined`. */
+  #machineSettings(record: McpServerConfig): MachineAuthSettings | undefined {
+    const oauth = typeof record.oauth === "object" ? record.oauth : undefined;
+    if (oauth?.grantType !== "client_credentials" || !record.url) return undefined;
+    const resolve = (value: string | undefined) =>
+      value === undefined ? undefined : resolveEnvRef(value, this.#options.env);
+    return {
+      serverId: record.id,
+      serverUrl: this.#serverUrl(record),
+      clientId: oauth.clientId ?? "",
+      method: oauth.tokenEndpointAuthMethod,
+      clientSecret: resolve(oauth.clientSecret),
+      privateKey: resolve(oauth.privateKey),
+      signingAlgorithm: oauth.signingAlgorithm,
+      scopes: oauth.scopes,
+      secretSource: oauth.clientSecret,
+      keySource: oauth.privateKey,
+    };
+  }
+
   /** RFC 7009 revocation of the refresh and access tokens, best effort, bounded in time. */
   async #revoke(record: McpServerConfig, parts: AuthParts): Promise<void> {
-    const metadata = parts.discoveryState?.authorizationServerMetadata as
+    const serverMetadata = parts.discoveryState?.authorizationServerMetadata;
+    const metadata = serverMetadata as
       | {
         revocation_endpoint?: string;
         revocation_endpoint_auth_methods_supported?: string[];
@@ -190,6 +229,16 @@ export class OAuthSignIn {
     if (!client?.client_id) return;
     const methods = metadata.revocation_endpoint_auth_methods_supported ??
       metadata.token_endpoint_auth_methods_supported ?? [];
+    const machine = this.#machineSettings(record);
+    const machineMethod = machine && machineAuthMethod(machine);
+    const jwtAuth = machine && machineMethod === "private_key_jwt"
+      ? createPrivateKeyJwtAuth({
+        issuer: machine.clientId,
+        subject: machine.clientId,
+        privateKey: privateKeyOf(machine),
+        alg: machine.signingAlgorithm ?? "RS256",
+      })
+      : undefined;
     const fetchFn = this.#options.fetch ?? ((url, init) => fetch(url, init));
     const pairs: [string, string | undefined][] = [
       ["refresh_token", tokens.refresh_token],
@@ -199,8 +248,13 @@ export class OAuthSignIn {
       if (!token) continue;
       const body = new URLSearchParams({ token, token_type_hint: hint });
       const headers = new Headers({ "content-type": "application/x-www-form-urlencoded" });
-      if (
-        client.client_secret && (methods.length === 0 || methods.includes("client_secret_basic"))
+      if (jwtAuth) {
+        // The audience is the authorization server, as for the token endpoint.
+        body.set("client_id", client.client_id);
+        await jwtAuth(headers, body, endpoint, serverMetadata);
+      } else if (
+        client.client_secret && machineMethod !== "client_secret_post" &&
+        (methods.length === 0 || methods.includes("client_secret_basic"))
       ) {
         // Encoded as the SDK encodes it for the token endpoint, which this server accepted.
         headers.set(

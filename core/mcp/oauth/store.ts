@@ -1,15 +1,13 @@
 /** OAuth credentials of tool servers: one private JSON file per server id in the data dir. */
 import { join } from "node:path";
 import { type FileSystem, SerialQueue, writeFileAtomic } from "../../files.ts";
-// @ts-types="@modelcontextprotocol/sdk/client/auth"
-import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
-// @ts-types="@modelcontextprotocol/sdk/shared/auth"
 import type {
-  OAuthClientInformationMixed,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from "@modelcontextprotocol/client";
 
-export type { OAuthClientInformationMixed, OAuthDiscoveryState, OAuthTokens };
+export type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens };
 
 /**
  * What Lass keeps for one tool server. Each part is the object the SDK handed over, unchanged
@@ -18,10 +16,15 @@ export type { OAuthClientInformationMixed, OAuthDiscoveryState, OAuthTokens };
  */
 export interface StoredAuth {
   serverUrl: string;
-  clientInformation?: OAuthClientInformationMixed;
-  tokens?: OAuthTokens;
+  clientInformation?: StoredOAuthClientInformation;
+  tokens?: StoredOAuthTokens;
   /** When `tokens` were saved (ISO 8601): with `expires_in` it tells when they expire. */
   tokensSavedAt?: string;
+  /**
+   * The client whose machine-to-machine grant obtained `tokens` (`<auth method> <client id>`);
+   * absent for a browser sign-in. Tokens of another client are not used.
+   */
+  tokensClient?: string;
   discoveryState?: OAuthDiscoveryState;
 }
 

@@ -1,0 +1,256 @@
+/**
+ * Machine-to-machine sign-in (`oauth.grantType: "client_credentials"`): the MCP SDK's
+ * `OAuthClientProvider` for a client that signs in alone, with a client secret
+ * (`client_secret_basic` / `client_secret_post`) or a private-key JWT (`private_key_jwt`,
+ * RFC 7523), and keeps its tokens in Lass's store. No browser, no authorization URL: the SDK's
+ * `auth()` runs the grant whenever the server answers 401 (no token yet, or an expired one).
+ */
+import {
+  type AddClientAuthentication,
+  createPrivateKeyJwtAuth,
+  type OAuthClientInformationContext,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+} from "@modelcontextprotocol/client";
+import { VERSION } from "../../version.ts";
+import { createAuthFetch, type FetchLike, type RefreshCoalescer } from "./fetch.ts";
+import type { ServerAuthProvider, SessionAuth } from "./provider.ts";
+import type { OAuthStore } from "./store.ts";
+
+/** How the client authenticates at the token endpoint. */
+export type MachineAuthMethod = "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+
+/** One server's machine-to-machine settings, env references resolved. */
+export interface MachineAuthSettings {
+  serverId: string;
+  /** The endpoint the transport talks to; the stored tokens are bound to it. */
+  serverUrl: string;
+  clientId: string;
+  /** The configured method; without it, a private key means `private_key_jwt` and a secret the
+   * method the authorization server lists (`client_secret_basic` first). */
+  method?: MachineAuthMethod;
+  clientSecret?: string;
+  /** A PEM (PKCS #8) private key, or a JWK as JSON. */
+  privateKey?: string;
+  /** JWT signing algorithm; default RS256. */
+  signingAlgorithm?: string;
+  scopes?: string[];
+  /** The config fields the secret and the key come from, for messages (`env:NAME`). */
+  secretSource?: string;
+  keySource?: string;
+}
+
+/** What the provider shares with the rest of the sign-in machinery. */
+export interface MachineDeps {
+  store: OAuthStore;
+  refreshes: RefreshCoalescer;
+  now?: () => number;
+  fetch?: FetchLike;
+}
+
+/** The method a machine client authenticates with, as the settings say. */
+export function machineAuthMethod(settings: MachineAuthSettings): MachineAuthMethod | undefined {
+  return settings.method ?? (settings.privateKey !== undefined ? "private_key_jwt" : undefined);
+}
+
+/**
+ * The provider of one connection with `grantType: "client_credentials"`. The grant itself is the
+ * SDK's: `auth()` discovers the authorization server, sends `grant_type=client_credentials`
+ * (with the RFC 8707 `resource`) and authenticates the client through the SDK's own secret
+ * methods or its `createPrivateKeyJwtAuth` (the signer of its `PrivateKeyJwtProvider`). This
+ * provider only adds Lass's storage (tokens and discovery state in the server's file, bound to
+ * this client), so a restart reuses an unexpired token.
+ */
+export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvider {
+  readonly #settings: MachineAuthSettings;
+  readonly #deps: MachineDeps;
+  readonly #epoch: number;
+  readonly #method: MachineAuthMethod | undefined;
+  readonly #jwtAuth?: AddClientAuthentication;
+  #phase: "idle" | "running" | "done" = "idle";
+  /** A machine client never asks a user to sign in. */
+  readonly authUrl: undefined = undefined;
+  readonly sessionAuth: SessionAuth;
+
+  constructor(settings: MachineAuthSettings, deps: MachineDeps) {
+    this.#settings = settings;
+    this.#deps = deps;
+    this.#epoch = deps.store.epoch(settings.serverId);
+    this.#method = machineAuthMethod(settings);
+    if (this.#method === "private_key_jwt") {
+      const sign = createPrivateKeyJwtAuth({
+        issuer: settings.clientId,
+        subject: settings.clientId,
+        privateKey: privateKeyOf(settings),
+        alg: settings.signingAlgorithm ?? "RS256",
+      });
+      this.#jwtAuth = async (headers, params, url, metadata) => {
+        if (!settings.privateKey?.trim()) {
+          throw new Error(missing("privateKey", settings.keySource));
+        }
+        try {
+          await sign(headers, params, url, metadata);
+        } catch (error) {
+          throw new Error(
+            `cannot sign the client assertion with oauth.privateKey (${
+              settings.signingAlgorithm ?? "RS256"
+            }): ${(error as Error)?.message ?? error}`,
+          );
+        }
+      };
+    }
+    const fetch = createAuthFetch({
+      currentToken: async () => (await this.tokens())?.access_token,
+      insufficientScope: () => {},
+      grantKey: async () =>
+        [
+          settings.serverId,
+          this.#epoch,
+          this.#client,
+          (await this.tokens())?.access_token ?? "",
+        ].join("\n"),
+      refreshes: deps.refreshes,
+      base: deps.fetch,
+    });
+    this.sessionAuth = { provider: this, fetch, attach: () => {} };
+  }
+
+  get authRunning(): boolean {
+    return this.#phase === "running";
+  }
+
+  /** No redirect: the SDK takes this for a non-interactive flow and runs the grant. */
+  get redirectUrl(): undefined {
+    return undefined;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const scope = this.#settings.scopes?.join(" ");
+    return {
+      client_name: "Lass",
+      redirect_uris: [],
+      grant_types: ["client_credentials"],
+      token_endpoint_auth_method: this.#method ?? "client_secret_basic",
+      software_id: "lass",
+      software_version: VERSION,
+      ...(scope && { scope }),
+    };
+  }
+
+  /** The configured client (it lives in the config: nothing is registered or saved). */
+  clientInformation(_ctx?: OAuthClientInformationContext): StoredOAuthClientInformation {
+    const { clientId, clientSecret } = this.#settings;
+    if (this.#method !== "private_key_jwt" && !clientSecret?.trim()) {
+      throw new Error(missing("clientSecret", this.#settings.secretSource));
+    }
+    if (this.#method === "private_key_jwt") return { client_id: clientId };
+    return {
+      client_id: clientId,
+      client_secret: clientSecret,
+      // The SDK uses this method where the authorization server lists it.
+      ...(this.#method && { redirect_uris: [], token_endpoint_auth_method: this.#method }),
+    };
+  }
+
+  /** `private_key_jwt`: the SDK's signed client assertion; else the SDK's secret methods. */
+  get addClientAuthentication(): AddClientAuthentication | undefined {
+    return this.#jwtAuth;
+  }
+
+  prepareTokenRequest(scope?: string): URLSearchParams {
+    const params = new URLSearchParams({ grant_type: "client_credentials" });
+    if (scope) params.set("scope", scope);
+    return params;
+  }
+
+  async tokens(_ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
+    const { tokens, tokensClient } = await this.#parts();
+    // Tokens of a browser sign-in or of another client are not this client's.
+    return tokensClient === this.#client ? tokens : undefined;
+  }
+
+  async saveTokens(tokens: StoredOAuthTokens, _ctx?: OAuthClientInformationContext): Promise<void> {
+    this.#phase = "done";
+    const savedAt = new Date((this.#deps.now ?? Date.now)()).toISOString();
+    await this.#update((parts) => ({
+      ...parts,
+      tokens,
+      tokensSavedAt: savedAt,
+      tokensClient: this.#client,
+    }));
+  }
+
+  redirectToAuthorization(): void {
+    throw new Error("a client_credentials sign-in has no browser step");
+  }
+
+  saveCodeVerifier(): void {}
+
+  codeVerifier(): string {
+    throw new Error("a client_credentials sign-in has no PKCE verifier");
+  }
+
+  async invalidateCredentials(
+    scope: "all" | "client" | "tokens" | "verifier" | "discovery",
+  ): Promise<void> {
+    // The client itself lives in the config; only what was obtained with it is dropped.
+    if (scope === "client" || scope === "verifier") return;
+    await this.#update((parts) => ({
+      ...parts,
+      ...((scope === "all" || scope === "tokens") &&
+        { tokens: undefined, tokensSavedAt: undefined, tokensClient: undefined }),
+      ...((scope === "all" || scope === "discovery") && { discoveryState: undefined }),
+    }));
+  }
+
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    await this.#update((parts) => ({ ...parts, discoveryState: state }));
+  }
+
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    // `auth()` asks for this first: from here until tokens, a failure is the sign-in's.
+    this.#phase = "running";
+    return (await this.#parts()).discoveryState;
+  }
+
+  /** The client tokens are bound to: its method and id (not its secret). */
+  get #client(): string {
+    return `${this.#method ?? "client_secret"} ${this.#settings.clientId}`;
+  }
+
+  #parts() {
+    return this.#deps.store.read(this.#settings.serverId, this.#settings.serverUrl);
+  }
+
+  #update(change: Parameters<OAuthStore["update"]>[3]): Promise<void> {
+    const { serverId, serverUrl } = this.#settings;
+    return this.#deps.store.update(serverId, serverUrl, this.#epoch, change);
+  }
+}
+
+/**
+ * The key for the SDK's signer: a JWK (JSON) as an object, a PEM as text. A PEM kept in one line
+ * of an env file (`\n` escapes) gets its line breaks back.
+ */
+export function privateKeyOf(settings: MachineAuthSettings): string | Record<string, unknown> {
+  const key = settings.privateKey?.trim() ?? "";
+  if (key.startsWith("{")) {
+    try {
+      return JSON.parse(key);
+    } catch {
+      return key;
+    }
+  }
+  return key.includes("\\n") && !key.includes("\n") ? key.replaceAll("\\n", "\n") : key;
+}
+
+/** The sentence for a secret or key that resolved to nothing. */
+function missing(field: "clientSecret" | "privateKey", source: string | undefined): string {
+  const name = source && /^env:([A-Za-z_][A-Za-z0-9_]*)$/.exec(source)?.[1];
+  return name
+    ? `oauth.${field} refers to the environment variable ${name}, which is not set`
+    : `oauth.${field} is empty`;
+}
