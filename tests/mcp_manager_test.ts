@@ -8,8 +8,8 @@ import {
   startService,
   waitForEvent,
 } from "./_helpers.ts";
+import { EVERYTHING } from "./_everything.ts";
 
-const EVERYTHING = "npm:@modelcontextprotocol/server-everything@2026.8.31";
 const FAILING = new URL("./fixtures/mcp_failing_server.ts", import.meta.url).pathname;
 const DENO = Deno.execPath();
 

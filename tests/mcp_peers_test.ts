@@ -8,42 +8,7 @@ import {
   startService,
   waitForEvent,
 } from "./_helpers.ts";
-
-const EVERYTHING = "npm:@modelcontextprotocol/server-everything@2026.8.31";
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
-
-/** Starts server-everything in `streamableHttp` or `sse` mode and waits until it listens. */
-async function startEverything(mode: "streamableHttp" | "sse") {
-  const port = freePort();
-  const process = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", EVERYTHING, mode],
-    env: { PORT: String(port), NO_COLOR: "1" },
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  for (let i = 0; i < 200; i++) {
-    try {
-      const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-      conn.close();
-      break;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  return {
-    url: `http://127.0.0.1:${port}/${mode === "sse" ? "sse" : "mcp"}`,
-    stop: async () => {
-      process.kill("SIGTERM");
-      await process.status;
-    },
-  };
-}
+import { EVERYTHING, startEverything } from "./_everything.ts";
 
 const everythingStdio = (extra: Record<string, unknown> = {}) => ({
   id: "everything",

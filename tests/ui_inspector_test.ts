@@ -1,6 +1,7 @@
 /** The tool-server inspector in Chromium: server list, connect, tools, prompts, resources. */
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
+import { createMcpHandler } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { createDemoServer } from "../core/mcp/demo_server.ts";
 import { screenshot, skipBrowser, startUi, withToken } from "./_browser.ts";
@@ -19,7 +20,7 @@ function richDemoServer() {
   server.registerTool("register", {
     title: "Register a team",
     description: "Echoes its arguments as JSON, with a picture.",
-    inputSchema: {
+    inputSchema: z.object({
       team: z.string().describe("Team name"),
       size: z.enum(["small", "large"]).default("small"),
       private: z.boolean().default(true),
@@ -28,11 +29,11 @@ function richDemoServer() {
       members: z.array(z.object({ name: z.string(), admin: z.boolean().optional() })),
       tags: z.array(z.string()).optional(),
       colors: z.array(z.enum(["red", "green", "blue"])).optional(),
-    },
+    }),
   }, (args) => ({
     content: [
-      { type: "text", text: JSON.stringify(args) },
-      { type: "image", data: PIXEL, mimeType: "image/png" },
+      { type: "text" as const, text: JSON.stringify(args) },
+      { type: "image" as const, data: PIXEL, mimeType: "image/png" },
     ],
   }));
   server.registerResource("data", "demo://data.bin", {
@@ -62,7 +63,7 @@ Deno.test({
   fn: async (test) => {
     const ui = await startUi({
       config: CONFIG,
-      mcp: { demoServer: () => Promise.resolve(richDemoServer) },
+      mcp: { demoServer: () => Promise.resolve(createMcpHandler(richDemoServer)) },
     });
     const page = await ui.page();
     const { t } = ui;

@@ -31,7 +31,15 @@ export type ToolSource = string;
 
 /** One chunk of a chat stream. */
 export type ChatChunk =
-  | { type: "start"; runId: string; model: string; profileId: string; tools: number }
+  | {
+    type: "start";
+    runId: string;
+    model: string;
+    profileId: string;
+    tools: number;
+    /** Enabled tool servers left out of this turn, and why (absent when every server is ready). */
+    unavailable?: { serverId: string; status: string; error: string }[];
+  }
   | { type: "text"; text: string }
   | { type: "reasoning"; text: string }
   | {

@@ -43,6 +43,7 @@ export async function agentTurn(turn: Turn, agent: AgentConfig): Promise<ReadyTu
     model: agent.name,
     profileId: agent.id,
     tools: tools ? Object.keys(tools.tools).length : 0,
+    unavailable: tools?.unavailable,
     startEvent: { agentId: agent.id, protocol: agent.protocol },
     sessionFields: { agentId: agent.id },
     body: outcomeOf(generator),

@@ -90,6 +90,7 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
     model: profile.model,
     profileId: profile.id,
     tools: toolCount,
+    unavailable: servers.unavailable,
     startEvent: { profileId: profile.id, model: profile.model },
     sessionFields: { llmId: profile.id },
     body: streamChunks(result, tools, (error) => describeModelError(error, context)),

@@ -94,6 +94,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
       model: ready.model,
       profileId: ready.profileId,
       tools: ready.tools,
+      ...(ready.unavailable?.length && { unavailable: ready.unavailable }),
     };
     let outcome: TurnOutcome;
     let text = "";

@@ -33,6 +33,8 @@ export interface ReadyTurn {
   model: string;
   profileId: string;
   tools: number;
+  /** Enabled tool servers left out of the turn, and why. */
+  unavailable?: { serverId: string; status: string; error: string }[];
   /** Extra fields of the `chat.start` event. */
   startEvent: Record<string, unknown>;
   /** Fields of the session record (`llmId` or `agentId`). */

@@ -1,7 +1,7 @@
 /** The tool-server editor: fields per transport, OAuth, limits, tools, and a Test of the draft. */
 import type { Signal } from "@preact/signals";
 import type { ServerProbe } from "../../wire/tool_servers.ts";
-import { formatDuration } from "../format.ts";
+import { formatDuration, plural } from "../format.ts";
 import { mcpApi, stateOf } from "../tool_servers.ts";
 import { CheckActions, CheckButton, failedSentence, TestResult, useCheck } from "./checks.tsx";
 import { SettingsChoiceField } from "./choices.tsx";
@@ -9,6 +9,7 @@ import { LinesField, SelectField, TextField } from "./fields.tsx";
 import { MoreErrors, type RecordDraft, withStandIns } from "./form.tsx";
 import type { EditorProps } from "./kit.tsx";
 import { StatusBadge } from "./servers_status.tsx";
+import { StdioFields } from "./servers_stdio.tsx";
 import { ToolSettings } from "./servers_tools.tsx";
 
 const TRANSPORTS: [string, string][] = [
@@ -17,7 +18,7 @@ const TRANSPORTS: [string, string][] = [
   ["sse", "HTTP + SSE (older servers)"],
 ];
 
-const STDIO_ONLY = ["command", "args", "env", "cwd"];
+const STDIO_ONLY = ["command", "args", "env", "inheritEnv", "cwd"];
 const REMOTE_ONLY = ["url", "headers", "oauth"];
 
 /** The draft after picking a transport: fields the new transport refuses are dropped. */
@@ -79,7 +80,9 @@ function ProbeResult({ probe }: { probe: ServerProbe }) {
   const sentence = probe.ok
     ? `Connected in ${formatDuration(probe.latencyMs)}${
       info ? ` to ${info.title ?? info.name} ${info.version}` : ""
-    }: ${probe.tools.length} tools, ${probe.prompts.length} prompts, ${probe.resources.length} resources.`
+    }${eraOf(probe)}: ${plural(probe.tools.length, "tool")}, ${
+      plural(probe.prompts.length, "prompt")
+    }, ${plural(probe.resources.length, "resource")}.`
     : probe.status === "needs-auth"
     ? "The server asks for sign-in."
     : failedSentence(probe);
@@ -107,6 +110,12 @@ function ProbeResult({ probe }: { probe: ServerProbe }) {
         : null}
     </TestResult>
   );
+}
+
+/** " over protocol 2026-07-28 (modern)", or nothing when the era is unknown. */
+export function eraOf(state: { era?: string; protocolVersion?: string }): string {
+  if (!state.era) return "";
+  return ` over protocol ${state.protocolVersion ?? "?"} (${state.era})`;
 }
 
 /** The tool-server editor. */
@@ -151,38 +160,7 @@ export function ServerEditor({ draft, original }: EditorProps) {
               <OAuthFields draft={draft} />
             </>
           )
-          : (
-            <>
-              <TextField
-                draft={draft}
-                name="command"
-                label="Command"
-                required
-                placeholder="npx"
-                hint="The executable. service:demo is the built-in demo server."
-              />
-              <LinesField
-                draft={draft}
-                name="args"
-                label="Arguments"
-                shape="list"
-                hint="One per line, passed as they are (no shell quoting)."
-              />
-              <LinesField
-                draft={draft}
-                name="env"
-                label="Environment"
-                shape="map"
-                hint="KEY=value per line, added to a safe default environment; values may be env:NAME or contain ${NAME}."
-              />
-              <TextField
-                draft={draft}
-                name="cwd"
-                label="Working directory"
-                hint="Relative to the config file's folder."
-              />
-            </>
-          )}
+          : <StdioFields draft={draft} />}
         <TextField
           draft={draft}
           name="timeoutMs"
@@ -193,14 +171,26 @@ export function ServerEditor({ draft, original }: EditorProps) {
         />
         <SelectField
           draft={draft}
+          name="protocolEra"
+          label="Protocol era"
+          options={[
+            ["", "Auto: 2026-07-28 if the server speaks it, else 2025 (default)"],
+            ["legacy", "Legacy: the 2025 initialize handshake only"],
+            ["modern", "Modern: 2026-07-28 only"],
+          ]}
+          shown={(value) => value === "auto" ? "" : value}
+          hint="Auto probes once and remembers the answer until these settings change."
+        />
+        <SelectField
+          draft={draft}
           name="sampling"
           label="Sampling requests"
           options={[
             ["", "Ask each time (default)"],
-            ["ask", "Ask each time"],
             ["auto", "Answer with the model without asking"],
             ["deny", "Refuse"],
           ]}
+          shown={(value) => value === "ask" ? "" : value}
           hint="When the server asks Lass's model for a completion."
         />
         <ToolSettings draft={draft} known={known} />

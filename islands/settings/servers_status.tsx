@@ -43,6 +43,13 @@ export function ServerSummary({ record }: { record: RecordDraft }) {
         {state && status === "connected"
           ? <span class="server-tools">{toolCount(state)}</span>
           : null}
+        {state && status === "connected" && state.era
+          ? (
+            <span class="server-era" title={`${state.era} protocol era`}>
+              {state.protocolVersion ?? state.era} · {state.era}
+            </span>
+          )
+          : null}
       </span>
       {state?.error ? <span class="server-error error">{state.error}</span> : null}
     </>
