@@ -293,11 +293,13 @@ Deno.test("HTTP errors and unreachable agents are one sentence", async () => {
   });
 });
 
+/** A card transform that replaces its interfaces with one. */
+const withInterface = (url: string, binding = "JSONRPC", version = "1.0") => (card: object) => ({
+  ...card,
+  supportedInterfaces: [{ url, protocolBinding: binding, tenant: "", protocolVersion: version }],
+});
+
 Deno.test("the card decides the endpoint: relative URLs, dead ports, unknown bindings, odd documents", async () => {
-  const withInterface = (url: string, binding = "JSONRPC", version = "1.0") => (card: object) => ({
-    ...card,
-    supportedInterfaces: [{ url, protocolBinding: binding, tenant: "", protocolVersion: version }],
-  });
   await withAgent({ card: withInterface("/a2a/jsonrpc") }, async (fixture) => {
     const { text } = await turn(agentAt(fixture.url), [user("hi")]);
     assert.match(text, /^turn 1 in context .+: hi$/);
@@ -320,14 +322,74 @@ Deno.test("the card decides the endpoint: relative URLs, dead ports, unknown bin
         "(it has neither supportedInterfaces nor url)",
     });
   });
-  // A v0.3 server behind a card claiming v1.0 answers with a JSON-RPC error.
+});
+
+Deno.test("a v1.0 call answered 'method not found' is asked once more in v0.3", async () => {
+  // A v0.3 server behind a card in the v1.0 shape that claims v1.0.
   await withAgent({
     version: "0.3",
     card: (card) => withInterface((card as { url: string }).url)({ name: "liar" }),
   }, async (fixture) => {
-    await assert.rejects(turn(agentAt(fixture.url), [user("hi")]), {
-      message: "the agent refused the request: Method not found: SendMessage",
+    const { text } = await turn(agentAt(fixture.url), [user("hi")]);
+    assert.match(text, /^turn 1 in context .+: hi$/);
+    const methods = fixture.calls.map((call) => call.method);
+    assert.deepEqual(methods.slice(0, 2), ["SendMessage", "message/send"]);
+    assert.equal(methods.filter((method) => method === "SendMessage").length, 1);
+  });
+});
+
+Deno.test("a card in the v0.3 shape (a top-level url) that claims v1.0 is spoken to in v0.3", async () => {
+  await withAgent({
+    version: "0.3",
+    card: (card) => ({ ...card, protocolVersion: "1.0" }),
+  }, async (fixture) => {
+    const { text } = await turn(agentAt(fixture.url), [user("hi")]);
+    assert.match(text, /^turn 1 in context .+: hi$/);
+    assert.deepEqual(fixture.calls.map((call) => call.method), ["message/stream"]);
+  });
+});
+
+Deno.test("the agent's JSON-RPC endpoint pasted as its URL finds the card at the origin", async () => {
+  await withAgent({}, async (fixture) => {
+    const { text } = await turn(agentAt(fixture.rpcUrl), [user("hi")]);
+    assert.match(text, /^turn 1 in context .+: hi$/);
+    const probe = await testA2aAgent(agentAt(fixture.rpcUrl), () => undefined, {
+      timeoutMs: 10_000,
     });
+    assert.equal(probe.ok, true, probe.error);
+  });
+  await withAgent({ cardStatus: 404 }, async (fixture) => {
+    await assert.rejects(turn(agentAt(fixture.rpcUrl), [user("hi")]), {
+      message: `the agent card at ${fixture.rpcUrl}/.well-known/agent-card.json could not be ` +
+        `fetched (404): not found, and there is none at ${fixture.cardUrl} either`,
+    });
+  });
+  // Refused credentials are not "no card here": the origin is not tried.
+  await withAgent({ requireHeader: { name: "authorization", value: "x" } }, async (fixture) => {
+    await assert.rejects(turn(agentAt(fixture.rpcUrl), [user("hi")]), {
+      message: `the agent card at ${fixture.rpcUrl}/.well-known/agent-card.json could not be ` +
+        `fetched (401): {"error":"missing credentials"}`,
+    });
+  });
+});
+
+Deno.test("an env reference in the agent URL is resolved at use; an unset variable is named", async () => {
+  await withAgent({}, async (fixture) => {
+    const env = (name: string) => ({ A2A_BASE: fixture.url, A2A_HOST: "127.0.0.1" })[name];
+    const port = new URL(fixture.url).port;
+    for (const url of ["env:A2A_BASE", `http://\${A2A_HOST}:${port}`]) {
+      const { text } = await turn(agentAt(url), [user("hi")], { env });
+      assert.match(text, /^turn \d in context .+: hi$/, url);
+    }
+    const probe = await testA2aAgent(agentAt("env:A2A_BASE"), env, { timeoutMs: 10_000 });
+    assert.equal(probe.ok, true, probe.error);
+    await assert.rejects(turn(agentAt("env:A2A_NOPE"), [user("hi")], { env }), {
+      message:
+        "the URL of the agent fixture refers to the environment variable A2A_NOPE, which is not set",
+    });
+    const unset = await testA2aAgent(agentAt("${A2A_NOPE}/x"), env, { timeoutMs: 10_000 });
+    assert.equal(unset.ok, false);
+    assert.match(unset.error ?? "", /A2A_NOPE, which is not set/);
   });
 });
 
@@ -380,26 +442,44 @@ Deno.test("aborting while polling stops the turn and cancels the task", async ()
   });
 });
 
-Deno.test("a user message's images and files are named in the text sent", async () => {
+Deno.test("a user message's images and files go to the agent as file parts, v1.0 and v0.3", async () => {
+  const message: ModelMessage = {
+    role: "user",
+    content: [
+      { type: "text", text: "look" },
+      { type: "image", image: new Uint8Array([1, 2, 3]), mediaType: "image/png" },
+      { type: "image", image: "data:image/gif;base64,R0lG", mediaType: "image/gif" },
+      {
+        type: "file",
+        data: "https://example.test/a.pdf",
+        mediaType: "application/pdf",
+        filename: "a.pdf",
+      },
+    ],
+  };
   await withAgent({}, async (fixture) => {
-    const message: ModelMessage = {
-      role: "user",
-      content: [
-        { type: "text", text: "look" },
-        { type: "image", image: new Uint8Array([1]), mediaType: "image/png" },
-        {
-          type: "file",
-          data: new Uint8Array([1]),
-          mediaType: "application/pdf",
-          filename: "a.pdf",
-        },
-      ],
-    };
     await turn(agentAt(fixture.url), [message]);
-    assert.equal(
-      sentText(fixture.calls[0]),
-      "look\n[image (image/png)]\n[file a.pdf (application/pdf)]",
-    );
+    const sent = fixture.calls[0].params.message as { parts: unknown[] };
+    assert.deepEqual(sent.parts, [
+      { text: "look", mediaType: "text/plain" },
+      { raw: "AQID", mediaType: "image/png" },
+      { raw: "R0lG", mediaType: "image/gif" },
+      { url: "https://example.test/a.pdf", filename: "a.pdf", mediaType: "application/pdf" },
+    ]);
+    assert.equal(sentText(fixture.calls[0]), "look");
+  });
+  await withAgent({ version: "0.3" }, async (fixture) => {
+    await turn(agentAt(fixture.url), [message]);
+    const sent = fixture.calls[0].params.message as { parts: unknown[] };
+    assert.deepEqual(sent.parts, [
+      { kind: "text", text: "look" },
+      { kind: "file", file: { bytes: "AQID", mimeType: "image/png" } },
+      { kind: "file", file: { bytes: "R0lG", mimeType: "image/gif" } },
+      {
+        kind: "file",
+        file: { uri: "https://example.test/a.pdf", mimeType: "application/pdf", name: "a.pdf" },
+      },
+    ]);
   });
 });
 
@@ -408,13 +488,32 @@ Deno.test("testA2aAgent returns the card and the answer to the test message", as
     const probe = await testA2aAgent(agentAt(fixture.url), () => undefined, { timeoutMs: 5000 });
     assert.equal(probe.ok, true, probe.error);
     assert.equal((probe.card as { name: string }).name, "Fixture agent");
-    assert.match(probe.text ?? "", new RegExp(`^turn 1 in context .+: ${TEST_MESSAGE}$`));
+    // A streaming answer ends the test at its first text: the first of the echo's three pieces.
+    assert.match(probe.text ?? "", /^turn 1 in c/);
+    assert.ok(`turn 1 in context x: ${TEST_MESSAGE}`.length > (probe.text ?? "").length);
     assert.ok(probe.latencyMs >= 0);
+  });
+  await withAgent({ streaming: false }, async (fixture) => {
+    const probe = await testA2aAgent(agentAt(fixture.url), () => undefined, { timeoutMs: 5000 });
+    assert.equal(probe.ok, true, probe.error);
+    assert.match(probe.text ?? "", new RegExp(`^turn 1 in context .+: ${TEST_MESSAGE}$`));
   });
   await withAgent({ version: "0.3", streaming: false }, async (fixture) => {
     const probe = await testA2aAgent(agentAt(fixture.url), () => undefined, { timeoutMs: 5000 });
     assert.equal(probe.ok, true, probe.error);
     assert.equal((probe.card as { protocolVersion: string }).protocolVersion, "0.3.0");
+  });
+});
+
+Deno.test("testA2aAgent passes a streaming agent at its first text while it keeps working, and cancels the task", async () => {
+  // Every message is "slow": the first piece at once, the next one a minute later.
+  await withAgent({ answerAs: "slow", slowPieceMs: 60_000 }, async (fixture) => {
+    const probe = await testA2aAgent(agentAt(fixture.url), () => undefined, {
+      timeoutMs: 15_000,
+    });
+    assert.equal(probe.ok, true, probe.error);
+    assert.equal(probe.text, "piece 0 ");
+    assert.equal(fixture.canceled.length, 1, "the test task is canceled once answered");
   });
 });
 

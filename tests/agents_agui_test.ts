@@ -7,6 +7,7 @@ import type { ChatChunk } from "../core/chat/chunks.ts";
 import type { RunTools, ToolRun } from "../core/chat/tools.ts";
 import {
   type FakeAguiAgent,
+  rawToolCallEvents,
   reasoningEvents,
   startAguiAgent,
   textEvents,
@@ -233,7 +234,7 @@ Deno.test("a shared tool called by the agent runs in Lass and its result starts 
         source: "demo",
         input: { text: "ping" },
       },
-      { type: "step", usage: {}, finishReason: "tool-calls" },
+      // As in a model turn: the call, its result, then the step.
       {
         type: "tool-result",
         id: "call-1",
@@ -242,6 +243,7 @@ Deno.test("a shared tool called by the agent runs in Lass and its result starts 
         durationMs: 7,
         raw: { content: [{ type: "text", text: "echo" }] },
       },
+      { type: "step", usage: {}, finishReason: "tool-calls" },
       { type: "text", text: "The tool said echo: ping" },
       { type: "step", usage: {}, finishReason: "stop" },
     ]);
@@ -317,7 +319,7 @@ Deno.test("an AG-UI turn stops after maxSteps runs, with the last tool results r
     );
     assert.equal(fake.runs.length, 1);
     assert.deepEqual(calls, [{ text: "once" }]);
-    assert.deepEqual(chunks.map((chunk) => chunk.type), ["tool-call", "step", "tool-result"]);
+    assert.deepEqual(chunks.map((chunk) => chunk.type), ["tool-call", "tool-result", "step"]);
     assert.deepEqual(result.messages.map((message) => message.role), ["assistant", "tool"]);
   });
 });
@@ -356,6 +358,123 @@ Deno.test("a shared tool that fails gives an error result and the agent still ge
       content: "the server is gone",
       error: "the server is gone",
     });
+  });
+});
+
+Deno.test("a shared tool called with arguments that are not a JSON object gets a clear error and is not run", async () => {
+  await withAgent(async (fake) => {
+    fake.script([
+      { events: rawToolCallEvents("call-1", "demo__echo", '{text: "ping"') },
+      { events: rawToolCallEvents("call-2", "demo__echo", '["ping"]') },
+      { events: textEvents("m3", ["Sorry"]) },
+    ]);
+    const calls: unknown[] = [];
+    const agent = agentFor(fake, { shareTools: true });
+    const { chunks } = await collect(turnInput(agent, { tools: echoTools(calls) }));
+    assert.deepEqual(calls, [], "the tool server never sees the call");
+    const [first, second] = chunks.filter((chunk) => chunk.type === "tool-result");
+    assert.deepEqual(first, {
+      type: "tool-result",
+      id: "call-1",
+      output: 'the arguments of demo__echo are not JSON ({text: "ping"); ' +
+        "call it again with a JSON object",
+      isError: true,
+      durationMs: 0,
+    });
+    assert.match(
+      String(second.type === "tool-result" && second.output),
+      /must be a JSON object, not an array/,
+    );
+    assert.deepEqual(fake.runs[1].input.messages.at(-1), {
+      id: "lass-2-0",
+      role: "tool",
+      toolCallId: "call-1",
+      content: first.type === "tool-result" ? first.output : "",
+      error: first.type === "tool-result" ? first.output : "",
+    });
+    assert.deepEqual(chunks.map((chunk) => chunk.type), [
+      "tool-call",
+      "tool-result",
+      "step",
+      "tool-call",
+      "tool-result",
+      "step",
+      "text",
+      "step",
+    ]);
+  });
+});
+
+Deno.test("the agent's state (snapshot, then JSON Patch deltas) goes back as state on the next run and turn", async () => {
+  await withAgent(async (fake) => {
+    fake.script([
+      {
+        events: [
+          { type: "STATE_SNAPSHOT", snapshot: { count: 1, items: ["a"] } },
+          { type: "STATE_DELTA", delta: [{ op: "replace", path: "/count", value: 2 }] },
+          ...toolCallEvents("call-1", "demo__echo", { text: "ping" }),
+        ],
+      },
+      {
+        events: [
+          { type: "STATE_DELTA", delta: [{ op: "add", path: "/items/-", value: "b" }] },
+          // A patch that does not apply is ignored, as the AG-UI client does.
+          { type: "STATE_DELTA", delta: [{ op: "replace", path: "/missing/x", value: 0 }] },
+          ...textEvents("m2", ["Done"]),
+        ],
+      },
+      { events: textEvents("m3", ["Again"]) },
+      { events: textEvents("m4", ["Still"]) },
+    ]);
+    const agent = agentFor(fake, { shareTools: true });
+    const first = await collect(turnInput(agent, { tools: echoTools([]) }));
+    const states = () => fake.runs.map((run) => run.input.state);
+    assert.deepEqual(states(), [{}, { count: 2, items: ["a"] }]);
+    const last = first.result.messages.at(-1)!;
+    assert.deepEqual(last.providerOptions?.agui, {
+      threadId: fake.runs[0].input.threadId,
+      state: { count: 2, items: ["a", "b"] },
+    });
+    assertModelMessages(first.result.messages);
+
+    // The next turn (history kept by the client or a session) sends it back; a turn that does
+    // not change it records nothing new, and the one after still finds it.
+    const history: ModelMessage[] = [
+      { role: "user", content: "Hi there" },
+      ...first.result.messages,
+      { role: "user", content: "Once more" },
+    ];
+    const second = await collect(turnInput(agent, { messages: history, runId: "run-2" }));
+    assert.deepEqual(states()[2], { count: 2, items: ["a", "b"] });
+    assert.equal("state" in (second.result.messages[0].providerOptions?.agui ?? {}), false);
+    await collect(turnInput(agent, {
+      messages: [...history, ...second.result.messages, { role: "user", content: "And?" }],
+      runId: "run-3",
+    }));
+    assert.deepEqual(states()[3], { count: 2, items: ["a", "b"] });
+  });
+});
+
+Deno.test("an env reference in an AG-UI agent's URL is resolved at use", async () => {
+  await withAgent(async (fake) => {
+    fake.script([{ events: textEvents("m1", ["hi"]) }]);
+    const env = (name: string) => ({ ...ENV, AGUI_URL: fake.url })[name];
+    const agent = agentFor(fake, { url: "env:AGUI_URL" });
+    const { chunks } = await collect(turnInput(agent, { env }));
+    assert.deepEqual(chunks[0], { type: "text", text: "hi" });
+    const probe = await testAguiAgent(agent, env, { timeoutMs: 10_000 });
+    assert.equal(probe.ok, true, probe.error);
+    const unset = await testAguiAgent(agentFor(fake, { url: "env:AGUI_NOPE" }), env, {
+      timeoutMs: 10_000,
+    });
+    assert.equal(
+      unset.error,
+      "the URL of the agent helper refers to the environment variable AGUI_NOPE, which is not set",
+    );
+    await assert.rejects(
+      collect(turnInput(agentFor(fake, { url: "env:AGUI_NOPE" }), { env })),
+      /AGUI_NOPE, which is not set/,
+    );
   });
 });
 

@@ -173,6 +173,51 @@ Deno.test("POST /api/agents/test checks an A2A card and an AG-UI run", async () 
   }
 });
 
+Deno.test("an AG-UI agent's state is kept in the stored session and sent back on the next turn", async () => {
+  const agui = startAguiAgent();
+  agui.script([
+    {
+      events: [
+        { type: "STATE_SNAPSHOT", snapshot: { cart: [] } },
+        { type: "STATE_DELTA", delta: [{ op: "add", path: "/cart/-", value: "tea" }] },
+        ...textEvents("m1", ["Added tea"]),
+      ],
+    },
+    { events: textEvents("m2", ["Your cart has tea"]) },
+  ]);
+  const t = await startService({
+    config: agentConfig({ id: "shop", name: "Shop", protocol: "ag-ui", url: agui.url }),
+  });
+  try {
+    await chat(t, { messages: [user("add tea")], sessionId: "shop" });
+    const stored = await t.call("/api/sessions/shop").then((r) => r.json());
+    await chat(t, {
+      messages: [...stored.messages, user("what is in my cart?")],
+      sessionId: "shop",
+    });
+    assert.deepEqual(agui.runs.map((run) => run.input.state), [{}, { cart: ["tea"] }]);
+  } finally {
+    await t.close();
+    await agui.close();
+  }
+});
+
+Deno.test("POST /api/agents/test passes an A2A agent that answers at once and keeps working, given its JSON-RPC endpoint", async () => {
+  const a2a = startA2aAgent({ answerAs: "slow", slowPieceMs: 60_000 });
+  const t = await startService({ config: chatConfig() });
+  try {
+    const probe = await post(t, "/api/agents/test", {
+      agent: { id: "a", name: "A", protocol: "a2a", url: a2a.rpcUrl },
+    });
+    assert.equal(probe.status, 200);
+    assert.equal(probe.body.ok, true, JSON.stringify(probe.body));
+    assert.equal(probe.body.text, "piece 0 ");
+  } finally {
+    await t.close();
+    await a2a.close();
+  }
+});
+
 Deno.test("skills in chat: the catalog in the system prompt, load_skill and read_skill_file", async () => {
   const { SKILL_FIXTURES } = await import("./_skills.ts");
   const t = await startService({

@@ -8,8 +8,10 @@ import {
   RestTransportFactory,
 } from "@a2a-js/sdk/client";
 import { A2AError, isRestError } from "@a2a-js/sdk/errors";
+import { Buffer } from "node:buffer";
 import { type EnvLookup, resolveEnvRefs } from "../config/env_refs.ts";
 import { clip, isNetworkFailure } from "../errors.ts";
+import type { OutgoingPart } from "./_a2a_history.ts";
 import type { AgentConfig } from "./types.ts";
 
 /** A client for one agent, made from its card. */
@@ -20,6 +22,10 @@ export interface A2aConnection {
   cardUrl: string;
   /** Whether the card says `capabilities.streaming`. */
   streaming: boolean;
+  /** Whether the client speaks protocol v0.3 (through the SDK's compatibility layer). */
+  legacy: boolean;
+  /** The same agent spoken to in v0.3; `undefined` when this connection already is. */
+  inLegacy(): Promise<A2aConnection | undefined>;
 }
 
 const CARD_PATH = ".well-known/agent-card.json";
@@ -36,14 +42,34 @@ export function cardUrlOf(url: string): string {
   return new URL(CARD_PATH, parsed).href;
 }
 
-/** Fetches the card and makes a client; v0.3 cards go through the SDK's compatibility layer. */
+/**
+ * Fetches the card and makes a client; v0.3 cards go through the SDK's compatibility layer.
+ * `agent.url` must be resolved already (see `withResolvedUrl`).
+ */
 export async function connectA2a(
   agent: AgentConfig,
   options: { env: EnvLookup; signal: AbortSignal },
 ): Promise<A2aConnection> {
   const fetchImpl = fetchWithHeaders(resolveEnvRefs(agent.headers ?? {}, options.env));
-  const cardUrl = cardUrlOf(agent.url);
-  const card = await fetchCard(cardUrl, fetchImpl, options.signal);
+  const { card, cardUrl } = await findCard(agent.url, fetchImpl, options.signal);
+  const capabilities = card.capabilities as { streaming?: unknown } | undefined;
+  const connect = async (legacy: boolean): Promise<A2aConnection> => ({
+    client: await clientFor(card, { cardUrl, fetchImpl, legacy }),
+    card,
+    cardUrl,
+    streaming: capabilities?.streaming === true,
+    legacy: legacy || speaksLegacy(card),
+    inLegacy: () => legacy || speaksLegacy(card) ? Promise.resolve(undefined) : connect(true),
+  });
+  return await connect(false);
+}
+
+/** A client for a card; with `legacy`, every interface is spoken to in v0.3. */
+async function clientFor(
+  card: Record<string, unknown>,
+  options: { cardUrl: string; fetchImpl: typeof fetch; legacy: boolean },
+): Promise<Client> {
+  const { cardUrl, fetchImpl, legacy } = options;
   const legacyCompat = { enabled: true };
   const factory = new ClientFactory({
     transports: [
@@ -52,10 +78,9 @@ export async function connectA2a(
     ],
     cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat }),
   });
-  let client: Client;
   try {
-    client = await factory.createFromAgentCard(
-      withAbsoluteUrls(card, cardUrl) as unknown as AgentCard,
+    return await factory.createFromAgentCard(
+      asSpoken(withAbsoluteUrls(card, cardUrl), legacy) as unknown as AgentCard,
     );
   } catch {
     const offered = interfacesOf(card).join(", ") || "none";
@@ -63,27 +88,76 @@ export async function connectA2a(
       `the agent offers no interface Lass can use (it offers ${offered}; Lass speaks JSONRPC and HTTP+JSON)`,
     );
   }
-  const capabilities = card.capabilities as { streaming?: unknown } | undefined;
-  return { client, card, cardUrl, streaming: capabilities?.streaming === true };
 }
 
-/** A user message for the agent. */
-export function userMessage(text: string, ids: { contextId?: string; taskId?: string }): Message {
-  const part: Part = {
-    content: { $case: "text", value: text },
-    metadata: undefined,
-    filename: "",
-    mediaType: "text/plain",
+/**
+ * Whether a card has the v0.3 shape: a top-level `url` and no `supportedInterfaces`. Such an
+ * agent speaks v0.3 whatever its `protocolVersion` claims (some say "1.0" with the old shape).
+ */
+function speaksLegacy(card: Record<string, unknown>): boolean {
+  const interfaces = card.supportedInterfaces;
+  return typeof card.url === "string" && !(Array.isArray(interfaces) && interfaces.length > 0);
+}
+
+/** The card as the SDK should read it: v0.3 for the old shape, or for every interface. */
+function asSpoken(card: Record<string, unknown>, legacy: boolean): Record<string, unknown> {
+  if (speaksLegacy(card)) {
+    const claimed = typeof card.protocolVersion === "string" ? card.protocolVersion : "";
+    return /^0\.3(\.|$)/.test(claimed) ? card : { ...card, protocolVersion: "0.3.0" };
+  }
+  if (!legacy || !Array.isArray(card.supportedInterfaces)) return card;
+  return {
+    ...card,
+    supportedInterfaces: card.supportedInterfaces.map((entry) =>
+      entry && typeof entry === "object" ? { ...entry, protocolVersion: "0.3" } : entry
+    ),
   };
+}
+
+/** Whether an error of an SDK call is JSON-RPC "method not found" (-32601). */
+export function isMethodNotFound(error: unknown): boolean {
+  for (let at: unknown = error, depth = 0; at && depth < 3; depth++) {
+    if ((at as { envelopeCode?: unknown }).envelopeCode === -32601) return true;
+    at = (at as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** A user message for the agent: text, or text and files (bytes or URLs). */
+export function userMessage(
+  content: string | OutgoingPart[],
+  ids: { contextId?: string; taskId?: string },
+): Message {
+  const parts = typeof content === "string" ? [{ kind: "text" as const, text: content }] : content;
   return {
     messageId: crypto.randomUUID(),
     contextId: ids.contextId ?? "",
     taskId: ids.taskId ?? "",
     role: Role.ROLE_USER,
-    parts: [part],
+    parts: parts.map(sdkPart),
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],
+  };
+}
+
+/** One part as the SDK takes it: text, raw bytes or a URL, with its media type and file name. */
+function sdkPart(part: OutgoingPart): Part {
+  if (part.kind === "text") {
+    return {
+      content: { $case: "text", value: part.text },
+      metadata: undefined,
+      filename: "",
+      mediaType: "text/plain",
+    };
+  }
+  return {
+    content: part.kind === "bytes"
+      ? { $case: "raw", value: Buffer.from(part.data) }
+      : { $case: "url", value: part.url },
+    metadata: undefined,
+    filename: part.filename ?? "",
+    mediaType: part.mediaType,
   };
 }
 
@@ -112,6 +186,34 @@ function httpSentence(status: number, url: string, body: string | undefined): st
   return `the agent at ${url} answered with status ${status}${suffix}`;
 }
 
+/**
+ * The card for `url` (see {@link cardUrlOf}). When `url` has a path and no card is found below it
+ * (it may be the agent's JSON-RPC endpoint, pasted instead of its base URL), the card is looked
+ * for at the origin's `/.well-known/agent-card.json` too.
+ */
+async function findCard(
+  url: string,
+  fetchImpl: typeof fetch,
+  signal: AbortSignal,
+): Promise<{ card: Record<string, unknown>; cardUrl: string }> {
+  const cardUrl = cardUrlOf(url);
+  try {
+    return { card: await fetchCard(cardUrl, fetchImpl, signal), cardUrl };
+  } catch (error) {
+    const atOrigin = new URL(`/${CARD_PATH}`, url).href;
+    if (signal.aborted || !(error instanceof CardMissing) || atOrigin === cardUrl) throw error;
+    try {
+      return { card: await fetchCard(atOrigin, fetchImpl, signal), cardUrl: atOrigin };
+    } catch (second) {
+      if (signal.aborted || !(second instanceof CardMissing)) throw second;
+      throw new Error(`${error.message}, and there is none at ${atOrigin} either`);
+    }
+  }
+}
+
+/** No card at that address: 404, 405 or 410, or a document that is not a card. */
+class CardMissing extends Error {}
+
 async function fetchCard(
   cardUrl: string,
   fetchImpl: typeof fetch,
@@ -130,7 +232,9 @@ async function fetchCard(
   const text = await response.text().catch(() => "");
   if (!response.ok) {
     const suffix = text.trim() ? `: ${detail(text)}` : "";
-    throw new Error(
+    // Only "nothing here" sends the search on to the origin; refused credentials do not.
+    const Failure = [404, 405, 410].includes(response.status) ? CardMissing : Error;
+    throw new Failure(
       `the agent card at ${cardUrl} could not be fetched (${response.status})${suffix}`,
     );
   }
@@ -138,12 +242,12 @@ async function fetchCard(
   try {
     card = JSON.parse(text);
   } catch {
-    throw new Error(`the agent card at ${cardUrl} is not JSON`);
+    throw new CardMissing(`the agent card at ${cardUrl} is not JSON`);
   }
   const record = card as Record<string, unknown> | null;
   const endpoints = Array.isArray(record?.supportedInterfaces) || typeof record?.url === "string";
   if (!record || typeof record !== "object" || !endpoints) {
-    throw new Error(
+    throw new CardMissing(
       `the document at ${cardUrl} is not an A2A agent card (it has neither supportedInterfaces nor url)`,
     );
   }

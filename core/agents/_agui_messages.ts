@@ -192,6 +192,16 @@ export class TurnMessages {
     this.#assistant().push({ type: "tool-call", toolCallId, toolName, input });
   }
 
+  /**
+   * Records the agent's state on the turn's last message (a new assistant message when the turn
+   * has none), so the next turn sends it back (see `stateOf`).
+   */
+  keepState(state: unknown) {
+    if (this.messages.length === 0) this.#assistant();
+    const last = this.messages.at(-1)!;
+    last.providerOptions = { [KEY]: { ...this.#options[KEY], state: state as never } };
+  }
+
   toolResult(toolCallId: string, toolName: string, output: ToolResultOutput) {
     const last = this.messages.at(-1);
     const part = { type: "tool-result" as const, toolCallId, toolName, output };

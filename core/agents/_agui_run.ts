@@ -10,8 +10,10 @@ import {
   type Tool,
 } from "@ag-ui/client";
 import { type ChatChunk, type ChatUsage, toolCallChunk } from "../chat/chunks.ts";
+import { clip } from "../errors.ts";
 import type { RunTools } from "../chat/tools.ts";
 import type { TurnMessages } from "./_agui_messages.ts";
+import { nextState } from "./_agui_state.ts";
 import { runEvents } from "./_agui_stream.ts";
 import type { AgentConfig, AgentTurnInput } from "./types.ts";
 
@@ -42,10 +44,10 @@ export function runErrorMessage(agent: AgentConfig, event: RunErrorEvent): strin
   return `the AG-UI agent ${agent.id} reported an error: ${event.message}${code}`;
 }
 
-/** A fresh `RunAgentInput`; the agent's own state is not kept between runs. */
+/** A `RunAgentInput` with the agent's state as its last run left it (`{}` at first). */
 export function runInput(
   thread: { threadId: string; runId: string },
-  body: { messages: Message[]; tools: Tool[] },
+  body: { messages: Message[]; tools: Tool[]; state?: unknown },
 ): RunAgentInput {
   const { threadId, runId } = thread;
   const { messages, tools } = body;
@@ -53,7 +55,7 @@ export function runInput(
     threadId,
     runId,
     protocolVersion: PROTOCOL_VERSION,
-    state: {},
+    state: body.state ?? {},
     messages,
     tools,
     context: [],
@@ -67,6 +69,8 @@ export interface AgentCall {
   name: string;
   args: string;
   input?: unknown;
+  /** Why the arguments cannot be used (not a JSON object): the call's error result. */
+  problem?: string;
   endedAt?: number;
   answered: boolean;
 }
@@ -79,13 +83,22 @@ export interface RunContext {
   shared?: RunTools;
 }
 
-/** How a run ended: its usage and the calls of shared tools it left for Lass to answer. */
+/**
+ * How a run ended: its usage, the calls of shared tools it left for Lass to answer, the step's
+ * finish reason, and the agent's state when the run changed it.
+ */
 export interface RunEnd {
   usage: ChatUsage;
   pending: AgentCall[];
+  finishReason: string;
+  state?: unknown;
 }
 
-/** Streams one run's chunks, recording the messages; throws on `RUN_ERROR` or a broken stream. */
+/**
+ * Streams one run's chunks (text, reasoning, tool calls and the agent's own tool results; the
+ * `step` is the caller's, after the results of the calls it answers), recording the messages and
+ * following the state. Throws on `RUN_ERROR` or a broken stream.
+ */
 export async function* agentRun(
   context: RunContext,
   input: RunAgentInput,
@@ -95,8 +108,13 @@ export async function* agentRun(
   const calls = new Map<string, AgentCall>();
   const otherRoles = new Set<string>();
   let end: RunEnd | undefined;
+  let state: { value: unknown } | undefined;
   for await (const event of runEvents(turn, { input, signal })) {
     switch (event.type) {
+      case EventType.STATE_SNAPSHOT:
+      case EventType.STATE_DELTA:
+        state = { value: nextState(state ? state.value : input.state, event) };
+        break;
       case EventType.TEXT_MESSAGE_START:
         if (event.role && event.role !== "assistant") otherRoles.add(event.messageId);
         break;
@@ -126,7 +144,9 @@ export async function* agentRun(
       case EventType.TOOL_CALL_END: {
         const call = calls.get(event.toolCallId);
         if (!call) break;
-        call.input = parseArgs(call.args);
+        const args = parseArgs(call.name, call.args);
+        call.input = args.input;
+        if (args.problem) call.problem = args.problem;
         call.endedAt = performance.now();
         record.toolCall(call.id, call.name, call.input);
         const origin = shared?.tools[call.name] ? shared.origins.get(call.name) : undefined;
@@ -161,28 +181,44 @@ export async function* agentRun(
           : pending.length > 0
           ? "tool-calls"
           : "stop";
-        end = { usage: addUsage({}, event.usage), pending };
-        yield { type: "step", usage: end.usage, finishReason };
+        end = { usage: addUsage({}, event.usage), pending, finishReason };
         break;
       }
       default:
-        // State, activity, step, messages-snapshot and custom events carry nothing a chunk shows.
+        // Activity, step, messages-snapshot and custom events carry nothing a chunk shows.
         break;
     }
   }
-  if (signal.aborted) return { usage: end?.usage ?? {}, pending: [] };
+  const changed = state ? { state: state.value } : {};
+  if (signal.aborted) return { usage: end?.usage ?? {}, pending: [], finishReason: "stop" };
   if (!end) {
     throw new Error(`the AG-UI agent ${agent.id} ended its stream before finishing the run`);
   }
-  return end;
+  return { ...end, ...changed };
 }
 
-/** Tool-call arguments as an object; text that is not JSON is passed on as it is. */
-function parseArgs(args: string): unknown {
-  if (args.trim() === "") return {};
+/**
+ * Tool-call arguments as an object. Text that is not a JSON object is kept as it is (to show and
+ * to send back in the history) with the problem in one sentence: such a call is answered with
+ * that error, never run with arguments the tool did not ask for.
+ */
+function parseArgs(name: string, args: string): { input: unknown; problem?: string } {
+  if (args.trim() === "") return { input: {} };
+  let input: unknown;
   try {
-    return JSON.parse(args);
+    input = JSON.parse(args);
   } catch {
-    return args;
+    return {
+      input: args,
+      problem: `the arguments of ${name} are not JSON (${
+        clip(args.replace(/\s+/g, " "), 200)
+      }); call it again with a JSON object`,
+    };
   }
+  if (input !== null && typeof input === "object" && !Array.isArray(input)) return { input };
+  const kind = input === null ? "null" : Array.isArray(input) ? "an array" : `a ${typeof input}`;
+  return {
+    input,
+    problem: `the arguments of ${name} must be a JSON object, not ${kind}; call it again with one`,
+  };
 }

@@ -2,7 +2,14 @@
 import type { Message } from "@a2a-js/sdk";
 import type { ChatChunk } from "../chat/chunks.ts";
 import type { EnvLookup } from "../config/env_refs.ts";
-import { type A2aConnection, connectA2a, describeA2aError, userMessage } from "./_a2a_client.ts";
+import {
+  type A2aConnection,
+  connectA2a,
+  describeA2aError,
+  isMethodNotFound,
+  userMessage,
+} from "./_a2a_client.ts";
+import { withResolvedUrl } from "./_agent_url.ts";
 import { type A2aExchange, outgoingMessage } from "./_a2a_history.ts";
 import { A2aReply } from "./_a2a_reply.ts";
 import type { AgentConfig, AgentProbe, AgentTurn, AgentTurnResult } from "./types.ts";
@@ -25,10 +32,11 @@ const CANCEL_MS = 3_000;
  * agent asked for input, that task); the agent keeps its own history, so only the new message goes.
  */
 export const runA2aTurn: AgentTurn = async function* (input) {
-  const { agent, signal } = input;
-  const { text, ...ids } = outgoingMessage(input.messages, agent.id);
+  const { signal } = input;
+  const agent = withResolvedUrl(input.agent, input.env);
+  const { parts, ...ids } = outgoingMessage(input.messages, agent.id);
   const connection = await connect(agent, input.env, signal);
-  const reply = yield* converse(connection, userMessage(text, ids), signal);
+  const reply = yield* converse(connection, userMessage(parts, ids), signal);
   const failure = failureOf(reply);
   if (failure) throw new Error(failure);
   if (!reply.text && reply.outcome === "input-required") {
@@ -53,9 +61,13 @@ export const runA2aTurn: AgentTurn = async function* (input) {
   return result;
 };
 
-/** Fetches the card, sends {@link TEST_MESSAGE} and reports the answer; never throws. */
+/**
+ * Fetches the card, sends {@link TEST_MESSAGE} and reports the answer; never throws. The first
+ * text of the answer is enough: an agent that answers at once and keeps working passes, and its
+ * task is then cancelled (best effort), since nobody waits for the rest.
+ */
 export async function testA2aAgent(
-  agent: AgentConfig,
+  record: AgentConfig,
   env: EnvLookup,
   options: { timeoutMs: number },
 ): Promise<AgentProbe> {
@@ -64,19 +76,26 @@ export async function testA2aAgent(
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   const latencyMs = () => Math.round(performance.now() - started);
   let card: unknown;
+  let shownUrl = record.url;
   try {
+    const agent = withResolvedUrl(record, env);
+    shownUrl = agent.url;
     const connection = await connect(agent, env, controller.signal);
     card = connection.card;
-    const turn = converse(connection, userMessage(TEST_MESSAGE, {}), controller.signal);
+    const reply = new A2aReply();
+    const turn = converse(connection, userMessage(TEST_MESSAGE, {}), controller.signal, reply);
     let next = await turn.next();
-    while (!next.done) next = await turn.next();
-    const reply = next.value;
+    while (!next.done && !reply.text) next = await turn.next();
+    if (!next.done) {
+      await turn.return(reply);
+      if (!reply.settled && reply.taskId) await cancelQuietly(connection.client, reply.taskId);
+    }
     const failure = failureOf(reply);
     if (failure) return { ok: false, latencyMs: latencyMs(), card, error: failure };
     return { ok: true, latencyMs: latencyMs(), card, text: reply.text };
   } catch (error) {
     const message = controller.signal.aborted
-      ? `no answer from ${agent.url} within ${seconds(options.timeoutMs)}`
+      ? `no answer from ${shownUrl} within ${seconds(options.timeoutMs)}`
       : error instanceof Error
       ? error.message
       : String(error);
@@ -99,14 +118,35 @@ async function connect(
   }
 }
 
-/** Sends one message and yields the answer's text until the task settles (streamed or polled). */
+/**
+ * Sends one message and yields the answer's text until the task settles (streamed or polled).
+ * A v1.0 agent that answers the first call "method not found" is asked once more in v0.3.
+ */
 async function* converse(
   connection: A2aConnection,
   message: Message,
   signal: AbortSignal,
+  reply = new A2aReply({ resumedTaskId: message.taskId }),
+): AsyncGenerator<ChatChunk, A2aReply> {
+  try {
+    return yield* exchange(connection, message, signal, reply);
+  } catch (error) {
+    const legacy = !signal.aborted && !reply.taskId && isMethodNotFound((error as Error).cause)
+      ? await connection.inLegacy()
+      : undefined;
+    if (!legacy) throw error;
+    return yield* exchange(legacy, message, signal, reply);
+  }
+}
+
+/** One try of {@link converse} on one connection. */
+async function* exchange(
+  connection: A2aConnection,
+  message: Message,
+  signal: AbortSignal,
+  reply: A2aReply,
 ): AsyncGenerator<ChatChunk, A2aReply> {
   const { client } = connection;
-  const reply = new A2aReply({ resumedTaskId: message.taskId });
   const params = { tenant: "", message, configuration: undefined, metadata: undefined };
   try {
     if (connection.streaming) {

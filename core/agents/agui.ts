@@ -3,8 +3,10 @@ import { EventType } from "@ag-ui/client";
 import type { EnvLookup } from "../config/env_refs.ts";
 import type { ChatChunk, ChatUsage } from "../chat/chunks.ts";
 import { shownOutput } from "../chat/tool_output.ts";
+import { withResolvedUrl } from "./_agent_url.ts";
 import { threadIdOf, toAguiMessages, TurnMessages } from "./_agui_messages.ts";
-import { addUsage, agentRun, runErrorMessage, runInput } from "./_agui_run.ts";
+import { addUsage, type AgentCall, agentRun, runErrorMessage, runInput } from "./_agui_run.ts";
+import { stateOf } from "./_agui_state.ts";
 import { runEvents } from "./_agui_stream.ts";
 import { frontendTools, runFrontendTool } from "./_agui_tools.ts";
 import type { AgentConfig, AgentProbe, AgentTurnInput, AgentTurnResult } from "./types.ts";
@@ -14,39 +16,49 @@ const PROBE_TEXT = "Hello! This is a connection test from Lass.";
 
 /**
  * A chat turn with an AG-UI agent (`agent.url` is its run endpoint). The history goes out as
- * AG-UI messages; text, reasoning and the agent's tool calls stream back as chunks. With
- * `shareTools`, the workspace's tools are offered as frontend tools: when the run ends with calls
- * of them, Lass runs them and starts another run with the results, up to `maxSteps` runs.
+ * AG-UI messages, with the agent's state as the last turn left it; text, reasoning and the
+ * agent's tool calls stream back as chunks, in the order of a model turn (tool calls, their
+ * results, then the step). With `shareTools`, the workspace's tools are offered as frontend tools:
+ * when the run ends with calls of them, Lass runs them and starts another run with the results,
+ * up to `maxSteps` runs. The state the agent ends with is kept on the turn's last message.
  */
 export async function* runAguiTurn(
   input: AgentTurnInput,
 ): AsyncGenerator<ChatChunk, AgentTurnResult> {
-  const { agent, signal } = input;
+  const { signal } = input;
+  const agent = withResolvedUrl(input.agent, input.env);
+  const turn = { ...input, agent };
   const threadId = threadIdOf(input.messages) ?? crypto.randomUUID();
   const shared = agent.shareTools && input.tools ? input.tools : undefined;
   const tools = shared ? await frontendTools(shared.tools) : [];
   const record = new TurnMessages(threadId);
   const usage: ChatUsage = {};
   let reported = false;
-  const result = (): AgentTurnResult => ({
-    messages: record.messages,
-    ...(reported && { usage }),
-  });
+  let state = stateOf(input.messages);
+  let stateChanged = false;
+  const result = (): AgentTurnResult => {
+    if (stateChanged) record.keepState(state);
+    return { messages: record.messages, ...(reported && { usage }) };
+  };
   for (let step = 1; step <= Math.max(1, input.maxSteps); step++) {
     if (signal.aborted) break;
     const runId = step === 1 ? input.runId : `${input.runId}-${step}`;
     const history = toAguiMessages([...input.messages, ...record.messages]);
     const end = yield* agentRun(
-      { turn: input, record, shared },
-      runInput({ threadId, runId }, { messages: history, tools }),
+      { turn, record, shared },
+      runInput({ threadId, runId }, { messages: history, tools, state }),
     );
+    if ("state" in end) {
+      state = end.state;
+      stateChanged = true;
+    }
+    if (signal.aborted) break;
     if (Object.keys(end.usage).length > 0) reported = true;
     addUsage(usage, [end.usage]);
-    if (signal.aborted || end.pending.length === 0 || !shared) break;
-    for (const call of end.pending) {
+    for (const call of shared ? end.pending : []) {
       let run;
       try {
-        run = await runFrontendTool(shared.tools, { call, signal });
+        run = await answerCall(shared!, call, signal);
       } catch (error) {
         if (signal.aborted) return result();
         throw error;
@@ -62,8 +74,26 @@ export async function* runAguiTurn(
         ...(run.raw !== undefined && { raw: run.raw }),
       };
     }
+    yield { type: "step", usage: end.usage, finishReason: end.finishReason };
+    if (end.pending.length === 0 || !shared) break;
   }
   return result();
+}
+
+/** Runs a shared tool the agent called; arguments that are not a JSON object are its error. */
+async function answerCall(
+  shared: NonNullable<AgentTurnInput["tools"]>,
+  call: AgentCall,
+  signal: AbortSignal,
+) {
+  if (call.problem) {
+    return {
+      model: { type: "error-text" as const, value: call.problem },
+      isError: true,
+      durationMs: 0,
+    };
+  }
+  return await runFrontendTool(shared.tools, { call, signal });
 }
 
 /**
@@ -71,7 +101,7 @@ export async function* runAguiTurn(
  * a `RUN_ERROR` or no `RUN_FINISHED` within `timeoutMs` is `ok: false` with the reason.
  */
 export async function testAguiAgent(
-  agent: AgentConfig,
+  record: AgentConfig,
   env: EnvLookup,
   options: { timeoutMs: number },
 ): Promise<AgentProbe> {
@@ -85,7 +115,9 @@ export async function testAguiAgent(
     messages: [{ id: "lass-probe", role: "user", content: PROBE_TEXT }],
     tools: [],
   });
+  let agent = record;
   try {
+    agent = withResolvedUrl(record, env);
     for await (const event of runEvents({ agent, env }, { input, signal: controller.signal })) {
       events.push(event.type);
       if (event.type === EventType.TEXT_MESSAGE_CONTENT) text += event.delta;
