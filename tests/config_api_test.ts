@@ -244,6 +244,57 @@ Deno.test("GET /api/config/export returns the file as stored, or redacted with ?
   }
 });
 
+Deno.test("GET /api/config/export?redact=1 redacts secret flags in args, as the export targets do", async () => {
+  const config = sampleConfig();
+  (config.mcpServers as Json[]).push({
+    id: "flags",
+    name: "Flags",
+    transport: "stdio",
+    command: "npx",
+    args: [
+      "-y",
+      "some-server",
+      "--api-key",
+      "abc-literal",
+      "--token=def-literal",
+      "--auth-token",
+      "env:FLAG_TOKEN",
+      "--secret=${FLAG_SECRET}",
+      "--password",
+      "--verbose",
+      "https://user:pw-literal@example.com/x",
+    ],
+  });
+  (config.workspaces as Json[])[0].mcpServerIds.push("flags");
+  const t = await startService({ config });
+  try {
+    const { body } = await readJsonResponse(await t.call("/api/config/export?redact=1"));
+    assert.deepEqual(body.mcpServers[2].args, [
+      "-y",
+      "some-server",
+      "--api-key",
+      REDACTED,
+      `--token=${REDACTED}`,
+      "--auth-token",
+      "env:FLAG_TOKEN",
+      "--secret=${FLAG_SECRET}",
+      "--password",
+      "--verbose",
+      `https://${REDACTED}@example.com/x`,
+    ]);
+    assert.doesNotMatch(JSON.stringify(body), /-literal/);
+    // The export targets leave out the same values.
+    const exported = await readJsonResponse(
+      await t.call("/api/export", { method: "POST", json: { target: "mcp-json" } }),
+    );
+    assert.equal(exported.status, 200);
+    assert.match(exported.body.code, /some-server/);
+    assert.doesNotMatch(exported.body.code, /-literal/);
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("GET /api/schema serves the JSON Schema", async () => {
   const t = await startService();
   try {

@@ -9,6 +9,9 @@ import { type FakeVendor, type RecordedRequest, startFakeVendor } from "./fixtur
 // deno-lint-ignore no-explicit-any
 type Json = any;
 
+/** The demo server's tool that only its dashboard View may call (`_meta.ui.visibility: ["app"]`). */
+const VIEW_ONLY = "demo__dashboard_refresh";
+
 /** A workspace on the fake vendor's OpenAI-compatible endpoint with the demo tool server. */
 function fakeConfig(fake: FakeVendor, workspace: Record<string, unknown> = {}) {
   return {
@@ -79,6 +82,7 @@ Deno.test({
       const names = first.tools.map((tool: Json) => tool.function.name);
       assert.ok(names.includes("demo__add"), "tools carry Lass's names");
       assert.ok(!names.includes("demo__echo"), "a disabled tool is not offered");
+      assert.ok(!names.includes(VIEW_ONLY), "a tool only for an MCP App's View is not offered");
       const toolMessage = second.messages.find((message: Json) => message.role === "tool");
       assert.match(toolMessage.content, /"text":"5"/);
     } finally {
@@ -124,6 +128,7 @@ Deno.test({
       assert.match(JSON.stringify(first.messages[0].content), /Answer in one sentence\./);
       const names = first.tools.map((tool: Json) => tool.function.name);
       assert.ok(names.includes("demo__add") && !names.includes("demo__echo"));
+      assert.ok(!names.includes(VIEW_ONLY), "a tool only for an MCP App's View is not offered");
       assert.ok(second.messages.some((message: Json) => message.role === "tool"));
     } finally {
       await fake.close();

@@ -6,6 +6,7 @@ import { parseConfig } from "../core/config/schema.ts";
 import { demoServerCommand } from "../core/export/demo_command.ts";
 import { EXPORT_TARGETS } from "../core/export/targets.ts";
 import { PINNED_VERSIONS } from "../core/export/versions.ts";
+import { toolInfo } from "../core/mcp/state.ts";
 import { modelToolName } from "../core/mcp/tool_names.ts";
 import { chat, DEMO_LLM, DEMO_SERVER, ofType, user } from "./_chat.ts";
 import { configWithServers, type Json, post, startService } from "./_helpers.ts";
@@ -191,6 +192,43 @@ Deno.test("the exported toolName helper names tools exactly as Lass does", async
   for (const server of ["demo", "my-server", "s".repeat(40)]) {
     for (const tool of tools) {
       assert.equal(helper.toolName(server, tool), modelToolName(server, tool), `${server} ${tool}`);
+    }
+  }
+});
+
+Deno.test("sdk-a and graph-a never offer a tool that MCP Apps keep for their View, as Lass", async () => {
+  const t = await startService({ config: everythingConfig() });
+  const codes: Record<string, string> = {};
+  try {
+    for (const target of ["sdk-a", "graph-a"]) {
+      codes[target] = (await exported(t, target, "w-demo")).code;
+    }
+  } finally {
+    await t.close();
+  }
+  assert.match(codes["sdk-a"], /disabledTools\.includes\(name\) \|\| !forModel\(tool\._meta\)/);
+  assert.match(codes["graph-a"], /viewOnly\.has\(tool\.name\)/);
+  const metas = [
+    undefined,
+    {},
+    { ui: {} },
+    { ui: { visibility: ["model"] } },
+    { ui: { visibility: ["app"] } },
+    { ui: { visibility: ["model", "app"] } },
+    { ui: { visibility: [] } },
+    { ui: { visibility: "app" } },
+    { ui: { resourceUri: "ui://x", visibility: ["app"] } },
+  ];
+  for (const [target, code] of Object.entries(codes)) {
+    const start = code.indexOf("/**\n * Whether the model may see a tool");
+    const end = code.indexOf("\n}\n", code.indexOf("function forModel(")) + 2;
+    assert.ok(start > 0 && end > start, target);
+    const source = `${code.slice(start, end)}\nexport { forModel };\n`;
+    const helper = await import(`data:application/typescript;base64,${btoa(source)}`);
+    for (const meta of metas) {
+      const tool = { name: "t", inputSchema: { type: "object" as const }, _meta: meta };
+      const lass = toolInfo("s", tool, []).modelVisible;
+      assert.equal(helper.forModel(meta), lass, `${target} ${JSON.stringify(meta)}`);
     }
   }
 });

@@ -55,6 +55,45 @@ export function redactUrl(value: unknown): unknown {
   return `${base}?${query.join("&")}${hash}`;
 }
 
+/** A command-line flag whose value is a secret: `--api-key`, `--token`, `-password`... */
+const SECRET_FLAG = /^--?[\w.-]*(key|token|secret|passw|auth|credential)[\w.-]*$/i;
+
+/** One command-line argument, read as the value of the flag before it or in it. */
+export interface ArgReading {
+  /** The flag: `--token` of `--token=abc`, else the argument before (or ""). */
+  flag: string;
+  /** The part after `=` of `--token=abc`, else the whole argument. */
+  value: string;
+  /** Flag and value are one argument (`--token=abc`). */
+  inline: boolean;
+  /** The value is a secret flag's (`--token abc`, `--token=abc`; not `--token --verbose`). */
+  secret: boolean;
+}
+
+/**
+ * Reads argument `index` of a command line. The one rule for secrets in `args`, shared by the
+ * redacted config export and the export targets.
+ */
+export function readArg(args: readonly string[], index: number): ArgReading {
+  const arg = args[index];
+  const inline = /^(--?[\w.-]+)=(.*)$/s.exec(arg);
+  const flag = inline?.[1] ?? (index > 0 ? args[index - 1] : "");
+  const value = inline ? inline[2] : arg;
+  const secret = SECRET_FLAG.test(flag) && !(inline === null && value.startsWith("-"));
+  return { flag, value, inline: inline !== null, secret };
+}
+
+/** Command-line arguments with secret flags' literal values and URL credentials redacted. */
+function redactArgs(args: unknown): unknown {
+  if (!Array.isArray(args) || !args.every((arg) => typeof arg === "string")) return args;
+  return args.map((arg, index) => {
+    const reading = readArg(args, index);
+    if (!reading.secret) return redactUrl(arg);
+    const value = redactValue(reading.value);
+    return reading.inline ? `${reading.flag}=${value}` : value;
+  });
+}
+
 function mapRecords(list: unknown, fn: (record: Json) => Json): unknown {
   if (!Array.isArray(list)) return list;
   return list.map((record) =>
@@ -63,8 +102,8 @@ function mapRecords(list: unknown, fn: (record: Json) => Json): unknown {
 }
 
 /**
- * Returns a copy of a stored config with literal API keys, header values, env values,
- * OAuth client secrets and URL credentials replaced by `<redacted>`.
+ * Returns a copy of a stored config with literal API keys, header values, env values, secret
+ * flags' values in `args`, OAuth client secrets and URL credentials replaced by `<redacted>`.
  */
 export function redactConfig(config: Json): Json {
   const out: Json = { ...config };
@@ -80,6 +119,7 @@ export function redactConfig(config: Json): Json {
       ...server,
       ...("headers" in server && { headers: redactMap(server.headers) }),
       ...("env" in server && { env: redactMap(server.env) }),
+      ...("args" in server && { args: redactArgs(server.args) }),
       ...("url" in server && { url: redactUrl(server.url) }),
       ...(oauth !== null && typeof oauth === "object" && "clientSecret" in oauth &&
         { oauth: { ...oauth, clientSecret: redactValue(oauth.clientSecret) } }),

@@ -1,5 +1,5 @@
 /** Config values as exports write them: literal text and environment variables, never a literal secret. */
-import { redactUrl } from "../config/redact.ts";
+import { readArg, redactUrl } from "../config/redact.ts";
 
 /** One part of an exported value: literal text, or the value of an environment variable. */
 export type Piece = string | { env: string };
@@ -105,12 +105,10 @@ export function urlValue(
   return [{ env: vars.replace(options.preferred, options.description) }];
 }
 
-/** A command-line flag whose value is a secret: `--api-key`, `--token`, `-password`... */
-const SECRET_FLAG = /^--?[\w.-]*(key|token|secret|passw|auth|credential)[\w.-]*$/i;
-
 /**
  * Command-line arguments: kept as written, except a secret flag's value (`--token abc`,
- * `--token=abc`) and a URL with credentials, which become variables named `<PREFIX>_<FLAG>`.
+ * `--token=abc`, read by {@link readArg} as the redacted config export reads them) and a URL with
+ * credentials, which become variables named `<PREFIX>_<FLAG>`.
  */
 export function argValues(
   args: readonly string[],
@@ -119,16 +117,14 @@ export function argValues(
 ): Piece[][] {
   const description = `used by the ${options.label}`;
   return args.map((arg, index) => {
-    const inline = /^(--?[\w.-]+)=(.*)$/s.exec(arg);
-    const flag = inline?.[1] ?? (index > 0 ? args[index - 1] : "");
-    const value = inline ? inline[2] : arg;
+    const { flag, value, inline, secret } = readArg(args, index);
     const secretName = envName(options.prefix, flag.replace(/^-+/, ""));
-    const secret = { preferred: secretName, description: `${flag} of the ${options.label}` };
-    if (SECRET_FLAG.test(flag) && !(inline === null && value.startsWith("-"))) {
-      const pieces = secretValue(value, vars, secret);
+    const named = { preferred: secretName, description: `${flag} of the ${options.label}` };
+    if (secret) {
+      const pieces = secretValue(value, vars, named);
       return inline ? [`${flag}=`, ...pieces] : pieces;
     }
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) return urlValue(arg, vars, secret);
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) return urlValue(arg, vars, named);
     return plainValue(arg, vars, description);
   });
 }

@@ -177,6 +177,19 @@ function toolName(serverId: string, tool: string): string {
   return safe.slice(0, 64 - suffix.length) + suffix;
 }`;
 
+/**
+ * `forModel(meta)`: whether the model may see a tool, as Lass decides (core/mcp/state.ts): MCP
+ * Apps keep a tool for their View when its `_meta.ui.visibility` leaves out "model".
+ */
+export const FOR_MODEL_HELPER = `/**
+ * Whether the model may see a tool, as in Lass: MCP Apps keep a tool for their View when its
+ * \`_meta.ui.visibility\` leaves out "model".
+ */
+function forModel(meta: unknown): boolean {
+  const visibility = (meta as { ui?: { visibility?: unknown } } | undefined)?.ui?.visibility;
+  return !Array.isArray(visibility) || visibility.includes("model");
+}`;
+
 /** `ask(question)`: a yes/no question on the terminal; no terminal means no. */
 export const ASK_HELPER =
   `/** Asks a yes/no question on the terminal; without a terminal the answer is no. */

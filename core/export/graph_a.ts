@@ -7,6 +7,7 @@ import {
   ASK_HELPER,
   ENV_HELPER,
   expr,
+  FOR_MODEL_HELPER,
   header,
   importLine,
   key,
@@ -81,8 +82,9 @@ async function loadTools(
   const tools: DynamicStructuredTool[] = [];
   const approvals = new Set<string>();
   for (const [id, settings] of Object.entries(TOOL_SETTINGS)) {
+    const viewOnly = await viewOnlyTools(client, id);
     for (const tool of await client.getTools(id)) {
-      if (settings.disabledTools.includes(tool.name)) continue;
+      if (settings.disabledTools.includes(tool.name) || viewOnly.has(tool.name)) continue;
       const name = toolName(id, tool.name);
       if ((settings.approval.tools[tool.name] ?? settings.approval.default) === "ask") {
         approvals.add(name);
@@ -92,6 +94,28 @@ async function loadTools(
     }
   }
   return { tools, approvals };
+}
+
+/** The MCP client call used below (typed here: not every runtime sees the MCP SDK's types). */
+interface ToolLister {
+  listTools(params: { cursor?: string }): Promise<{
+    tools: { name: string; _meta?: unknown }[];
+    nextCursor?: string;
+  }>;
+}
+
+/** The tools of a server that MCP Apps keep for their View (LangChain's tools drop \`_meta\`). */
+async function viewOnlyTools(client: MultiServerMCPClient, id: string): Promise<Set<string>> {
+  const names = new Set<string>();
+  const server = await client.getClient(id) as unknown as ToolLister | undefined;
+  if (!server) return names;
+  let cursor: string | undefined;
+  do {
+    const page = await server.listTools(cursor === undefined ? {} : { cursor });
+    for (const tool of page.tools) if (!forModel(tool._meta)) names.add(tool.name);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return names;
 }`;
 
 function mainCode(plan: WorkspacePlan): string {
@@ -236,6 +260,7 @@ export function generateGraphA(plan: WorkspacePlan): ExportResult {
           plan.servers.map(settingsEntry).join("\n")
         }\n};`,
         LOAD_TOOLS,
+        FOR_MODEL_HELPER,
         APPROVAL_MIDDLEWARE,
         TOOL_NAME_HELPER,
         ASK_HELPER,

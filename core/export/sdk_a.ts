@@ -8,6 +8,7 @@ import {
   ASK_HELPER,
   ENV_HELPER,
   expr,
+  FOR_MODEL_HELPER,
   header,
   importLine,
   jsonLiteral,
@@ -186,7 +187,10 @@ const SERVER_TYPES =
   `/** Whether a call runs (\`auto\`) or waits for a yes on the terminal (\`ask\`). */
 type Approval = "auto" | "ask";
 
-/** A tool server: how to connect, which tools the model never sees, which calls wait for a yes. */
+/**
+ * A tool server: how to connect, which tools the model never sees (besides the ones MCP Apps
+ * keep for their View), which calls wait for a yes.
+ */
 interface ToolServer {
   id: string;
   connect: () => Promise<MCPClient>;
@@ -212,7 +216,7 @@ async function connectTools(
     const client = outcome.value;
     clients.push(client);
     for (const [name, tool] of Object.entries(await client.tools())) {
-      if (server.disabledTools.includes(name)) continue;
+      if (server.disabledTools.includes(name) || !forModel(tool._meta)) continue;
       const modelName = toolName(server.id, name);
       tools[modelName] = tool;
       const mode = server.approval.tools[name] ?? server.approval.default;
@@ -354,6 +358,7 @@ export function generateSdkA(plan: WorkspacePlan): ExportResult {
         SERVER_TYPES,
         `const SERVERS: ToolServer[] = [\n${plan.servers.map(serverEntry).join("\n")}\n];`,
         CONNECT_TOOLS,
+        FOR_MODEL_HELPER,
         TOOL_NAME_HELPER,
         ASK_HELPER,
       ]
