@@ -16,7 +16,7 @@ const NOT_SHIPPED: RegExp[] = [
   /\buntil [^.]{0,60}\b(?:is|are) (?:implemented|built)\b/i,
   /\balways `\[\]`/i,
   /\bfor now\b/i,
-  /\bso far\b/i,
+  /^#+ .*\bso far\b/i,
   /\bcoming soon\b/i,
   /\bwork in progress\b/i,
   /\bwill (?:replace|be added|come later)\b/i,
