@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { LassError } from "../core/errors.ts";
 import { EventBus } from "../core/events.ts";
 import { InteractionRegistry } from "../core/interactions.ts";
-import { readJsonResponse, startService } from "./_helpers.ts";
+import type { LassEvent } from "../core/events.ts";
+import {
+  configWithServers,
+  post,
+  readJsonResponse,
+  startService,
+  type TestService,
+} from "./_helpers.ts";
 
 function registry() {
   const events = new EventBus();
@@ -125,6 +132,78 @@ Deno.test("GET /api/interactions and POST /api/interactions/:id over HTTP", asyn
     assert.equal(wrongMethod.status, 405);
     assert.equal(wrongMethod.headers.get("allow"), "POST");
     await wrongMethod.body?.cancel();
+  } finally {
+    await t.close();
+  }
+});
+
+/** The first event, already seen or still to come, that passes `test`; fails naming `what`. */
+function eventOf(
+  t: TestService,
+  test: (event: LassEvent) => boolean,
+  what: string,
+): Promise<LassEvent> {
+  return new Promise((resolve, reject) => {
+    const done = (event: LassEvent) => {
+      clearTimeout(timer);
+      stop();
+      resolve(event);
+    };
+    const timer = setTimeout(() => {
+      stop();
+      const last = t.service.events.history().slice(-8).map((event) => event.type);
+      reject(new Error(`no event ${what} within 20 s; the last events were [${last.join(", ")}]`));
+    }, 20_000);
+    const stop = t.service.events.subscribe((event) => test(event) && done(event));
+    const seen = t.service.events.history().find(test);
+    if (seen) done(seen);
+  });
+}
+
+Deno.test("an elicitation the tool server stopped waiting for is withdrawn; answering it is 409", async () => {
+  const path = new URL("./fixtures/elicit_cancel_server.ts", import.meta.url).pathname;
+  const server = {
+    id: "asker",
+    name: "Asker",
+    transport: "stdio",
+    command: Deno.execPath(),
+    args: ["run", "-A", path],
+  };
+  const t = await startService({ config: configWithServers([server]) });
+  try {
+    const cases = [
+      { tool: "ask_until_cancelled", why: "the server cancelled its request" },
+      { tool: "ask_briefly", why: "the server's request timed out" },
+    ];
+    for (const { tool, why } of cases) {
+      const known = new Set(t.service.events.history().map((event) => event.seq));
+      const fresh = (event: LassEvent) => !known.has(event.seq);
+      const call = post(t, "/api/mcp/asker/call", { tool, args: {} });
+      const created = await eventOf(
+        t,
+        (event) => fresh(event) && event.type === "interaction.created",
+        `interaction.created for ${tool}`,
+      );
+      const { id } = created.data.interaction as { id: string };
+      if (tool === "ask_until_cancelled") {
+        const cancel = await post(t, "/api/mcp/asker/call", { tool: "cancel_question", args: {} });
+        assert.equal(cancel.body.result.content[0].text, "withdrawn");
+      }
+      const resolved = await eventOf(
+        t,
+        (event) => event.type === "interaction.resolved" && event.data.id === id,
+        `interaction.resolved for ${tool} (${why})`,
+      );
+      assert.equal(resolved.data.outcome, "cancelled", why);
+      const listed = await readJsonResponse(await t.call("/api/interactions"));
+      assert.deepEqual(listed.body.interactions, [], why);
+      const late = await post(t, `/api/interactions/${id}`, {
+        response: { action: "accept", content: { name: "Ada" } },
+      });
+      assert.deepEqual([late.status, late.body.error.code], [409, "conflict"], why);
+      const result = await call;
+      assert.match(result.body.result.content[0].text, /^gave up: /, why);
+    }
   } finally {
     await t.close();
   }
