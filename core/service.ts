@@ -74,7 +74,13 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     env: options.env,
     exists: (path) => fs.exists(path),
     sampler: createSampler(config, options.env),
-    oauth: new OAuthSignIn({ fs, dir: join(options.dataDir, "oauth"), env: options.env }),
+    oauth: new OAuthSignIn({
+      fs,
+      dir: join(options.dataDir, "oauth"),
+      env: options.env,
+      // A callback for a server removed during its sign-in stores nothing.
+      isConfigured: (id) => config.config.mcpServers.some((server) => server.id === id),
+    }),
     ...options.mcp,
   });
   return {

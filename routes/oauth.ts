@@ -40,6 +40,11 @@ export const oauthRoutes: Routes = {
         ]]
         : result.reason === "denied"
         ? [400, ["The sign-in was not completed.", "Start it again in Lass."]]
+        : result.reason === "removed"
+        ? [410, [
+          "This tool server was removed from Lass's configuration during the sign-in.",
+          "Nothing was stored. Add the server again to sign in to it.",
+        ]]
         : [502, [
           "Lass could not complete the sign-in.",
           "The tool server's log in Lass says why.",

@@ -451,6 +451,22 @@ Deno.test("POST /api/mcp/test on a draft that needs sign-in reports needs-auth w
   }
 });
 
+Deno.test("a callback for a server removed from the config during its sign-in shows an error and stores no tokens", async () => {
+  await withSignIn({}, {}, async (lass, fixture) => {
+    const needs = (await lass.post("/api/mcp/secure/connect")).body;
+    assert.equal(needs.status, "needs-auth", needs.error);
+    const back = await authorize(needs.authUrl);
+    await lass.service.config.update((stored) => ({ ...stored, mcpServers: [] }));
+    const page = await callback(lass, back);
+    assert.equal(page.status, 410, page.html);
+    assert.match(page.html, /removed from Lass(&#39;|&#x27;|')s configuration during the sign-in/);
+    assert.match(page.html, /"ok":false/);
+    assert.equal(fixture.stats.codeExchanges, 0, "no code was exchanged");
+    const stored = await exists(lass.tokenFile("secure")) ? await readStored(lass) : {};
+    assert.equal(stored.tokens, undefined, "no tokens stored");
+  });
+});
+
 Deno.test("a client ID metadata document URL is the client id where the server supports it", async () => {
   const documentUrl = "https://lass.example/oauth/client.json";
   await withSignIn(

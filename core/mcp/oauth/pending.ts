@@ -4,6 +4,11 @@
 export interface PendingSignIn {
   serverId: string;
   createdAt: number;
+  /**
+   * Whether the server's record was in the config when the flow started (a `POST /api/mcp/test`
+   * draft's is not): such a flow completes only while the record is still there.
+   */
+  configured?: boolean;
   /** The PKCE verifier of this flow (memory only: it lives as long as the flow). */
   codeVerifier?: string;
   /** The authorization URL the user opens. */
@@ -26,6 +31,8 @@ export interface PendingOptions {
   /** Flows kept in all; default 200. */
   max?: number;
   now?: () => number;
+  /** Whether a server id is in the config now; stamps each flow's `configured`. */
+  isConfigured?: (serverId: string) => boolean;
 }
 
 /**
@@ -38,8 +45,10 @@ export class PendingSignIns {
   readonly #perServer: number;
   readonly #max: number;
   readonly #now: () => number;
+  readonly #isConfigured?: (serverId: string) => boolean;
 
   constructor(options: PendingOptions = {}) {
+    this.#isConfigured = options.isConfigured;
     this.#ttlMs = options.ttlMs ?? 10 * 60_000;
     this.#perServer = options.perServer ?? 5;
     this.#max = options.max ?? 200;
@@ -47,10 +56,15 @@ export class PendingSignIns {
   }
 
   /** Registers a flow and returns its `state`. */
-  create(flow: Omit<PendingSignIn, "createdAt">): string {
+  create(flow: Omit<PendingSignIn, "createdAt" | "configured">): string {
     this.#prune();
     const state = randomState();
-    this.#flows.set(state, { ...flow, createdAt: this.#now() });
+    const configured = this.#isConfigured?.(flow.serverId);
+    this.#flows.set(state, {
+      ...flow,
+      createdAt: this.#now(),
+      ...(configured !== undefined && { configured }),
+    });
     const ofServer = [...this.#flows].filter(([, entry]) => entry.serverId === flow.serverId);
     for (const [old] of ofServer.slice(0, Math.max(0, ofServer.length - this.#perServer))) {
       this.#flows.delete(old);

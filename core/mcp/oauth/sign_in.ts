@@ -16,8 +16,11 @@ import { type AuthParts, OAuthStore } from "./store.ts";
 
 export type { ServerAuthProvider, SessionAuth } from "./provider.ts";
 
-/** Why a callback did not sign in. */
-export type SignInFailureKind = "unknown-state" | "denied" | "failed";
+/**
+ * Why a callback did not sign in; `removed`: the server's record left the config during the
+ * sign-in (nothing is stored for it).
+ */
+export type SignInFailureKind = "unknown-state" | "denied" | "failed" | "removed";
 
 /** A callback that did not sign in; `reason` is for the log only, never for the page. */
 export class SignInFailure extends Error {
@@ -40,6 +43,12 @@ export interface OAuthSignInOptions {
   now?: () => number;
   /** The fetch for token revocation at sign-out and under each transport; default `fetch`. */
   fetch?: FetchLike;
+  /**
+   * Whether a server id is in the config now. With it, a callback for a server that was in the
+   * config when its sign-in started and has been removed since is refused, storing nothing; a
+   * draft's sign-in (`POST /api/mcp/test`, never saved) still keeps its tokens for the record.
+   */
+  isConfigured?: (serverId: string) => boolean;
 }
 
 const CALLBACK_PATH = "/oauth/callback";
@@ -56,7 +65,7 @@ export class OAuthSignIn {
   constructor(options: OAuthSignInOptions) {
     this.#options = options;
     this.store = new OAuthStore(options.fs, options.dir);
-    this.pending = new PendingSignIns({ now: options.now });
+    this.pending = new PendingSignIns({ now: options.now, isConfigured: options.isConfigured });
     this.refreshes = new RefreshCoalescer(options.now);
   }
 
@@ -123,6 +132,14 @@ export class OAuthSignIn {
     const flow = state ? this.pending.take(state) : undefined;
     if (!flow) throw new SignInFailure("unknown-state");
     const { serverId } = flow;
+    if (flow.configured && this.#options.isConfigured?.(serverId) === false) {
+      this.pending.forget(serverId);
+      throw new SignInFailure(
+        "removed",
+        serverId,
+        "the server was removed from the config during the sign-in",
+      );
+    }
     if (params.has("error")) {
       throw new SignInFailure("denied", serverId, "the authorization server refused the sign-in");
     }
