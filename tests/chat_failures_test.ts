@@ -60,10 +60,24 @@ function serve(t: TestService) {
   };
 }
 
-for (const era of ["legacy", "modern"]) {
-  Deno.test(`a client that disconnects mid-call cancels the tool call and ends the run (${era})`, async () => {
+/** The demo server as a stdio process (`main.ts demo-server`), where a cancel is a real message. */
+const demoOverStdio = (era: string) => ({
+  ...DEMO_SERVER,
+  command: Deno.execPath(),
+  args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "demo-server"],
+  protocolEra: era,
+});
+
+for (
+  const [label, server, era] of [
+    ["in-process, modern", { ...DEMO_SERVER, protocolEra: "auto" }, "modern"],
+    ["stdio, modern", demoOverStdio("modern"), "stdio"],
+    ["stdio, legacy", demoOverStdio("legacy"), "stdio"],
+  ] as const
+) {
+  Deno.test(`a client that disconnects mid-call cancels the tool call and ends the run (${label})`, async () => {
     const t = await startService({
-      config: chatConfig({ servers: [{ ...DEMO_SERVER, protocolEra: era }] }),
+      config: chatConfig({ servers: [server] }),
     });
     const http = serve(t);
     try {
@@ -96,8 +110,9 @@ for (const era of ["legacy", "modern"]) {
       const error = await errored;
       assert.equal(error.data.aborted, true);
       assert.equal(t.service.events.history().some((e) => e.type === "chat.finish"), false);
-      if (era === "legacy") {
-        // On 2026-07-28 the cancelled request's stream is gone, and its last log line with it.
+      if (era === "stdio") {
+        // In process (Streamable HTTP, 2026-07-28) a cancel closes the request's stream, and the
+        // tool's last log line goes with it; over stdio the line arrives.
         const [, counted] = /cancelled after (\d+) of 20/.exec(
           String((await cancelled).data.message),
         ) ?? [];

@@ -15,51 +15,10 @@ import {
 } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
-const V2_SERVER = new URL("./fixtures/v2_server.ts", import.meta.url).pathname;
-const GATEWAY = new URL("./fixtures/broken_gateway.ts", import.meta.url).pathname;
+import { GATEWAY, startHttp, V2_SERVER } from "./_v2_fixtures.ts";
 
 type Mode = "legacy" | "auto" | { pin: "2026-07-28" };
 const MODERN: Mode = { pin: "2026-07-28" };
-
-/** A fixture process serving HTTP, started and ready. */
-interface HttpFixture extends AsyncDisposable {
-  url: URL;
-  port: number;
-  stop(): Promise<void>;
-}
-
-/** Starts `script` with `args` and waits for its `listening on` line on stderr. */
-async function startHttp(script: string, args: string[]): Promise<HttpFixture> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", script, ...args],
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  let match: RegExpMatchArray | null = null;
-  while (!(match = seen.match(/listening on (http:\/\/\S+)/))) {
-    const { value, done } = await lines.read();
-    if (done) {
-      await child.status;
-      assert.fail(`${script} ${args.join(" ")} ended before listening: ${seen}`);
-    }
-    seen += value;
-  }
-  // Keep reading stderr so that the child never blocks on a full pipe.
-  const drained = (async () => {
-    while (!(await lines.read()).done) { /* drain */ }
-  })();
-  const url = new URL(match[1]);
-  let stopped: Promise<void> | undefined;
-  const stop = () =>
-    stopped ??= (async () => {
-      child.kill();
-      await child.status;
-      await drained;
-    })();
-  return { url, port: Number(url.port), stop, [Symbol.asyncDispose]: stop };
-}
 
 /** What a test client saw from the server. */
 interface Seen {

@@ -3,6 +3,7 @@ import { LassError } from "../errors.ts";
 import type { EventBus } from "../events.ts";
 import type { CallToolResult, McpSession } from "./client.ts";
 import type { CallContext, Entry } from "./_entry.ts";
+import { runAsTask, type TaskRecord, type TaskRecords } from "./tasks.ts";
 
 /** The result of `POST /api/mcp/:id/call`. */
 export interface CallOutcome {
@@ -15,12 +16,16 @@ export interface ToolCallOptions {
   signal?: AbortSignal;
   onProgress?: (progress: number, total?: number, message?: string) => void;
   context?: CallContext;
+  /** Every change of the task, when the call runs as an MCP task (the first call: it exists). */
+  onTask?: (task: TaskRecord) => void;
 }
 
 /** What requests need from the manager. */
 export interface CallHost {
   events: EventBus;
   callTimeoutMs: number;
+  /** The records of calls that run as MCP tasks. */
+  tasks: TaskRecords;
   /** Waits for the entry's session (connecting it if needed); throws when it cannot. */
   connected(entry: Entry): Promise<Entry>;
   /** Replaces the entry's session by a new one. */
@@ -72,11 +77,22 @@ export async function callTool(
       entry,
       `${tool} on ${id}`,
       (session) =>
-        session.callTool(tool, args, {
-          timeoutMs: host.callTimeoutMs,
-          signal: options.signal,
-          onProgress: options.onProgress,
-        }),
+        session.runsAsTask(tool)
+          ? runAsTask(host.tasks, session, {
+            serverId: id,
+            tool,
+            args,
+            timeoutMs: host.callTimeoutMs,
+            signal: options.signal,
+            onProgress: options.onProgress,
+            onTask: options.onTask,
+          })
+          : session.callTool(tool, args, {
+            timeoutMs: host.callTimeoutMs,
+            signal: options.signal,
+            onProgress: options.onProgress,
+          }),
+      { signal: options.signal },
     );
   } catch (error) {
     const durationMs = Math.round(performance.now() - started);
@@ -110,13 +126,15 @@ export async function runRequest<T>(
   entry: Entry,
   what: string,
   run: (session: McpSession) => Promise<T>,
-  options: { notFound?: string; retried?: boolean } = {},
+  options: { notFound?: string; retried?: boolean; signal?: AbortSignal } = {},
 ): Promise<T> {
   const session = (await host.connected(entry)).session!;
   const client = await import("./client.ts");
   try {
     return await run(session);
   } catch (error) {
+    // The SDK rejects an aborted request with its timeout code: say what really happened.
+    if (options.signal?.aborted) throw new LassError("upstream-error", `${what} was cancelled`);
     if (client.isTimeout(error)) {
       throw new LassError(
         "timeout",
