@@ -6,6 +6,22 @@ import { ChatPage } from "./chat/page.tsx";
 import { onLink, Sidebar } from "./sidebar.tsx";
 import { auth, bootstrap, live, navigate, pending, route } from "./state.ts";
 
+/** Screens this narrow show the sidebar as a drawer over the page (as `static/app.css` does). */
+const NARROW = matchMedia("(max-width: 760px)");
+/** Whether the screen is narrow. */
+const narrow = signal(NARROW.matches);
+/** Whether the sidebar is shown: by default beside the page on wide screens, hidden on narrow ones. */
+const sidebarOpen = signal(!NARROW.matches);
+NARROW.addEventListener("change", (event) => {
+  narrow.value = event.matches;
+  sidebarOpen.value = !event.matches;
+});
+
+/** Hides the drawer of a narrow screen (the sidebar of a wide one stays as the user left it). */
+function closeDrawer(): void {
+  if (narrow.peek()) sidebarOpen.value = false;
+}
+
 /** The open chat (set through {@link open}). */
 const current = signal<Chat>(new Chat());
 
@@ -27,6 +43,7 @@ function open(chat: Chat): void {
 }
 
 function newChat(): void {
+  closeDrawer();
   open(new Chat());
   navigate("/");
 }
@@ -34,6 +51,11 @@ function newChat(): void {
 /** Follows the route: opens the chat a `/chat/<id>` URL names, or a new one for `/`. */
 export function startRouting(): void {
   open(current.peek());
+  // A page opened from the drawer is shown in its place.
+  effect(() => {
+    route.value;
+    closeDrawer();
+  });
   effect(() => {
     const id = chatIdOf(route.value);
     const chat = current.peek();
@@ -124,6 +146,45 @@ function Nav({ path }: { path: string }) {
   );
 }
 
+/** The button that shows and hides the sidebar (a drawer on narrow screens). */
+function SidebarToggle() {
+  const open = sidebarOpen.value;
+  return (
+    <button
+      type="button"
+      id="sidebar-toggle"
+      class="icon sidebar-toggle"
+      aria-label="Chats"
+      aria-controls="sidebar"
+      aria-expanded={open}
+      title={open ? "Hide the chats" : "Show the chats"}
+      onClick={() => {
+        sidebarOpen.value = !open;
+        // The drawer of a narrow screen takes the focus, so the keyboard goes on inside it.
+        if (!open && narrow.peek()) {
+          requestAnimationFrame(() =>
+            document.querySelector<HTMLElement>("#sidebar button, #sidebar a")?.focus()
+          );
+        }
+      }}
+    >
+      ☰
+    </button>
+  );
+}
+
+/** Escape in the drawer closes it and gives the focus back to its button. */
+function onDrawerKey(event: KeyboardEvent): void {
+  if (event.key !== "Escape" || !narrow.peek() || event.defaultPrevented) return;
+  closeDrawer();
+  document.getElementById("sidebar-toggle")?.focus();
+}
+
+/** A click on a link in the drawer: the drawer gives way to the page it opens. */
+function onDrawerClick(event: MouseEvent): void {
+  if ((event.target as Element).closest("a")) closeDrawer();
+}
+
 function TokenRefused() {
   return (
     <main class="token-problem">
@@ -144,8 +205,9 @@ export function App() {
   const chatId = chatIdOf(path);
   const chat = current.value;
   const waiting = pending.value.length;
+  const drawer = narrow.value && sidebarOpen.value;
   return (
-    <div class="app">
+    <div class={sidebarOpen.value ? "app" : "app sidebar-closed"}>
       <a
         class="skip-link"
         href={chatId === undefined ? "#page" : "#composer"}
@@ -158,6 +220,7 @@ export function App() {
         {chatId === undefined ? "Skip to the page" : "Skip to the message box"}
       </a>
       <header class="topbar">
+        <SidebarToggle />
         <a
           class="brand"
           href="/"
@@ -184,7 +247,14 @@ export function App() {
           <span class="visually-hidden">{live.value ? "Live" : "Offline"}</span>
         </span>
       </header>
-      <aside class="sidebar" aria-label="Chats and pending requests">
+      {drawer ? <div class="sidebar-backdrop" onClick={closeDrawer} /> : null}
+      <aside
+        id="sidebar"
+        class="sidebar"
+        aria-label="Chats and pending requests"
+        onKeyDown={onDrawerKey}
+        onClick={onDrawerClick}
+      >
         <Sidebar
           currentId={chatId === undefined ? null : chat.saved.value ? chat.id : null}
           shownRuns={chatId === undefined ? new Set() : shownRuns.value}

@@ -139,27 +139,54 @@ function Composer({ chat, workspaceId }: { chat: Chat; workspaceId: string }) {
   );
 }
 
-/** The page of one chat. */
-export function ChatPage({ chat }: { chat: Chat }) {
+/**
+ * Keeps the message list at its end while the reader is there: as answers stream, as renderers
+ * (A2UI surfaces, app frames) grow after the text, and when a chat opens. A reader who scrolled up
+ * is left alone until they come back down or send a message.
+ */
+function useStickToBottom(chat: Chat, turnCount: number) {
   const log = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   useEffect(() => {
-    const element = log.current;
-    if (!element) return;
-    // Follow the stream while the reader is at the bottom; leave them alone when they scrolled up.
-    const onScroll = () =>
-      stick.current = element.scrollHeight - element.scrollTop - element.clientHeight < 80;
-    const observer = new MutationObserver(() => {
-      if (stick.current) element.scrollTop = element.scrollHeight;
-    });
-    observer.observe(element, { childList: true, subtree: true, characterData: true });
-    element.addEventListener("scroll", onScroll, { passive: true });
-    element.scrollTop = element.scrollHeight;
+    const list = log.current;
+    if (!list || !content.current) return;
+    let lastTop = list.scrollTop;
+    const follow = () => {
+      if (stick.current) list.scrollTop = list.scrollHeight;
+      lastTop = list.scrollTop;
+    };
+    // Only the reader moves the list up: growth below leaves scrollTop alone, shrinking clamps it
+    // to the (new) bottom.
+    const onScroll = () => {
+      const gap = list.scrollHeight - list.scrollTop - list.clientHeight;
+      if (gap < 40) stick.current = true;
+      else if (list.scrollTop < lastTop) stick.current = false;
+      lastTop = list.scrollTop;
+    };
+    // Any change of size: text, cards, renderers (their shadow DOM and frames too), the list's own
+    // height (the message box grows, the screen turns).
+    const resized = new ResizeObserver(follow);
+    resized.observe(content.current);
+    resized.observe(list);
+    list.addEventListener("scroll", onScroll, { passive: true });
+    follow();
     return () => {
-      observer.disconnect();
-      element.removeEventListener("scroll", onScroll);
+      resized.disconnect();
+      list.removeEventListener("scroll", onScroll);
     };
   }, [chat]);
+  // A new turn (the reader sent a message) brings the list back to its end.
+  useEffect(() => {
+    stick.current = true;
+    if (log.current) log.current.scrollTop = log.current.scrollHeight;
+  }, [turnCount]);
+  return { log, content };
+}
+
+/** The page of one chat. */
+export function ChatPage({ chat }: { chat: Chat }) {
+  const { log, content: logContent } = useStickToBottom(chat, chat.turns.value.length);
 
   const config = bootstrap.value?.config;
   const state = chat.state.value;
@@ -202,7 +229,7 @@ export function ChatPage({ chat }: { chat: Chat }) {
           aria-busy={chat.running.value !== null}
           tabIndex={0}
         >
-          {content}
+          <div class="messages-content" ref={logContent}>{content}</div>
         </div>
         {state === "ready" ? <Composer chat={chat} workspaceId={workspaceId} /> : null}
       </div>
