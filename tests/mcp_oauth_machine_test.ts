@@ -87,6 +87,8 @@ Deno.test("client_credentials with a client secret (basic, post): connected with
           t,
           configWith({
             url: fixture.url,
+            // Both protocol eras: the fixture serves 2026-07-28 and 2025 requests.
+            ...(method === "client_secret_post" && { protocolEra: "legacy" }),
             oauth: {
               grantType: "client_credentials",
               clientId: "lass-m2m",
@@ -96,6 +98,7 @@ Deno.test("client_credentials with a client secret (basic, post): connected with
           }),
         );
         assert.equal(state.status, "connected", state.error);
+        assert.equal(state.era, method === "client_secret_post" ? "legacy" : "modern");
         assert.equal(state.authUrl, undefined, "no browser step");
         assert.deepEqual(fixture.stats.clientAuth, [method], "the configured method");
         assert.equal(fixture.stats.clientCredentialsGrants, 1);

@@ -226,7 +226,11 @@ Deno.test("pre-registered client with a secret: no registration, the advertised 
         authMethods: [method],
         metadata: method === "client_secret_post" ? "oidc" : "oauth",
       },
-      { oauth: { clientId: "lass-pre", clientSecret: "env:PRE_SECRET", scopes: ["mcp:read"] } },
+      {
+        // Both protocol eras: the fixture serves 2026-07-28 and 2025 requests.
+        protocolEra: method === "client_secret_post" ? "legacy" : "auto",
+        oauth: { clientId: "lass-pre", clientSecret: "env:PRE_SECRET", scopes: ["mcp:read"] },
+      },
       async (lass, fixture) => {
         const needs = (await lass.post("/api/mcp/secure/connect")).body;
         assert.equal(needs.status, "needs-auth", needs.error);
@@ -240,6 +244,7 @@ Deno.test("pre-registered client with a secret: no registration, the advertised 
         assert.equal((await callback(lass, await authorize(needs.authUrl))).status, 200);
         const state = lass.service.mcp.state("secure");
         assert.equal(state.status, "connected", state.error);
+        assert.equal(state.era, method === "client_secret_post" ? "legacy" : "modern");
         assert.equal(fixture.stats.registrations, 0);
         assert.deepEqual(fixture.stats.clientAuth, [method]);
         assert.match((await callText(lass, "whoami")).text!, /^client=lass-pre /);

@@ -211,6 +211,11 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    // A connection from before a sign-out (it is being replaced) signs in no more: no
+    // registration or grant from its background requests.
+    if (this.#deps.store.epoch(this.#settings.serverId) !== this.#epoch) {
+      throw new Error("the server was signed out: this connection no longer signs in");
+    }
     // `auth()` asks for this first: from here until tokens, a failure is the sign-in's.
     this.#phase = "running";
     return (await this.#parts()).discoveryState;
