@@ -18,6 +18,10 @@ const CallBody = z.strictObject({
   from: z.enum(["api", "app"]).default("api").meta({
     description: "`app`: the call comes from an MCP App of this server (visibility is enforced)",
   }),
+  task: z.boolean().default(false).meta({
+    description: "Answer at once with `{taskId, status}` and let the call run as an MCP task " +
+      "(400 when the server or the tool cannot run tasks)",
+  }),
 });
 const ResourceBody = z.strictObject({ uri: z.string().min(1) });
 const PromptBody = z.strictObject({
@@ -76,7 +80,7 @@ export const mcpRoutes: Routes = {
   },
   "/api/mcp/:id/call": {
     POST: async (req, { service, params }) => {
-      const { tool, args, from } = await readBody(req, CallBody);
+      const { tool, args, from, task } = await readBody(req, CallBody);
       if (from === "app") {
         // MCP Apps: a View may call only tools whose `_meta.ui.visibility` includes "app"
         // (absent means ["model", "app"]), and only on its own server (this route's).
@@ -92,7 +96,21 @@ export const mcpRoutes: Routes = {
           );
         }
       }
+      if (task) return json(await service.mcp.startToolTask(params.id, tool, args));
       return json(await service.mcp.callTool(params.id, tool, args));
+    },
+  },
+  "/api/mcp/:id/tasks": {
+    GET: (_req, { service, params }) => json({ tasks: service.mcp.tasks(params.id) }),
+  },
+  "/api/mcp/:id/tasks/:taskId": {
+    GET: (_req, { service, params }) => json(service.mcp.task(params.id, params.taskId)),
+  },
+  "/api/mcp/:id/tasks/:taskId/cancel": {
+    POST: async (req, { service, params }) => {
+      await readBody(req, NoBody, { optional: true });
+      const task = await service.mcp.cancelTask(params.id, params.taskId);
+      return json({ ok: true, task });
     },
   },
   "/api/mcp/:id/resource": {

@@ -19,6 +19,7 @@ import {
   type Resource,
   type ResourceTemplateType as ResourceTemplate,
   type Tool,
+  type Transport,
 } from "@modelcontextprotocol/client";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
 import type {
@@ -27,6 +28,13 @@ import type {
   jsonSchemaValidator,
 } from "@modelcontextprotocol/client";
 import { createTransport, looksLikeSseEndpoint } from "./_transports.ts";
+import {
+  ClientTasks,
+  RawChannel,
+  type TaskCallOptions,
+  taskGenerationOf,
+  type TaskSnapshot,
+} from "./_client_tasks.ts";
 import {
   type EraSetting,
   type EraVerdict,
@@ -42,6 +50,12 @@ export {
   isSessionGone,
   isTimeout,
 } from "./_client_errors.ts";
+export {
+  type TaskCallOptions,
+  TaskEnded,
+  type TaskSnapshot,
+  type TaskStatus,
+} from "./_client_tasks.ts";
 
 /** The answer to a sampling request: one content block, or blocks with tool calls when tools were offered. */
 export type CreateMessageResult = PlainMessageResult | CreateMessageResultWithTools;
@@ -62,10 +76,13 @@ export type SamplingParams = CreateMessageRequest["params"];
 /** The params of a server's elicitation request (form or url mode). */
 export type ElicitationParams = ElicitRequest["params"];
 
-/** A server Lass runs in its own process, answering Streamable HTTP requests (the demo server). */
-export interface InProcessHandler {
-  fetch(request: Request): Promise<Response>;
-}
+/**
+ * A server Lass runs in its own process (the demo server): a new in-memory connection served like
+ * stdio, or a `fetch` function answering Streamable HTTP requests.
+ */
+export type InProcessHandler =
+  | { connect(): Transport }
+  | { fetch(request: Request): Promise<Response> };
 
 /** OAuth for a remote transport (`core/mcp/oauth/`): the SDK's provider and the fetch under it. */
 export interface SessionAuth {
@@ -141,6 +158,25 @@ export interface McpSession {
     args: Record<string, string>,
     options: CallOptions,
   ): Promise<GetPromptResult>;
+  /**
+   * Whether a call of `tool` goes through MCP Tasks: the server runs tasks (2025
+   * `capabilities.tasks`, or the 2026 extension) and the tool allows it (2025 `execution.taskSupport`).
+   */
+  runsAsTask(tool: string): boolean;
+  /**
+   * Calls a tool that may run as a task and follows the task to its end: `onStatus` hears every
+   * change, input requests go to the session's handlers, aborting the signal cancels the task.
+   * A task that fails or is cancelled rejects with `TaskEnded`.
+   */
+  callToolTask(
+    name: string,
+    args: Record<string, unknown>,
+    options: TaskCallOptions,
+  ): Promise<CallToolResult>;
+  /** The server's current view of a task (`tasks/get`). */
+  getTask(taskId: string, timeoutMs: number): Promise<TaskSnapshot>;
+  /** Asks the server to cancel a task (cooperative: it may still complete). */
+  cancelTask(taskId: string): Promise<void>;
   /** Whether a remote server still answers HTTP at all (any status counts); local ones are. */
   reachable(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
@@ -282,6 +318,16 @@ async function connectOnce(
   });
   // On the 2026 era a server logs only for requests that carry the wanted level.
   const meta = modern ? { _meta: { [LOG_LEVEL_META_KEY]: "debug" } } : {};
+  const taskGeneration = taskGenerationOf(client);
+  const tasks = new ClientTasks(client, {
+    generation: taskGeneration,
+    // A 2026 task server answers shapes the SDK rejects: its task traffic goes around it.
+    ...(taskGeneration === "v2" && { channel: new RawChannel(opened.transport) }),
+    handlers,
+    clientInfo: CLIENT_INFO,
+    clientCapabilities: CLIENT_CAPABILITIES,
+    protocolVersion: client.getNegotiatedProtocolVersion(),
+  });
 
   const requestOptions = (call: CallOptions) => ({
     timeout: call.timeoutMs,
@@ -305,8 +351,12 @@ async function connectOnce(
     protocolVersion: client.getNegotiatedProtocolVersion(),
     verdict,
     remote: opened.remote,
-    listTools: async (timeoutMs) =>
-      capabilities?.tools ? (await client.listTools(undefined, listOptions(timeoutMs))).tools : [],
+    listTools: async (timeoutMs) => {
+      if (!capabilities?.tools) return [];
+      const { tools: list } = await client.listTools(undefined, listOptions(timeoutMs));
+      tasks.noteTools(list);
+      return list;
+    },
     listPrompts: async (timeoutMs) =>
       capabilities?.prompts
         ? (await client.listPrompts(undefined, listOptions(timeoutMs))).prompts
@@ -348,12 +398,17 @@ async function connectOnce(
     readResource: (uri, call) => client.readResource({ uri, ...meta }, requestOptions(call)),
     getPrompt: (name, args, call) =>
       client.getPrompt({ name, arguments: args, ...meta }, requestOptions(call)),
+    runsAsTask: (tool) => tasks.runsAsTask(tool),
+    callToolTask: (name, args, options) => tasks.call(name, args, options),
+    getTask: (taskId, timeoutMs) => tasks.get(taskId, timeoutMs),
+    cancelTask: (taskId) => tasks.cancel(taskId),
     reachable: (timeoutMs) =>
       spec.kind === "http" || spec.kind === "sse"
         ? answersHttp(spec.url, spec.headers, timeoutMs)
         : Promise.resolve(true),
     close: async () => {
       closing = true;
+      await tasks.close();
       await subscription?.close().catch(() => {});
       await opened.terminate?.().catch(() => {});
       await client.close().catch(() => {});

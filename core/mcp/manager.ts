@@ -32,12 +32,14 @@ import {
 import { ReconnectTimers, startHeartbeat } from "./_reconnects.ts";
 import { type Sampler, ServerRequests } from "./server_requests.ts";
 import { emptyState, type ToolServerState } from "./state.ts";
+import { type TaskRecord, TaskRecords, type TaskStatus, whyNotTask } from "./tasks.ts";
 import { scrubSecrets, secretsOf } from "./transport_spec.ts";
 
 export type { CallContext } from "./_entry.ts";
 export type { CallOutcome } from "./_calls.ts";
 export type { Sampler } from "./server_requests.ts";
 export type { ServerStatus, ToolInfo, ToolServerState } from "./state.ts";
+export type { TaskRecord, TaskStatus } from "./tasks.ts";
 
 /** What the manager needs; everything with a side effect comes in here. */
 export interface ManagerOptions {
@@ -75,6 +77,7 @@ export class ToolServerManager {
   readonly #requests: ServerRequests;
   readonly #callTimeoutMs: number;
   readonly #reconnects = new ReconnectTimers();
+  readonly #tasks: TaskRecords;
   #demo?: Promise<InProcessHandler & { close?: () => Promise<void> }>;
   #unsubscribe: () => void;
   #closed = false;
@@ -83,6 +86,7 @@ export class ToolServerManager {
     this.#options = options;
     this.#callTimeoutMs = options.callTimeoutMs ?? 120_000;
     this.#requests = new ServerRequests({ ...options, callTimeoutMs: this.#callTimeoutMs });
+    this.#tasks = new TaskRecords(options.events);
     for (const record of options.config.config.mcpServers) {
       this.#entries.set(record.id, newEntry(record));
     }
@@ -166,6 +170,52 @@ export class ToolServerManager {
     options: ToolCallOptions = {},
   ): Promise<CallOutcome> {
     return await callTool(this.#host, this.#entry(id), tool, args, options);
+  }
+
+  /**
+   * Starts a tool call that runs as an MCP task and answers as soon as the server made the task;
+   * the call goes on in the background and the task's record follows it. A server that answers
+   * at once (2026 servers decide per call) gives the call's outcome instead. 400 when the server
+   * or the tool cannot run tasks.
+   */
+  async startToolTask(
+    id: string,
+    tool: string,
+    args: Record<string, unknown>,
+  ): Promise<{ taskId: string; status: TaskStatus } | CallOutcome> {
+    const entry = this.#entry(id);
+    await this.#connected(entry);
+    const info = entry.state.tools.find((candidate) => candidate.name === tool);
+    if (info && !info.disabled && !entry.session!.runsAsTask(tool)) {
+      throw new LassError("invalid-request", whyNotTask(entry.state, tool));
+    }
+    let started: (task: TaskRecord) => void = () => {};
+    const created = new Promise<TaskRecord>((resolve) => started = resolve);
+    const call = callTool(this.#host, entry, tool, args, { onTask: (task) => started(task) });
+    call.catch(() => {});
+    const first = await Promise.race([created, call]);
+    return "taskId" in first ? { taskId: first.taskId, status: first.status } : first;
+  }
+
+  /** What Lass knows about one task of a server; 404 for an unknown server or task. */
+  task(id: string, taskId: string): TaskRecord {
+    this.#entry(id);
+    return this.#tasks.get(id, taskId);
+  }
+
+  /** The tasks of a server that Lass knows (the last 200 of all servers), newest first. */
+  tasks(id: string): TaskRecord[] {
+    this.#entry(id);
+    return this.#tasks.list(id);
+  }
+
+  /**
+   * Asks the server to cancel one of its running tasks and answers the task's record once it
+   * ended (or after 5 s); 404 for an unknown task, 409 for one that ended already.
+   */
+  async cancelTask(id: string, taskId: string): Promise<TaskRecord> {
+    this.#entry(id);
+    return await this.#tasks.cancel(id, taskId);
   }
 
   /** Reads a resource of a server; a resource the server does not know is 404. */
@@ -323,6 +373,7 @@ export class ToolServerManager {
     return {
       events: this.#options.events,
       callTimeoutMs: this.#callTimeoutMs,
+      tasks: this.#tasks,
       connected: (entry) => this.#connected(entry),
       renew: (entry) => this.connect(entry.record.id, { force: true }).then(() => {}),
       lost: (entry, session, reason) => this.#lost(entry, session, reason),

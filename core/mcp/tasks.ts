@@ -1,0 +1,286 @@
+/**
+ * Tool calls that run as MCP tasks, as the manager keeps them: a bounded record per task, an
+ * `mcp.task` event for every change, and cancel.
+ */
+import { clip, LassError } from "../errors.ts";
+import type { EventBus } from "../events.ts";
+import type { CallToolResult, McpSession, TaskSnapshot, TaskStatus } from "./client.ts";
+import type { ToolServerState } from "./state.ts";
+
+export type { TaskStatus } from "./client.ts";
+
+/** What Lass knows about one task (`GET /api/mcp/:id/tasks/:taskId`). */
+export interface TaskRecord {
+  taskId: string;
+  serverId: string;
+  tool: string;
+  status: TaskStatus;
+  /** The server's status message. */
+  message?: string;
+  createdAt: string;
+  updatedAt: string;
+  /** The tool's result, once `completed`. */
+  result?: CallToolResult;
+  /** Why it failed, once `failed` (with the JSON-RPC code when the server gave one). */
+  error?: { message: string; code?: number };
+}
+
+/** The statuses after which a task changes no more. */
+export const ENDED_STATUSES: ReadonlySet<TaskStatus> = new Set([
+  "completed",
+  "failed",
+  "cancelled",
+]);
+
+/** How many task records are kept (ended ones go first). */
+const KEPT_RECORDS = 200;
+/** How long a cancel waits for the task to end after the server took the request. */
+const CANCEL_SETTLE_MS = 5000;
+
+interface Kept {
+  record: TaskRecord;
+  /** Asks the server to cancel (while the task runs and this process follows it). */
+  cancel?: () => Promise<void>;
+  /** Resolves when the record ends. */
+  ended: Promise<void>;
+  end: () => void;
+}
+
+/** The task records of every server, bounded, with their events. */
+export class TaskRecords {
+  readonly #events: EventBus;
+  readonly #limit: number;
+  readonly #kept = new Map<string, Kept>();
+
+  constructor(events: EventBus, limit = KEPT_RECORDS) {
+    this.#events = events;
+    this.#limit = limit;
+  }
+
+  /** Records a task's new status or message (the first one creates the record). */
+  observe(
+    serverId: string,
+    tool: string,
+    snapshot: TaskSnapshot,
+    cancel?: () => Promise<void>,
+  ): TaskRecord {
+    const key = keyOf(serverId, snapshot.taskId);
+    let kept = this.#kept.get(key);
+    const now = new Date().toISOString();
+    if (!kept) {
+      let end = () => {};
+      const ended = new Promise<void>((resolve) => end = resolve);
+      kept = {
+        record: {
+          taskId: snapshot.taskId,
+          serverId,
+          tool,
+          status: snapshot.status,
+          createdAt: snapshot.createdAt ?? now,
+          updatedAt: now,
+        },
+        cancel,
+        ended,
+        end,
+      };
+      this.#kept.set(key, kept);
+      this.#bound();
+    } else if (ENDED_STATUSES.has(kept.record.status)) {
+      return kept.record;
+    }
+    const record = kept.record;
+    record.status = snapshot.status;
+    record.updatedAt = snapshot.updatedAt ?? now;
+    if (snapshot.message !== undefined) record.message = clip(snapshot.message);
+    this.#emit(record);
+    if (ENDED_STATUSES.has(record.status)) this.#ended(kept);
+    return record;
+  }
+
+  /** Records how a task ended: its result, its error, or that it was cancelled. */
+  end(
+    serverId: string,
+    taskId: string,
+    outcome:
+      | { status: "completed"; result: CallToolResult }
+      | { status: "failed"; error: { message: string; code?: number } }
+      | { status: "cancelled" },
+  ): TaskRecord | undefined {
+    const kept = this.#kept.get(keyOf(serverId, taskId));
+    if (!kept) return undefined;
+    const record = kept.record;
+    const already = ENDED_STATUSES.has(record.status);
+    if (outcome.status === "completed") record.result = outcome.result;
+    if (outcome.status === "failed") record.error = { ...outcome.error };
+    if (!already || record.status !== outcome.status) {
+      const changed = record.status !== outcome.status;
+      record.status = outcome.status;
+      record.updatedAt = new Date().toISOString();
+      if (changed) this.#emit(record);
+    }
+    this.#ended(kept);
+    return record;
+  }
+
+  /** One task's record; 404 when Lass does not know it. */
+  get(serverId: string, taskId: string): TaskRecord {
+    const kept = this.#kept.get(keyOf(serverId, taskId));
+    if (!kept) {
+      throw new LassError("not-found", `the tool server ${serverId} has no task ${taskId} in Lass`);
+    }
+    return kept.record;
+  }
+
+  /** The records of one server's tasks, newest first. */
+  list(serverId: string): TaskRecord[] {
+    return [...this.#kept.values()].map((kept) => kept.record)
+      .filter((record) => record.serverId === serverId).reverse();
+  }
+
+  /**
+   * Asks the server to cancel a running task and waits (briefly) for the task to end: 404 for an
+   * unknown task, 409 for one that ended already.
+   */
+  async cancel(serverId: string, taskId: string): Promise<TaskRecord> {
+    const record = this.get(serverId, taskId);
+    const kept = this.#kept.get(keyOf(serverId, taskId))!;
+    if (ENDED_STATUSES.has(record.status)) {
+      throw new LassError(
+        "conflict",
+        `the task ${taskId} of ${serverId} ended already (${record.status})`,
+      );
+    }
+    if (!kept.cancel) {
+      throw new LassError(
+        "conflict",
+        `the task ${taskId} of ${serverId} is not followed by Lass any more`,
+      );
+    }
+    try {
+      await kept.cancel();
+    } catch (error) {
+      throw new LassError(
+        "upstream-error",
+        `cancelling the task ${taskId} of ${serverId} failed: ${(error as Error).message}`,
+      );
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      kept.ended,
+      new Promise<void>((resolve) => timer = setTimeout(resolve, CANCEL_SETTLE_MS)),
+    ]);
+    clearTimeout(timer);
+    return record;
+  }
+
+  #ended(kept: Kept): void {
+    kept.cancel = undefined;
+    kept.end();
+  }
+
+  #emit(record: TaskRecord): void {
+    this.#events.emit("mcp.task", {
+      serverId: record.serverId,
+      taskId: record.taskId,
+      tool: record.tool,
+      status: record.status,
+      ...(record.message !== undefined && { message: record.message }),
+    });
+  }
+
+  /** Drops the oldest ended records (then the oldest at all) past the limit. */
+  #bound(): void {
+    if (this.#kept.size <= this.#limit) return;
+    for (const [key, kept] of this.#kept) {
+      if (this.#kept.size <= this.#limit) return;
+      if (ENDED_STATUSES.has(kept.record.status)) this.#kept.delete(key);
+    }
+    for (const key of this.#kept.keys()) {
+      if (this.#kept.size <= this.#limit) return;
+      this.#kept.delete(key);
+    }
+  }
+}
+
+function keyOf(serverId: string, taskId: string): string {
+  return `${serverId}\u0000${taskId}`;
+}
+
+/** What a call that may run as a task reports besides its result. */
+export interface TaskCall {
+  serverId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: number, total?: number, message?: string) => void;
+  /** Every change of the task's record (the first call: the task exists). */
+  onTask?: (task: TaskRecord) => void;
+}
+
+/**
+ * Calls a tool through the session's task path, keeping the task's record. A task that fails or
+ * is cancelled rejects with its reason; once the task exists, a failure is never retried as a
+ * new call (that would run the tool twice).
+ */
+export async function runAsTask(
+  records: TaskRecords,
+  session: McpSession,
+  call: TaskCall,
+): Promise<CallToolResult> {
+  const { serverId, tool } = call;
+  let taskId: string | undefined;
+  const report = (record: TaskRecord | undefined) => {
+    if (record) call.onTask?.({ ...record });
+  };
+  try {
+    const result = await session.callToolTask(tool, call.args, {
+      timeoutMs: call.timeoutMs,
+      signal: call.signal,
+      onProgress: call.onProgress,
+      onStatus: (snapshot) => {
+        taskId = snapshot.taskId;
+        report(
+          records.observe(serverId, tool, snapshot, () => session.cancelTask(snapshot.taskId)),
+        );
+      },
+    });
+    if (taskId) report(records.end(serverId, taskId, { status: "completed", result }));
+    return result;
+  } catch (error) {
+    if (!taskId) throw error;
+    const { TaskEnded } = await import("./client.ts");
+    if (error instanceof TaskEnded && error.status === "cancelled") {
+      report(records.end(serverId, taskId, { status: "cancelled" }));
+      throw error;
+    }
+    const message = error instanceof TaskEnded
+      ? error.message
+      : `Lass lost track of the task: ${(error as Error)?.message ?? error}`;
+    const code = error instanceof TaskEnded ? error.code : undefined;
+    report(records.end(serverId, taskId, {
+      status: "failed",
+      error: { message: clip(message), ...(code !== undefined && { code }) },
+    }));
+    throw error instanceof TaskEnded ? error : new Error(message);
+  }
+}
+
+/**
+ * Why a tool cannot run as a task on a connected server, in words: the
+ * server offers no MCP Tasks, or (2025) the tool does not allow them.
+ */
+export function whyNotTask(state: ToolServerState, tool: string): string {
+  const capabilities = (state.capabilities ?? {}) as Record<string, unknown>;
+  if (state.era === "modern") {
+    const extensions = capabilities.extensions as Record<string, unknown> | undefined;
+    if (!extensions?.["io.modelcontextprotocol/tasks"]) {
+      return `the tool server ${state.id} does not offer MCP Tasks (no io.modelcontextprotocol/tasks extension)`;
+    }
+  } else if (
+    !(capabilities.tasks as { requests?: { tools?: unknown } } | undefined)?.requests?.tools
+  ) {
+    return `the tool server ${state.id} does not offer MCP Tasks for tool calls (capabilities.tasks)`;
+  }
+  return `the tool ${tool} of ${state.id} does not run as a task (its execution.taskSupport is not optional or required)`;
+}
