@@ -134,6 +134,14 @@ export const McpServerSchema = z.strictObject({
   }),
   args: z.array(Secretish).optional().meta({ description: "stdio: arguments" }),
   env: StringMap.optional().meta({ description: "stdio: extra environment variables" }),
+  inheritEnv: z.array(
+    z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+      message: "must be an environment variable name",
+    }),
+  ).optional().meta({
+    description: "stdio: names of Lass's environment variables passed through to the server " +
+      "(it otherwise gets only HOME, PATH and a few more, plus `env`, which wins); never all",
+  }),
   cwd: z.string().optional().meta({ description: "stdio: working directory" }),
   url: HttpUrl.optional().meta({ description: "http/sse: endpoint" }),
   headers: StringMap.optional().meta({ description: "http/sse: request headers" }),
@@ -191,7 +199,7 @@ export const McpServerSchema = z.strictObject({
   if (remote && !server.url) {
     ctx.addIssue({ code: "custom", path: ["url"], message: `is required for ${server.transport}` });
   }
-  for (const field of ["command", "args", "env", "cwd"] as const) {
+  for (const field of ["command", "args", "env", "inheritEnv", "cwd"] as const) {
     if (remote && server[field] !== undefined) {
       ctx.addIssue({ code: "custom", path: [field], message: "applies only to stdio" });
     }

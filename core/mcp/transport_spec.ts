@@ -35,7 +35,7 @@ export async function transportSpecOf(
       kind: "stdio",
       command: resolveEnvRef(record.command!, env),
       args: resolveEnvRefs(record.args ?? [], env),
-      env: resolveEnvRefs(record.env ?? {}, env),
+      env: { ...inheritedEnv(record, env), ...resolveEnvRefs(record.env ?? {}, env) },
       cwd,
     };
   }
@@ -44,6 +44,19 @@ export async function transportSpecOf(
     url: resolveEnvRef(record.url!, env),
     headers: resolveEnvRefs(record.headers ?? {}, env),
   };
+}
+
+/**
+ * The variables of Lass's environment a stdio record names in `inheritEnv` (those that are set),
+ * and only those: the SDK adds its few safe defaults (`HOME`, `PATH`, ...), and `env` wins.
+ */
+function inheritedEnv(record: McpServerConfig, env: EnvLookup): Record<string, string> {
+  const inherited: Record<string, string> = {};
+  for (const name of record.inheritEnv ?? []) {
+    const value = env(name);
+    if (value !== undefined) inherited[name] = value;
+  }
+  return inherited;
 }
 
 /** A connect failure as a sentence, with the tail of the server's stderr where it helps. */
@@ -84,7 +97,11 @@ export function secretsOf(record: McpServerConfig, env: EnvLookup): string[] {
     ...Object.values(record.headers ?? {}),
     ...Object.values(record.env ?? {}),
   ].filter((value): value is string => typeof value === "string");
-  const names = raw.flatMap(envRefNames);
+  // Inherited variables named like keys (`GITHUB_TOKEN`) are secrets too; `LANG` is not.
+  const inherited = (record.inheritEnv ?? []).filter((name) =>
+    /key|token|secret|passw|auth|credential|sig/i.test(name)
+  );
+  const names = [...raw.flatMap(envRefNames), ...inherited];
   return [...new Set(names)].map((name) => env(name) ?? "").filter((value) => value.length >= 4);
 }
 
