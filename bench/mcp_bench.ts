@@ -1,18 +1,32 @@
-/** Benchmarks tool calls through Lass (`POST /api/mcp/:id/call`) against direct SDK calls, and connects. */
-import { Client } from "@modelcontextprotocol/sdk/client";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { openSession, type SessionHandlers } from "../core/mcp/client.ts";
+/**
+ * Tool calls through Lass (`POST /api/mcp/:id/call`) against the same v2 client called directly,
+ * per protocol era and transport, and connect times of `auto` against `legacy`.
+ */
+import { type EraSetting, openSession, type TransportSpec } from "../core/mcp/client.ts";
+import type { SessionHandlers } from "../core/mcp/client.ts";
 import { createDemoHandler } from "../core/mcp/demo_server.ts";
 import { BENCH_TOKEN, startLassProcess } from "./_lass_process.ts";
 import { type RawClient, rawHttpClient } from "./_raw_http.ts";
 
 const EVERYTHING = "npm:@modelcontextprotocol/server-everything@2026.8.31";
+const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
 const WARMUP = 200;
 const CALLS = 2000;
-const CONNECTS = 30;
-const GOAL_ADDED_P50_MS = 0.5;
-const GOAL_DEMO_CONNECT_MS = 20;
+const STDIO_CONNECTS = 5;
+const HTTP_CONNECTS = 20;
+const GOAL_ADDED_P50_MS = 0.3;
+
+/** The servers both sides call, with their protocol era setting. */
+const demoStdio = { command: Deno.execPath(), args: ["run", "-A", MAIN_TS, "demo-server"] };
+const everythingStdio = { command: Deno.execPath(), args: ["run", "-A", EVERYTHING, "stdio"] };
+const SERVERS = [
+  { id: "demo", label: "demo in-process, modern", inProcess: true, era: "auto" },
+  { id: "demolegacy", label: "demo in-process, legacy", inProcess: true, era: "legacy" },
+  { id: "demostdio", label: "demo stdio, modern", stdio: demoStdio, era: "auto" },
+  { id: "demostdiolegacy", label: "demo stdio, legacy", stdio: demoStdio, era: "legacy" },
+  { id: "everything", label: "everything stdio, legacy", stdio: everythingStdio, era: "auto" },
+] as const;
+type Server = (typeof SERVERS)[number];
 
 /** p50 and p99 of a list of milliseconds. */
 interface Latency {
@@ -37,7 +51,12 @@ async function time(runs: number, call: () => Promise<unknown>): Promise<Latency
   return summarise(times);
 }
 
-/** Starts Lass with the demo server and server-everything, both used by a workspace. */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** Starts Lass with every bench server in one workspace and waits until all are connected. */
 async function startLass(dir: string) {
   const config = {
     llms: [{
@@ -47,24 +66,25 @@ async function startLass(dir: string) {
       model: "demo",
       baseURL: "service:demo",
     }],
-    mcpServers: [
-      { id: "demo", name: "Demo", transport: "stdio", command: "service:demo" },
-      {
-        id: "everything",
-        name: "Everything",
-        transport: "stdio",
-        command: Deno.execPath(),
-        args: ["run", "-A", EVERYTHING, "stdio"],
-      },
-    ],
-    workspaces: [{ id: "w", name: "W", llmId: "demo", mcpServerIds: ["demo", "everything"] }],
+    mcpServers: SERVERS.map((server) => ({
+      id: server.id,
+      name: server.label,
+      transport: "stdio",
+      protocolEra: server.era,
+      timeoutMs: 60_000,
+      ...("inProcess" in server ? { command: "service:demo" } : server.stdio),
+    })),
+    workspaces: [{ id: "w", name: "W", llmId: "demo", mcpServerIds: SERVERS.map((s) => s.id) }],
   };
   const lass = await startLassProcess(dir, config);
   const { port, base } = lass;
   const headers = { "x-service-token": BENCH_TOKEN, "content-type": "application/json" };
-  for (let i = 0; i < 600; i++) {
+  let eras: Record<string, string> = {};
+  for (let i = 0; i < 1200; i++) {
     const body = await (await fetch(`${base}/api/mcp`, { headers })).json();
-    if (body.servers.every((s: { status: string }) => s.status === "connected")) break;
+    const servers = body.servers as { id: string; status: string; era?: string }[];
+    eras = Object.fromEntries(servers.map((s) => [s.id, `${s.status} ${s.era ?? ""}`]));
+    if (servers.every((s) => s.status === "connected")) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const clients: RawClient[] = [];
@@ -79,19 +99,9 @@ async function startLass(dir: string) {
     clients.push(client);
     return () => client.send();
   };
-  const connect = async () => {
-    const started = performance.now();
-    const response = await fetch(`${base}/api/mcp/demo/connect`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ force: true }),
-    });
-    await response.arrayBuffer();
-    return performance.now() - started;
-  };
   return {
+    eras,
     call,
-    connect,
     stop: async () => {
       for (const client of clients) client.close();
       await lass.stop();
@@ -109,135 +119,168 @@ const quietHandlers: SessionHandlers = {
   troubled: () => {},
 };
 
-/** Direct SDK clients to the same two servers, in this process. */
-async function directClients() {
-  const demo = await openSession(
-    { kind: "in-process", handler: createDemoHandler() },
-    quietHandlers,
-    { timeoutMs: 10_000 },
-  );
-  const everything = new Client({ name: "bench", version: "1" });
-  await everything.connect(
-    new StdioClientTransport({
-      command: Deno.execPath(),
-      args: ["run", "-A", EVERYTHING, "stdio"],
-      stderr: "ignore",
-    }),
-  );
+const env = { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" };
+const demoHandler = createDemoHandler();
+
+function specOf(server: Server): TransportSpec {
+  return "inProcess" in server
+    ? { kind: "in-process", handler: demoHandler }
+    : { kind: "stdio", ...server.stdio, env };
+}
+
+/** The same v2 client (Lass's `openSession`) in this process, to the same server. */
+async function direct(server: Server) {
+  const session = await openSession(specOf(server), quietHandlers, {
+    timeoutMs: 60_000,
+    era: server.era as EraSetting,
+  });
+  return session;
+}
+
+/** Connect times (session only) of one spec under `auto` and under `legacy`. */
+async function connectTimes(spec: TransportSpec, runs: number) {
+  const out: Record<string, number[]> = { auto: [], legacy: [] };
+  for (let i = 0; i < runs; i++) {
+    for (const era of ["auto", "legacy"] as const) {
+      const started = performance.now();
+      const session = await openSession(spec, quietHandlers, { timeoutMs: 60_000, era });
+      out[era].push(performance.now() - started);
+      await session.close();
+    }
+  }
+  return { auto: median(out.auto), legacy: median(out.legacy) };
+}
+
+/** server-everything over Streamable HTTP on a free port. */
+async function everythingHttp() {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const process = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", EVERYTHING, "streamableHttp"],
+    env: { PORT: String(port), NO_COLOR: "1" },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  for (let i = 0; i < 600; i++) {
+    try {
+      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
   return {
-    demo: () => demo.callTool("add", { a: 2, b: 3 }, { timeoutMs: 10_000 }),
-    everything: () => everything.callTool({ name: "get-sum", arguments: { a: 2, b: 3 } }),
-    close: async () => {
-      await demo.close();
-      await everything.close();
+    url: `http://127.0.0.1:${port}/mcp`,
+    stop: async () => {
+      process.kill("SIGTERM");
+      await process.status;
     },
   };
 }
 
-/** How long Lass's connect path takes for the in-process demo server (session + lists). */
-async function demoConnectTimes(): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < CONNECTS; i++) {
-    const started = performance.now();
-    const session = await openSession(
-      { kind: "in-process", handler: createDemoHandler() },
-      quietHandlers,
-      {
-        timeoutMs: 10_000,
-      },
-    );
-    await Promise.all([
-      session.listTools(),
-      session.listPrompts(),
-      session.listResources(),
-      session.listResourceTemplates(),
-    ]);
-    times.push(performance.now() - started);
-    await session.close();
-  }
-  return times;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+/** The demo server (both eras) over Streamable HTTP on a free port, in this process. */
+function demoHttp() {
+  const handler = createDemoHandler();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (req) => handler.fetch(req),
+  );
+  return {
+    url: `http://127.0.0.1:${server.addr.port}/mcp`,
+    stop: async () => {
+      await server.shutdown();
+      await handler.close();
+    },
+  };
 }
 
 async function main(): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "lass-mcp-bench-" });
   const lass = await startLass(dir);
-  const direct = await directClients();
+  const rows: { label: string; era: string; direct: Latency; lass: Latency }[] = [];
   try {
-    const rows: Record<string, { direct: Latency; lass: Latency }> = {};
-    for (
-      const [name, lassCall, directCall] of [
-        ["demo add", await lass.call("demo", "add", { a: 2, b: 3 }), direct.demo],
-        [
-          "everything get-sum (stdio)",
-          await lass.call("everything", "get-sum", { a: 2, b: 3 }),
-          direct.everything,
-        ],
-      ] as const
-    ) {
+    for (const server of SERVERS) {
+      const session = await direct(server);
+      const [tool, args] = server.id === "everything"
+        ? ["get-sum", { a: 2, b: 3 }]
+        : ["add", { a: 2, b: 3 }];
+      const directCall = () => session.callTool(tool, args, { timeoutMs: 10_000 });
+      const lassCall = await lass.call(server.id, tool, args);
       // Interleave two reps of each and keep the better p50 of each side.
       const a = await time(CALLS, directCall);
       const b = await time(CALLS, lassCall);
       const c = await time(CALLS, directCall);
       const d = await time(CALLS, lassCall);
-      rows[name] = { direct: a.p50Ms <= c.p50Ms ? a : c, lass: b.p50Ms <= d.p50Ms ? b : d };
+      rows.push({
+        label: server.label,
+        era: `${session.era} / Lass: ${lass.eras[server.id]}`,
+        direct: a.p50Ms <= c.p50Ms ? a : c,
+        lass: b.p50Ms <= d.p50Ms ? b : d,
+      });
+      await session.close();
     }
-    const connectInProcess = await demoConnectTimes();
-    const connectHttp: number[] = [];
-    for (let i = 0; i < 10; i++) connectHttp.push(await lass.connect());
+  } finally {
+    await lass.stop();
+  }
 
-    console.log(`Tool calls, ${CALLS} sequential calls per rep (ms)`);
-    console.log(
-      "call                          direct p50  direct p99   Lass p50    Lass p99   added p50",
+  const http = [await everythingHttp(), demoHttp()];
+  const connects: Record<string, { auto: number; legacy: number }> = {};
+  try {
+    connects["everything stdio (2025 only)"] = await connectTimes(
+      { kind: "stdio", ...everythingStdio, env },
+      STDIO_CONNECTS,
     );
-    const added: Record<string, number> = {};
-    for (const [name, { direct: d, lass: l }] of Object.entries(rows)) {
-      added[name] = l.p50Ms - d.p50Ms;
-      console.log(
-        `${name.padEnd(28)}${d.p50Ms.toFixed(3).padStart(11)}${d.p99Ms.toFixed(3).padStart(12)}` +
-          `${l.p50Ms.toFixed(3).padStart(11)}${l.p99Ms.toFixed(3).padStart(12)}${
-            added[name].toFixed(3).padStart(12)
-          }`,
-      );
-    }
-    const connectMedian = median(connectInProcess);
-    console.log(
-      `\nDemo server connect (session + all lists), ${CONNECTS} runs: median ${
-        connectMedian.toFixed(1)
-      } ms, ` +
-        `min ${Math.min(...connectInProcess).toFixed(1)} ms; over HTTP (force reconnect): median ${
-          median(connectHttp).toFixed(1)
-        } ms`,
+    connects["demo stdio (both eras)"] = await connectTimes(
+      { kind: "stdio", ...demoStdio, env },
+      STDIO_CONNECTS,
     );
-    console.log("\nGoals (informational):");
-    for (const [name, value] of Object.entries(added)) {
-      console.log(
-        `  ${
-          value < GOAL_ADDED_P50_MS ? "PASS" : "FAIL"
-        }  ${name}: added p50 < ${GOAL_ADDED_P50_MS} ms (${value.toFixed(3)} ms)`,
-      );
-    }
-    console.log(
-      `  ${
-        connectMedian < GOAL_DEMO_CONNECT_MS ? "PASS" : "FAIL"
-      }  demo connect < ${GOAL_DEMO_CONNECT_MS} ms (${connectMedian.toFixed(1)} ms)`,
+    connects["everything http (2025 only)"] = await connectTimes(
+      { kind: "http", url: http[0].url, headers: {} },
+      HTTP_CONNECTS,
     );
-    console.log(
-      JSON.stringify({
-        calls: rows,
-        addedP50Ms: added,
-        demoConnectMs: { median: connectMedian, httpMedian: median(connectHttp) },
-      }),
+    connects["demo http (both eras)"] = await connectTimes(
+      { kind: "http", url: http[1].url, headers: {} },
+      HTTP_CONNECTS,
     );
   } finally {
-    await direct.close();
-    await lass.stop();
+    for (const server of http) await server.stop();
+    await demoHandler.close();
     await Deno.remove(dir, { recursive: true });
   }
+
+  console.log(`Tool calls, ${CALLS} sequential calls per rep, better of two reps (ms)`);
+  console.log(
+    "server                      direct p50  direct p99   Lass p50    Lass p99   added p50  era",
+  );
+  const added: Record<string, number> = {};
+  for (const row of rows) {
+    added[row.label] = row.lass.p50Ms - row.direct.p50Ms;
+    console.log(
+      `${row.label.padEnd(26)}${row.direct.p50Ms.toFixed(3).padStart(11)}${
+        row.direct.p99Ms.toFixed(3).padStart(12)
+      }${row.lass.p50Ms.toFixed(3).padStart(11)}${row.lass.p99Ms.toFixed(3).padStart(12)}${
+        added[row.label].toFixed(3).padStart(12)
+      }  ${row.era}`,
+    );
+  }
+  console.log("\nConnect, median (ms): auto against legacy");
+  for (const [label, { auto, legacy }] of Object.entries(connects)) {
+    console.log(
+      `  ${label.padEnd(30)} auto ${auto.toFixed(1).padStart(8)}  legacy ${
+        legacy.toFixed(1).padStart(8)
+      }  ratio ${(auto / legacy).toFixed(2)}`,
+    );
+  }
+  console.log("\nGoals (informational):");
+  for (const [label, value] of Object.entries(added)) {
+    console.log(
+      `  ${
+        value <= GOAL_ADDED_P50_MS ? "PASS" : "FAIL"
+      }  ${label}: added p50 <= ${GOAL_ADDED_P50_MS} ms (${value.toFixed(3)} ms)`,
+    );
+  }
+  console.log(JSON.stringify({ calls: rows, addedP50Ms: added, connectMedianMs: connects }));
 }
 
 if (import.meta.main) await main();

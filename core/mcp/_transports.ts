@@ -62,8 +62,9 @@ export async function createTransport(
       return { transport, remote: true };
     }
     case "in-process": {
-      const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
       const handler = spec.handler;
+      if ("connect" in handler) return { transport: handler.connect(), remote: false };
+      const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
       const transport = new StreamableHTTPClientTransport(new URL(IN_PROCESS_URL), {
         fetch: (url, init) => handler.fetch(new Request(url, init)),
       });

@@ -1,14 +1,16 @@
 /**
- * The built-in demo tool server (`command: "service:demo"`): in-process for Lass over Streamable
- * HTTP (a `fetch` function, no socket), over stdio for other clients. Both serve protocol
- * 2026-07-28 and the 2025 era from one factory.
+ * The built-in demo tool server (`command: "service:demo"`): in-process for Lass over an
+ * in-memory connection (or Streamable HTTP as a `fetch` function, no socket), over stdio for
+ * other clients. All serve protocol 2026-07-28 and the 2025 era from one factory.
  */
 import {
   createMcpHandler,
+  InMemoryTransport,
   type McpRequestContext,
   McpServer,
   type Transport,
 } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { VERSION } from "../version.ts";
 import { registerClientRequestTools } from "./_demo_client_tools.ts";
 import { registerDemoPrompts } from "./_demo_prompts.ts";
@@ -67,9 +69,11 @@ function buildDemoServer(state: DemoState, ctx?: McpRequestContext): McpServer {
   return server;
 }
 
-/** The demo over Streamable HTTP, as a `fetch` function. */
+/** The demo in this process: over Streamable HTTP as a `fetch` function, or over a direct in-memory connection. */
 export interface DemoHandler {
   fetch(req: Request): Promise<Response>;
+  /** A new connection to the demo (both eras), the way stdio serves it: one server per connection. */
+  connect(): Transport;
   /** Stops in-flight requests and running tasks. */
   close(): Promise<void>;
 }
@@ -82,10 +86,22 @@ export interface DemoHandler {
 export function createDemoHandler(): DemoHandler {
   const state = newDemoState();
   const handler = createMcpHandler((ctx) => buildDemoServer(state, ctx));
+  const connections = new Set<{ close(): Promise<void> }>();
   return {
     fetch: taskListenFetch((req) => handler.fetch(req), state.tasks),
+    connect: () => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      const served = serveStdio((ctx) => buildDemoServer(state, ctx), {
+        transport: closeAware(taskListenTransport(serverSide, state.tasks), () => {
+          connections.delete(served);
+        }),
+      });
+      connections.add(served);
+      return clientSide;
+    },
     close: async () => {
       state.tasks.close();
+      await Promise.all([...connections].map((served) => served.close().catch(() => {})));
       await handler.close();
     },
   };
@@ -96,7 +112,7 @@ export function createDemoHandler(): DemoHandler {
  * Nothing else may write to stdout meanwhile: it carries the protocol.
  */
 export async function runDemoServerOverStdio(): Promise<void> {
-  const { serveStdio, StdioServerTransport } = await import("@modelcontextprotocol/server/stdio");
+  const { StdioServerTransport } = await import("@modelcontextprotocol/server/stdio");
   const state = newDemoState();
   const wire = new StdioServerTransport();
   const ended = new Promise<void>((resolve) => {
