@@ -27,6 +27,7 @@ import type {
   JsonSchemaValidator,
   jsonSchemaValidator,
 } from "@modelcontextprotocol/client";
+import type { SessionAuth } from "./oauth/provider.ts";
 import { createTransport, looksLikeSseEndpoint } from "./_transports.ts";
 import {
   ClientTasks,
@@ -84,14 +85,7 @@ export type InProcessHandler =
   | { connect(): Transport }
   | { fetch(request: Request): Promise<Response> };
 
-/** OAuth for a remote transport (`core/mcp/oauth/`): the SDK's provider and the fetch under it. */
-export interface SessionAuth {
-  // deno-lint-ignore no-explicit-any
-  readonly provider: any;
-  readonly fetch: (url: string | URL, init?: RequestInit) => Promise<Response>;
-  /** Receives the transport's `finishAuth`, which completes a sign-in this transport started. */
-  attach(finishAuth: (params: URLSearchParams) => Promise<void>): void;
-}
+export type { SessionAuth } from "./oauth/provider.ts";
 
 /** How to reach a tool server, with env references already resolved. */
 export type TransportSpec =

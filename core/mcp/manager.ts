@@ -313,6 +313,8 @@ export class ToolServerManager {
         `the tool server ${id} uses stdio: sign-out applies to http and sse servers`,
       );
     }
+    // The open session goes first: its background requests must not start a new sign-in.
+    await this.disconnect(id);
     await this.#options.oauth?.signOut(entry.record);
     this.#log(entry, "info", "signed out");
     return await this.connect(id, { force: true });
