@@ -225,7 +225,7 @@ export const openSession: SessionOpener = async (spec, handlers, options) => {
   const era = options.era ?? "auto";
   const started = performance.now();
   if (era !== "auto" || options.prior) return await connectOnce(spec, handlers, options);
-  const probeMs = Math.max(1000, Math.min(5000, Math.floor(options.timeoutMs / 3)));
+  const probeMs = probeTimeout(spec, options.timeoutMs);
   try {
     return await connectOnce(spec, handlers, { ...options, probeMs });
   } catch (error) {
@@ -408,6 +408,15 @@ async function connectOnce(
       await client.close().catch(() => {});
     },
   };
+}
+
+/**
+ * How long the `auto` probe may take: a third of the connect timeout (1 to 5 s) over HTTP, where
+ * the fallback needs the rest; half of it on stdio, where the probe includes a process start.
+ */
+function probeTimeout(spec: TransportSpec, timeoutMs: number): number {
+  if (spec.kind === "stdio") return Math.max(1000, Math.floor(timeoutMs / 2));
+  return Math.max(1000, Math.min(5000, Math.floor(timeoutMs / 3)));
 }
 
 /** Whether a failure would repeat under any era: nothing to reach, nothing to start. */
