@@ -190,6 +190,27 @@ for (const mode of ["5xx", "empty200", "idnull", "hang"] as const) {
   });
 }
 
+Deno.test("a 2025 server that needs the user at a URL first (-32042): a url interaction, then the call is retried", async () => {
+  const t = await startService({
+    config: configWithServers([server({
+      transport: "stdio",
+      command: Deno.execPath(),
+      args: ["run", "-A", V2_SERVER, "--era", "legacy", "--transport", "stdio"],
+    })]),
+  });
+  try {
+    const { interaction, result } = await callAnswering(t, "needs_consent", {}, () => ({
+      response: { action: "accept" },
+    }));
+    assert.equal(interaction.kind, "elicitation");
+    assert.equal(interaction.mode, "url");
+    assert.equal(interaction.url, "https://example.com/consent");
+    assert.equal(text(result), "consented");
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("an http record pointed at an SSE-only endpoint says to use transport sse", async () => {
   const everything = await startEverything("sse");
   const t = await startService({
