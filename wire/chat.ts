@@ -26,6 +26,9 @@ export type ToolUi =
   | { kind: "mcp-ui"; resource: Record<string, unknown> }
   | { kind: "a2ui"; messages: unknown[]; title?: string };
 
+/** The status of an MCP task a tool call runs as; the last three end it. */
+export type ToolTaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
 /** Where a tool comes from: a tool server's id, or `ui`, `skills`, `agent`. */
 export type ToolSource = string;
 
@@ -49,6 +52,20 @@ export type ChatChunk =
     tool: string;
     source: ToolSource;
     input: unknown;
+  }
+  | {
+    /**
+     * How a running tool call is getting on: the server's progress notifications, or the status
+     * of the MCP task the call runs as. Several may come between `tool-call` and `tool-result`.
+     */
+    type: "tool-progress";
+    id: string;
+    progress?: number;
+    total?: number;
+    /** The progress message, or the task's status message. */
+    message?: string;
+    /** When the call runs as an MCP task. */
+    task?: { taskId: string; status: ToolTaskStatus };
   }
   | {
     type: "tool-result";

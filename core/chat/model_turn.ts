@@ -13,7 +13,7 @@ import { type ChatChunk, type ChatUsage, toolCallChunk } from "./chunks.ts";
 import { skillTools } from "./skill_tools.ts";
 import { uiTools } from "./ui_tools.ts";
 import { shownOutput } from "./tool_output.ts";
-import { type RunTools, type ToolRun, toolServerTools } from "./tools.ts";
+import { isToolUpdate, type RunTools, type ToolRun, toolServerTools } from "./tools.ts";
 import type { ReadyTurn, Turn, TurnOutcome } from "./turn.ts";
 
 /** The AI SDK's usage as the chunks show it: plain counts, no provider extras. */
@@ -152,7 +152,12 @@ function chunkOf(
         "unknown",
       );
     case "tool-result": {
-      if (part.preliminary) return undefined;
+      if (part.preliminary) {
+        // Progress and task status on the way; the final value comes again without the flag.
+        return isToolUpdate(part.output)
+          ? { type: "tool-progress", id: part.toolCallId, ...part.output.update }
+          : undefined;
+      }
       return toolResultChunk(part.toolCallId, part.output as ToolRun);
     }
     case "tool-error": {

@@ -5,7 +5,7 @@ import type { Workspace } from "../config/schema.ts";
 import type { Service } from "../service.ts";
 import type { ToolServerState } from "../mcp/state.ts";
 import type { ApprovalGate } from "./approvals.ts";
-import type { ToolUi } from "./chunks.ts";
+import type { ChatChunk, ToolUi } from "./chunks.ts";
 import { modelOutputOf, uiOf } from "./tool_output.ts";
 
 /** What one tool call of a run produced: what the model sees, and what the chunk shows besides. */
@@ -16,6 +16,19 @@ export interface ToolRun {
   ui?: ToolUi;
   /** The full `CallToolResult`, when the server answered. */
   raw?: unknown;
+}
+
+/**
+ * How a running call is getting on (progress, or the status of its MCP task): yielded by a tool's
+ * `execute` before its {@link ToolRun}, and streamed as a `tool-progress` chunk.
+ */
+export interface ToolUpdate {
+  update: Omit<Extract<ChatChunk, { type: "tool-progress" }>, "type" | "id">;
+}
+
+/** Whether a tool's output (preliminary or final) is a {@link ToolUpdate}. */
+export function isToolUpdate(output: unknown): output is ToolUpdate {
+  return typeof output === "object" && output !== null && "update" in output;
 }
 
 /** Where a model-visible tool name leads. */
@@ -101,49 +114,100 @@ export async function toolServerTools(run: RunContext): Promise<RunTools> {
   return { tools, origins, unavailable };
 }
 
-/** Runs one call: approval first when needed, then the call on the manager. Never throws but for aborts. */
-async function callServerTool(
+/**
+ * Runs one call: approval first when needed, then the call on the manager. Yields a
+ * {@link ToolUpdate} for each progress notification or task status change, then the
+ * {@link ToolRun}. Never throws but for aborts (which cancel a task the call runs as).
+ */
+async function* callServerTool(
   run: RunContext,
   serverId: string,
   tool: string,
   input: unknown,
   toolCallId: string,
   signal: AbortSignal | undefined,
-): Promise<ToolRun> {
+): AsyncGenerator<ToolUpdate | ToolRun> {
   const { service, gate, workspace } = run;
   const callSignal = signal ?? run.signal;
   const server = service.config.config.mcpServers.find((record) => record.id === serverId);
   if (server && gate.needsApproval(workspace, server, tool)) {
     const decision = await gate.ask({ runId: run.runId, server, tool, input, signal: callSignal });
     if (!decision.approved) {
-      return {
+      yield {
         model: { type: "execution-denied", reason: decision.reason },
         isError: true,
         durationMs: 0,
       };
+      return;
     }
   }
   const started = performance.now();
-  try {
-    const { result, durationMs } = await service.mcp.callTool(
-      serverId,
-      tool,
-      (input ?? {}) as Record<string, unknown>,
-      {
-        signal: callSignal,
-        context: { runId: run.runId, llmId: run.llmId, toolCallId },
-        onProgress: (progress, total) =>
-          service.events.emit("tool.progress", {
-            runId: run.runId,
-            toolCallId,
-            serverId,
-            tool,
+  const updates: ToolUpdate[] = [];
+  let wake = () => {};
+  const call = service.mcp.callTool(
+    serverId,
+    tool,
+    (input ?? {}) as Record<string, unknown>,
+    {
+      signal: callSignal,
+      context: { runId: run.runId, llmId: run.llmId, toolCallId },
+      onProgress: (progress, total, message) => {
+        service.events.emit("tool.progress", {
+          runId: run.runId,
+          toolCallId,
+          serverId,
+          tool,
+          progress,
+          ...(total !== undefined && { total }),
+          ...(message !== undefined && { message }),
+        });
+        updates.push({
+          update: {
             progress,
             ...(total !== undefined && { total }),
-          }),
+            ...(message !== undefined && { message }),
+          },
+        });
+        wake();
       },
-    );
-    const info = service.mcp.state(serverId).tools.find((candidate) => candidate.name === tool);
+      onTask: (task) => {
+        updates.push({
+          update: {
+            task: { taskId: task.taskId, status: task.status },
+            ...(task.message !== undefined && { message: task.message }),
+          },
+        });
+        wake();
+      },
+    },
+  );
+  let settled = false;
+  const done = call.then(() => {}, () => {}).finally(() => {
+    settled = true;
+    wake();
+  });
+  while (true) {
+    while (updates.length > 0) yield updates.shift()!;
+    if (settled) break;
+    await new Promise<void>((resolve) => wake = resolve);
+  }
+  await done;
+  // The last value yielded is the tool's output (a generator's return value is not seen).
+  yield await toolRunOf(run, serverId, tool, call, callSignal, started);
+}
+
+/** What a finished (or failed) call gives the model and the card. */
+async function toolRunOf(
+  run: RunContext,
+  serverId: string,
+  tool: string,
+  call: ReturnType<Service["mcp"]["callTool"]>,
+  callSignal: AbortSignal,
+  started: number,
+): Promise<ToolRun> {
+  try {
+    const { result, durationMs } = await call;
+    const info = run.service.mcp.state(serverId).tools.find((candidate) => candidate.name === tool);
     const ui = uiOf(serverId, info, result);
     return {
       model: modelOutputOf(result),

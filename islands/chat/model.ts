@@ -4,7 +4,13 @@
  * messages when a session is opened; both give the same view.
  */
 import { type Signal, signal } from "@preact/signals";
-import type { ChatChunk, ChatUsage, StoredToolCall, ToolUi } from "../../wire/chat.ts";
+import type {
+  ChatChunk,
+  ChatUsage,
+  StoredToolCall,
+  ToolTaskStatus,
+  ToolUi,
+} from "../../wire/chat.ts";
 import type { ModelMessage, ToolResultOutput } from "../../wire/messages.ts";
 
 /** A tool call's result as the card shows it. */
@@ -16,6 +22,14 @@ export interface ToolResultView {
   raw?: unknown;
 }
 
+/** How a running call is getting on, from its `tool-progress` chunks (the latest of each field). */
+export interface ToolProgressView {
+  progress?: number;
+  total?: number;
+  message?: string;
+  task?: { taskId: string; status: ToolTaskStatus };
+}
+
 /** One tool call and, once it is there, its result. */
 export interface ToolCallView {
   id: string;
@@ -25,6 +39,8 @@ export interface ToolCallView {
   source: string;
   input: unknown;
   result: Signal<ToolResultView | undefined>;
+  /** Progress and task status while it runs (streamed calls only). */
+  progress?: Signal<ToolProgressView | undefined>;
 }
 
 /** A piece of an answer, in the order it arrived. */
@@ -113,10 +129,19 @@ export function applyChunks(turn: Turn, chunks: ChatChunk[]): void {
             source: chunk.source,
             input: chunk.input,
             result: signal(undefined),
+            progress: signal(undefined),
           },
         }];
         changed = true;
         break;
+      case "tool-progress": {
+        const call = parts.find((part) => part.kind === "tool" && part.call.id === chunk.id);
+        if (call?.kind === "tool" && call.call.progress) {
+          const { type: _, id: __, ...update } = chunk;
+          call.call.progress.value = { ...call.call.progress.peek(), ...update };
+        }
+        break;
+      }
       case "tool-result": {
         const call = parts.find((part) => part.kind === "tool" && part.call.id === chunk.id);
         if (call?.kind === "tool") {

@@ -2,7 +2,7 @@
 import { formatDuration, showValue } from "../format.ts";
 import { ToolUiView } from "../genui/render.tsx";
 import { InteractionCard } from "./interaction.tsx";
-import type { ToolCallView } from "./model.ts";
+import type { ToolCallView, ToolProgressView } from "./model.ts";
 import type { Interaction } from "../../wire/interactions.ts";
 
 const SOURCE_LABELS: Record<string, string> = {
@@ -22,13 +22,62 @@ export interface ToolCardProps {
   runId?: string;
 }
 
+const TASK_STATUS_TEXT: Record<string, string> = {
+  working: "working",
+  input_required: "needs input",
+  completed: "completed",
+  failed: "failed",
+  cancelled: "cancelled",
+};
+
+/**
+ * How the call is getting on while it runs: the status of the MCP task it runs as, a progress
+ * bar when the server counts, and the latest message. Once the call ended, only the task's id.
+ */
+function CallProgress({ view, running }: { view: ToolProgressView; running: boolean }) {
+  const { task, progress, total, message } = view;
+  if (!running) {
+    return task
+      ? (
+        <p class="tool-progress hint">
+          Ran as MCP task <code>{task.taskId}</code>
+        </p>
+      )
+      : null;
+  }
+  return (
+    <div class="tool-progress" role="status" aria-live="polite">
+      {task
+        ? (
+          <span class="tool-task" title={`MCP task ${task.taskId}`}>
+            task <span class="badge">{TASK_STATUS_TEXT[task.status] ?? task.status}</span>
+          </span>
+        )
+        : null}
+      {progress !== undefined
+        ? (
+          <progress
+            value={progress}
+            max={total ?? undefined}
+            aria-label={total ? `${progress} of ${total}` : `${progress}`}
+          />
+        )
+        : null}
+      {message ? <span class="tool-progress-message">{message}</span> : null}
+    </div>
+  );
+}
+
 /** One tool call. */
 export function ToolCard({ call, interactions, streaming, runId }: ToolCardProps) {
   const result = call.result.value;
+  const progress = call.progress?.value;
   const status = result ? (result.isError ? "error" : "ok") : streaming ? "running" : "ended";
   const source = SOURCE_LABELS[call.source] ?? call.source;
   const statusText = status === "running"
-    ? (interactions.length > 0 ? "waiting for you" : "running…")
+    ? (interactions.length > 0 || progress?.task?.status === "input_required"
+      ? "waiting for you"
+      : "running…")
     : status === "error"
     ? "failed"
     : status === "ended"
@@ -49,6 +98,7 @@ export function ToolCard({ call, interactions, streaming, runId }: ToolCardProps
           ? <span class="duration">{formatDuration(result.durationMs)}</span>
           : null}
       </header>
+      {progress ? <CallProgress view={progress} running={status === "running"} /> : null}
       <div class="tool-io">
         <div>
           <h4>Input</h4>
