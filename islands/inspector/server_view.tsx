@@ -10,6 +10,7 @@ import { describeError, navigate } from "../state.ts";
 import { PromptsTab } from "./prompts.tsx";
 import { ResourcesTab } from "./resources.tsx";
 import { mcpApi } from "../tool_servers.ts";
+import { TasksPanel } from "./tasks.tsx";
 import { ToolsTab } from "./tools.tsx";
 import type { ServerStatus, ToolServerState } from "../../wire/bootstrap.ts";
 
@@ -206,6 +207,7 @@ export function ServerView({ state, all }: ServerViewProps) {
         )
         : null}
       <About state={state} />
+      <TasksPanel key={state.id} serverId={state.id} />
       {state.status === "connected" ? <Tabs key={state.id} state={state} /> : (
         <p class="hint">
           {state.status === "connecting"

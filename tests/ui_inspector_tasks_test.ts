@@ -1,0 +1,55 @@
+/** The inspector's MCP tasks in Chromium: a running task of the demo server listed, then cancelled. */
+import assert from "node:assert/strict";
+import { screenshot, skipBrowser, startUi, withToken } from "./_browser.ts";
+import { post, waitForEvent } from "./_helpers.ts";
+import { DEMO_LLM, DEMO_SERVER } from "./_chat.ts";
+
+const CONFIG = {
+  llms: [DEMO_LLM],
+  mcpServers: [DEMO_SERVER],
+  workspaces: [{ id: "w", name: "W", llmId: "demo", mcpServerIds: ["demo"] }],
+  activeWorkspaceId: "w",
+};
+
+Deno.test({
+  name:
+    "web UI inspector: a running task is listed with its status and message, and Cancel cancels it",
+  ignore: skipBrowser,
+  fn: async () => {
+    const ui = await startUi({ config: CONFIG });
+    const page = await ui.page();
+    const { t } = ui;
+    try {
+      await t.service.mcp.connect("demo");
+      await page.goto(withToken(ui.base, "/inspector/demo"));
+      await page.getByRole("tab", { name: /Tools/ }).waitFor();
+      const started = await post(t, "/api/mcp/demo/call", {
+        tool: "long_report",
+        args: { steps: 50, delayMs: 200 },
+        task: true,
+      });
+      assert.equal(started.status, 200, JSON.stringify(started.body));
+      const { taskId } = started.body;
+      const tasks = page.getByRole("region", { name: "Tasks" });
+      const row = tasks.locator(`[data-task-id="${taskId}"]`);
+      await row.getByText("long_report").waitFor();
+      await row.getByText(/^Step \d+ of 50$/).waitFor();
+      assert.match(await row.innerText(), /working/);
+      assert.match(await tasks.locator("h2").innerText(), /1 running/);
+      await screenshot(page, "inspector-task-running");
+      const cancelled = waitForEvent(
+        t,
+        (event) => event.type === "mcp.task" && event.data.status === "cancelled",
+        { what: "mcp.task cancelled after the Cancel button", ms: 20_000 },
+      );
+      await row.getByRole("button", { name: `Cancel task ${taskId}` }).click();
+      assert.equal((await cancelled).data.taskId, taskId);
+      await row.getByText("cancelled", { exact: true }).waitFor();
+      assert.equal(await row.getByRole("button").count(), 0);
+      assert.match(await tasks.locator("h2").innerText(), /0 running/);
+      assert.deepEqual(ui.problems, []);
+    } finally {
+      await ui.close();
+    }
+  },
+});
