@@ -196,6 +196,37 @@ Deno.test("cancel through the route: the task ends cancelled; a second cancel is
   }
 });
 
+Deno.test("2026 era over stdio: the demo server's task completes and another is cancelled", async () => {
+  const demoOverStdio = {
+    ...DEMO_SERVER,
+    command: Deno.execPath(),
+    args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "demo-server"],
+    protocolEra: "modern",
+  };
+  const t = await startService({ config: configWithServers([demoOverStdio]) });
+  try {
+    const { status, body } = await post(t, "/api/mcp/demo/call", {
+      tool: "long_report",
+      args: { steps: 2, delayMs: 50 },
+    });
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.deepEqual(body.result.structuredContent, { title: "Demo report", steps: 2 });
+    const done = t.service.events.history().findLast((event) => event.type === "mcp.task");
+    assert.equal(done?.data.status, "completed");
+    const started = await post(t, "/api/mcp/demo/call", {
+      tool: "long_report",
+      args: { steps: 50, delayMs: 200 },
+      task: true,
+    });
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    const cancelled = await post(t, `/api/mcp/demo/tasks/${started.body.taskId}/cancel`);
+    assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+    assert.equal(cancelled.body.task.status, "cancelled");
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test('"task": true for a server without tasks is 400 and says why', async () => {
   const everything = {
     id: "everything",
@@ -258,4 +289,25 @@ Deno.test("2025 era: server-everything's simulate-research-query runs as a task;
   } finally {
     await t.close();
   }
+});
+
+Deno.test("task records are bounded: ended ones go first, then the oldest", async () => {
+  const { EventBus } = await import("../core/events.ts");
+  const { TaskRecords } = await import("../core/mcp/tasks.ts");
+  const events = new EventBus();
+  const records = new TaskRecords(events, 3);
+  const working = (taskId: string) => ({ taskId, status: "working" as const });
+  records.observe("s", "tool", working("a"));
+  records.observe("s", "tool", working("b"));
+  records.end("s", "b", { status: "cancelled" });
+  records.observe("s", "tool", working("c"));
+  records.observe("s", "tool", working("d"));
+  assert.deepEqual(records.list("s").map((record) => record.taskId), ["d", "c", "a"]);
+  records.observe("s", "tool", working("e"));
+  assert.deepEqual(records.list("s").map((record) => record.taskId), ["e", "d", "c"]);
+  assert.deepEqual(
+    events.history().filter((event) => event.data.taskId === "b").map((event) => event.data.status),
+    ["working", "cancelled"],
+  );
+  await assert.rejects(() => records.cancel("s", "e"), /not followed by Lass/);
 });

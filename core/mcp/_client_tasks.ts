@@ -117,6 +117,13 @@ export class RawChannel {
     transport.onmessage = (message, extra) => {
       if (!this.#take(message as Message)) inner?.(message, extra);
     };
+    // Requests still waiting when the connection ends get no answer: fail them.
+    const innerClose = transport.onclose;
+    transport.onclose = () => {
+      const closed = new SdkError(SdkErrorCode.ConnectionClosed, "the connection closed");
+      for (const pending of [...this.#pending.values()]) pending.fail(closed);
+      innerClose?.();
+    };
   }
 
   /** A progress token whose notifications go to `listener`, until `release` is called. */
