@@ -390,9 +390,9 @@ export class ClientTasks {
     const { handlers, generation, channel } = this.#options;
     const onInputRequest = createApplicationInputHandler({
       elicitation: async (request, context) =>
-        await handlers.elicitation(
-          request.params as never,
-          context.signal ?? neverAborted,
+        withDefaults(
+          request.params,
+          await handlers.elicitation(request.params as never, context.signal ?? neverAborted),
         ) as never,
       sampling: async (request, context) =>
         await handlers.sampling(request.params as never, context.signal ?? neverAborted) as never,
@@ -453,6 +453,25 @@ const toolResultCodec: RuntimeCodec<CallToolResult> = {
     return { success: true, value: result as unknown as CallToolResult };
   },
 };
+
+/**
+ * A form answer with the schema's defaults for the fields it leaves out, as the SDK does for the
+ * requests it handles (Lass announces `elicitation.form.applyDefaults`).
+ */
+function withDefaults(params: Record<string, unknown>, answer: unknown): unknown {
+  const result = answer as { action?: string; content?: Record<string, unknown> };
+  if (result?.action !== "accept" || params.mode === "url") return answer;
+  const schema = params.requestedSchema as
+    | { properties?: Record<string, { default?: unknown }> }
+    | undefined;
+  const content = { ...result.content };
+  for (const [name, property] of Object.entries(schema?.properties ?? {})) {
+    if (content[name] === undefined && property?.default !== undefined) {
+      content[name] = property.default;
+    }
+  }
+  return { ...result, content };
+}
 
 function snapshotOf(view: TaskView): TaskSnapshot {
   return {
