@@ -5,15 +5,14 @@
  * RFC 7523), and keeps its tokens in Lass's store. No browser, no authorization URL: the SDK's
  * `auth()` runs the grant whenever the server answers 401 (no token yet, or an expired one).
  */
-import {
-  type AddClientAuthentication,
-  createPrivateKeyJwtAuth,
-  type OAuthClientInformationContext,
-  type OAuthClientMetadata,
-  type OAuthClientProvider,
-  type OAuthDiscoveryState,
-  type StoredOAuthClientInformation,
-  type StoredOAuthTokens,
+import type {
+  AddClientAuthentication,
+  OAuthClientInformationContext,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import { VERSION } from "../../version.ts";
 import { createAuthFetch, type FetchLike, type RefreshCoalescer } from "./fetch.ts";
@@ -81,17 +80,23 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
     this.#epoch = deps.store.epoch(settings.serverId);
     this.#method = machineAuthMethod(settings);
     if (this.#method === "private_key_jwt") {
-      const sign = createPrivateKeyJwtAuth({
-        issuer: settings.clientId,
-        subject: settings.clientId,
-        privateKey: privateKeyOf(settings),
-        alg: settings.signingAlgorithm ?? "RS256",
-      });
+      // The SDK loads when first needed: Lass's startup stays free of it.
+      const signer = import("@modelcontextprotocol/client").then(({ createPrivateKeyJwtAuth }) =>
+        createPrivateKeyJwtAuth({
+          issuer: settings.clientId,
+          subject: settings.clientId,
+          privateKey: privateKeyOf(settings),
+          alg: settings.signingAlgorithm ?? "RS256",
+        })
+      );
+      // A key that cannot be read fails the first signing, not the process.
+      signer.catch(() => {});
       this.#jwtAuth = async (headers, params, url, metadata) => {
         if (!settings.privateKey?.trim()) {
           throw new Error(missing("privateKey", settings.keySource));
         }
         try {
+          const sign = await signer;
           await sign(headers, params, url, metadata);
         } catch (error) {
           throw new Error(

@@ -1,5 +1,4 @@
 /** OAuth sign-in to tool servers: providers for connections, the callback's exchange, sign-out. */
-import { createPrivateKeyJwtAuth } from "@modelcontextprotocol/client";
 import { type EnvLookup, resolveEnvRef } from "../../config/env_refs.ts";
 import type { McpServerConfig } from "../../config/schema.ts";
 import type { FileSystem } from "../../files.ts";
@@ -248,6 +247,7 @@ export class OAuthSignIn {
       metadata.token_endpoint_auth_methods_supported ?? [];
     const machine = this.#machineSettings(record);
     const machineMethod = machine && machineAuthMethod(machine);
+    const { createPrivateKeyJwtAuth } = await import("@modelcontextprotocol/client");
     const jwtAuth = machine && machineMethod === "private_key_jwt"
       ? createPrivateKeyJwtAuth({
         issuer: machine.clientId,
