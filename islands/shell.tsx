@@ -3,6 +3,7 @@ import { computed, effect, signal } from "@preact/signals";
 import type { ComponentType } from "preact";
 import { Chat } from "./chat/controller.ts";
 import { ChatPage } from "./chat/page.tsx";
+import { rememberChat, runningChat } from "./chat/registry.ts";
 import { onLink, Sidebar } from "./sidebar.tsx";
 import { auth, bootstrap, live, navigate, pending, route } from "./state.ts";
 
@@ -39,6 +40,7 @@ function open(chat: Chat): void {
       navigate(`/chat/${encodeURIComponent(saved.id)}`, { replace: true });
     }
   };
+  rememberChat(chat);
   current.value = chat;
 }
 
@@ -62,9 +64,11 @@ export function startRouting(): void {
     if (id === null) {
       if (chat.saved.peek() || chat.turns.peek().length > 0) open(new Chat());
     } else if (id !== undefined && id !== chat.id) {
-      const opened = new Chat(id);
+      // A chat still answering in this tab comes back as it is, with its streaming turn.
+      const running = runningChat(id);
+      const opened = running ?? new Chat(id);
       open(opened);
-      void opened.load();
+      if (!running) void opened.load();
     }
   });
 }

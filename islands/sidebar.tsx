@@ -1,6 +1,7 @@
 /** The sidebar: new chat, the stored chats (newest first) with rename and delete, and what waits. */
 import { useSignal } from "@preact/signals";
 import { InteractionCard } from "./chat/interaction.tsx";
+import { chatOfRun } from "./chat/registry.ts";
 import { timeAgo } from "./format.ts";
 import {
   api,
@@ -8,10 +9,12 @@ import {
   loadSessions,
   navigate,
   pending,
+  runSessions,
   serialize,
   sessions,
   sessionsError,
 } from "./state.ts";
+import type { Interaction } from "../wire/interactions.ts";
 import type { SessionSummary } from "../wire/sessions.ts";
 
 /** A click on an in-app link: handled by the app unless the user asked for a new tab. */
@@ -142,6 +145,30 @@ function SessionItem({ session, current, onDeleted }: ItemProps) {
   );
 }
 
+/** The first words of a message, for a chat that has no title yet. */
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}
+
+/** Which chat a waiting request belongs to, as a link that opens it (or why there is none). */
+function Origin({ interaction }: { interaction: Interaction }) {
+  const runId = interaction.runId;
+  if (!runId) return <>Not from a chat: a tool server asked outside one (e.g. the inspector).</>;
+  const live = chatOfRun(runId);
+  const sessionId = live?.id ?? runSessions.value.get(runId);
+  if (!sessionId) return <>From a chat run outside this page (run {runId.slice(0, 8)}).</>;
+  const title = sessions.value?.find((session) => session.id === sessionId)?.title ??
+    (live?.turns.value[0]?.user ? clip(live.turns.value[0].user) : "a new chat");
+  const path = `/chat/${encodeURIComponent(sessionId)}`;
+  return (
+    <>
+      From the chat{" "}
+      <a href={path} title="Open this chat" onClick={(event) => onLink(event, path)}>{title}</a>
+    </>
+  );
+}
+
 /** The props of {@link Sidebar}. */
 export interface SidebarProps {
   /** The open chat's session id. */
@@ -166,7 +193,11 @@ export function Sidebar({ currentId, shownRuns, onNewChat, onDeleted }: SidebarP
           <section class="waiting" aria-labelledby="waiting-heading">
             <h2 id="waiting-heading">Waiting for you ({elsewhere.length})</h2>
             {elsewhere.map((interaction) => (
-              <InteractionCard key={interaction.id} interaction={interaction} />
+              <InteractionCard
+                key={interaction.id}
+                interaction={interaction}
+                origin={<Origin interaction={interaction} />}
+              />
             ))}
           </section>
         )

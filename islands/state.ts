@@ -42,6 +42,18 @@ export const sessionsError = signal<string | null>(null);
 export const pending = signal<Interaction[]>([]);
 /** Whether the event stream is connected (interactions arrive live). */
 export const live = signal(false);
+/** The session of each chat run seen on the event stream (`chat.start`), newest 500. */
+export const runSessions = signal<ReadonlyMap<string, string>>(new Map());
+
+function noteRunSession(runId: unknown, sessionId: unknown): void {
+  if (typeof runId !== "string" || typeof sessionId !== "string") return;
+  const next = new Map(runSessions.peek()).set(runId, sessionId);
+  for (const oldest of next.keys()) {
+    if (next.size <= 500) break;
+    next.delete(oldest);
+  }
+  runSessions.value = next;
+}
 
 /** A sentence for an error of a call. */
 export function describeError(error: unknown): string {
@@ -134,6 +146,9 @@ function onEvent(event: LassEvent): void {
       break;
     case "config.changed":
       reloadBootstrap();
+      break;
+    case "chat.start":
+      noteRunSession(event.data.runId, event.data.sessionId);
       break;
     case "chat.finish":
       if (event.data.sessionId) reloadSessions();

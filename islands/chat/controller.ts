@@ -43,6 +43,8 @@ export class Chat {
    * is cleared.
    */
   readonly modelContext = signal<Record<string, string>>({});
+  /** What is typed in the message box; a message that failed comes back here. */
+  readonly draft = signal("");
   /** Called once a new chat's first turn is saved (the page then shows its URL). */
   onSaved?: (chat: Chat) => void;
   #history: ModelMessage[] = [];
@@ -74,10 +76,18 @@ export class Chat {
     }
   }
 
-  /** Sends a user message and streams the answer into a new turn. */
-  async send(text: string, workspaceId: string): Promise<void> {
+  /**
+   * Sends a user message and streams the answer into a new turn. A message typed in the box
+   * (`fromDraft`) goes back into it when the turn fails, unless something new was typed.
+   */
+  async send(
+    text: string,
+    workspaceId: string,
+    options: { fromDraft?: boolean } = {},
+  ): Promise<void> {
     const content = text.trim();
     if (content === "" || this.running.value) return;
+    if (options.fromDraft) this.draft.value = "";
     const turn = newTurn(content);
     const context = Object.entries(this.modelContext.peek());
     const user: ModelMessage = context.length === 0 ? { role: "user", content } : {
@@ -147,11 +157,29 @@ export class Chat {
           }
         });
       } finally {
-        this.running.value = null;
+        batch(() => {
+          this.running.value = null;
+          if (options.fromDraft && turn.status.value === "error" && this.draft.value === "") {
+            this.draft.value = text;
+          }
+        });
         this.#abort = undefined;
         void loadSessions();
       }
     });
+  }
+
+  /**
+   * Sends a failed turn's message again: the failed turn leaves the chat (it was not saved) and
+   * a new one takes its place. The message box keeps what was typed, unless it is that message.
+   */
+  async retry(turn: Turn, workspaceId: string): Promise<void> {
+    if (this.running.value || turn.status.value !== "error") return;
+    batch(() => {
+      this.turns.value = this.turns.value.filter((known) => known !== turn);
+      if (this.draft.value.trim() === turn.user.trim()) this.draft.value = "";
+    });
+    await this.send(turn.user, workspaceId);
   }
 
   /** Stops the streaming turn: the request is aborted, and the server stops model and tools. */

@@ -4,6 +4,8 @@
  * `/api/interactions/:id`; the turn that waits on it then goes on.
  */
 import { useSignal } from "@preact/signals";
+import type { ComponentChildren } from "preact";
+import { useRef } from "preact/hooks";
 import { ApiError } from "../api.ts";
 import { showValue } from "../format.ts";
 import { api, describeError, removePending } from "../state.ts";
@@ -58,26 +60,71 @@ function Choices(
   );
 }
 
+const CONTROLS = "button:not(:disabled), input:not(:disabled), select:not(:disabled), " +
+  "textarea:not(:disabled), a[href]";
+
+/**
+ * Where the keyboard goes when a card leaves the page: the next waiting card in the same place
+ * (else the one before), else the message box, else the page. Chosen as the card is answered.
+ */
+function nextFocus(card: HTMLElement | null): HTMLElement | null {
+  if (!card) return null;
+  const place = card.closest(".messages, .waiting") ?? document.body;
+  const cards = [...place.querySelectorAll<HTMLElement>("section.interaction")];
+  const index = cards.indexOf(card);
+  const others = [...cards.slice(index + 1), ...cards.slice(0, Math.max(index, 0)).reverse()];
+  for (const other of others) {
+    const control = other === card ? null : other.querySelector<HTMLElement>(CONTROLS);
+    if (control) return control;
+  }
+  return document.getElementById("composer") ?? document.getElementById("page");
+}
+
+/**
+ * Moves the focus to `next` once the answered `card` is gone (it may have left already, when
+ * the event stream was quicker than the answer), if the focus was in it or nowhere.
+ */
+function moveFocus(card: HTMLElement | null, next: HTMLElement | null): void {
+  const active = document.activeElement;
+  const lost = !active || active === document.body || (card?.contains(active) ?? false);
+  if (!lost) return;
+  const target = next?.isConnected ? next : document.getElementById("composer");
+  target?.focus();
+}
+
 /** The props of {@link InteractionCard}. */
 export interface InteractionCardProps {
   interaction: Interaction;
   /** Shown inside the card of its tool call, which already shows the input. */
   inToolCard?: boolean;
+  /** Where the request comes from, when it is shown outside its chat (the sidebar). */
+  origin?: ComponentChildren;
 }
 
 /** One pending interaction, answerable. */
-export function InteractionCard({ interaction, inToolCard = false }: InteractionCardProps) {
+export function InteractionCard(
+  { interaction, inToolCard = false, origin }: InteractionCardProps,
+) {
   const busy = useSignal(false);
   const error = useSignal<string | null>(null);
+  const card = useRef<HTMLElement>(null);
   const answer = async (response: ApprovalAnswer | ElicitationAnswer) => {
+    const answered = card.current;
+    const next = nextFocus(answered);
     busy.value = true;
     error.value = null;
     try {
       await api().interactions.answer(interaction.id, response);
+      moveFocus(answered, next);
       removePending(interaction.id);
     } catch (failure) {
       busy.value = false;
       error.value = describeError(failure);
+      // The buttons were disabled while the answer was on its way: the focus comes back.
+      const active = document.activeElement;
+      if (!active || active === document.body) {
+        setTimeout(() => card.current?.querySelector<HTMLElement>(CONTROLS)?.focus(), 0);
+      }
       // Already answered elsewhere, or its turn ended: it is no longer pending.
       if (failure instanceof ApiError && [404, 409].includes(failure.status)) {
         setTimeout(() => removePending(interaction.id), 2500);
@@ -179,11 +226,13 @@ export function InteractionCard({ interaction, inToolCard = false }: Interaction
   }
   return (
     <section
+      ref={card}
       class={`interaction interaction-${interaction.kind}`}
       aria-label={title}
       data-interaction-id={interaction.id}
     >
       <h3>{title}</h3>
+      {origin ? <p class="interaction-origin">{origin}</p> : null}
       {body}
       {error.value ? <p class="error" role="alert">{error.value}</p> : null}
     </section>

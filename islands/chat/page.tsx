@@ -2,7 +2,6 @@
  * The chat page: workspace and model pickers, starter prompts on an empty chat, the turns as they
  * stream (with their tool calls and pending interactions), and the message box with Stop.
  */
-import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import { ExportButton } from "../export/button.tsx";
 import { bootError, bootstrap, pending } from "../state.ts";
@@ -99,13 +98,13 @@ function Empty({ chat, config }: { chat: Chat; config: Config }) {
 }
 
 function Composer({ chat, workspaceId }: { chat: Chat; workspaceId: string }) {
-  const text = useSignal("");
+  // The chat keeps what is typed: a message whose turn failed comes back into the box.
+  const text = chat.draft;
   const running = chat.running.value !== null;
   const send = (event?: Event) => {
     event?.preventDefault();
     if (running || text.value.trim() === "" || workspaceId === "") return;
-    void chat.send(text.value, workspaceId);
-    text.value = "";
+    void chat.send(text.value, workspaceId, { fromDraft: true });
   };
   return (
     <form class="composer" onSubmit={send}>

@@ -3,6 +3,7 @@ import type { Signal } from "@preact/signals";
 import { formatDuration } from "../format.ts";
 import { InteractionCard } from "./interaction.tsx";
 import type { ToolCallView, Turn } from "./model.ts";
+import { RetryButton } from "./retry.tsx";
 import { RichText } from "./text.tsx";
 import { ToolCard } from "./tool_card.tsx";
 import type { Interaction } from "../../wire/interactions.ts";
@@ -113,9 +114,12 @@ export function TurnView({ turn, pending }: TurnViewProps) {
           : null}
         {status === "error"
           ? (
-            <p class="error" role="alert">
-              {turn.error.value} <span class="note">This turn is not saved.</span>
-            </p>
+            <div class="turn-failed">
+              <p class="error" role="alert">
+                {turn.error.value} <span class="note">This turn is not saved.</span>
+              </p>
+              <RetryButton turn={turn} />
+            </div>
           )
           : null}
         {status === "done" && (durationMs !== undefined || turn.model.value)
