@@ -80,6 +80,7 @@ async function exerciseFeatures(client: Client, seen: Seen): Promise<void> {
     "echo",
     "log",
     "long_report",
+    "needs_consent",
     "roots",
     "sample",
     "show_app",
