@@ -42,14 +42,15 @@ export function summarize(event: LassEvent): string {
       return words(
         d.model ?? d.agentId,
         d.workspaceId ? `in ${d.workspaceId}` : undefined,
-        typeof d.tools === "number" ? `with ${d.tools} tools` : undefined,
+        typeof d.tools === "number" ? `with ${d.tools} tool${d.tools === 1 ? "" : "s"}` : undefined,
       );
     case "chat.finish":
       return words(
         d.finishReason,
         typeof d.steps === "number" ? `after ${d.steps} step${d.steps === 1 ? "" : "s"}` : "",
         ms(d.durationMs),
-        d.text ? `– ${short(d.text, 90)}` : undefined,
+        // The answer's markdown marks (`code`, **bold**) are not shown as such in one line.
+        d.text ? `– ${short(String(d.text).replace(/`|\*\*/g, ""), 90)}` : undefined,
       );
     case "chat.error":
       return short(d.message);

@@ -4,10 +4,10 @@ import { api } from "../state.ts";
 
 /** A label of each target of `POST /api/export`, in the server's order (`EXPORT_TARGETS`). */
 const LABELS: Record<ExportTarget, string> = {
-  "sdk-a": "AI SDK script (TypeScript)",
-  "graph-a": "LangChain agent (TypeScript)",
-  "mcp-json": "Tool servers as .mcp.json",
-  "service": "Lass config (service.json)",
+  "sdk-a": "AI SDK script",
+  "graph-a": "LangGraph agent",
+  "mcp-json": "Claude Code mcp.json",
+  "service": "Lass config",
 };
 
 /** The targets of `POST /api/export` with their labels; the browser test checks the order. */

@@ -6,9 +6,11 @@ import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import type { ExportResult, ExportTarget } from "../../wire/export.ts";
 import { bootstrap, describeError } from "../state.ts";
+import { plural } from "../format.ts";
 import { EXPORT_TARGETS, exportWorkspace } from "./api.ts";
 import { copyText } from "./copy.ts";
 import { fileUrl } from "./download.ts";
+import { CodeText } from "../code_text.tsx";
 
 /** The props of {@link ExportDialog}. */
 export interface ExportDialogProps {
@@ -43,7 +45,7 @@ function Details({ result }: { result: ExportResult }) {
             <ul class="export-env">
               {result.env.map((variable) => (
                 <li key={variable.name}>
-                  <code>{variable.name}</code> {variable.description}
+                  <code>{variable.name}</code> <CodeText text={variable.description} />
                   {variable.replacesLiteral
                     ? (
                       <span class="badge badge-waiting">
@@ -62,7 +64,11 @@ function Details({ result }: { result: ExportResult }) {
           <div>
             <strong>Notes</strong>
             <ul class="export-notes">
-              {result.notes.map((note) => <li key={note}>{note}</li>)}
+              {result.notes.map((note) => (
+                <li key={note}>
+                  <CodeText text={note} />
+                </li>
+              ))}
             </ul>
           </div>
         )
@@ -159,9 +165,8 @@ export function ExportDialog({ workspaceId, onClose }: ExportDialogProps) {
           autoFocus
           onChange={(event) => target.value = event.currentTarget.value as ExportTarget}
         >
-          {EXPORT_TARGETS.map(([value, label]) => (
-            <option key={value} value={value}>{label} · {value}</option>
-          ))}
+          {EXPORT_TARGETS.map(([value, label]) => <option key={value} value={value}>{label}
+          </option>)}
         </select>
         <p class="hint" id="export-about">{ABOUT[target.value]}</p>
       </div>
@@ -171,7 +176,7 @@ export function ExportDialog({ workspaceId, onClose }: ExportDialogProps) {
           <div class="export-file" aria-busy={busy.value}>
             <div class="export-file-head">
               <code class="export-filename">{answer.filename}</code>
-              <span class="hint">{answer.code.split("\n").length} lines</span>
+              <span class="hint">{plural(answer.code.split("\n").length, "line")}</span>
               <span class="spacer" />
               <button type="button" onClick={copy}>Copy</button>
               {url.value

@@ -9,6 +9,7 @@ import { bootstrap, describeError } from "../state.ts";
 import { actionEvent, actionMessage } from "./a2ui_action.ts";
 import { reportAction } from "./a2ui_api.ts";
 import { type A2uiClientAction, SurfaceView } from "./a2ui_surface.tsx";
+import { headingRepeats } from "./a2ui_title.ts";
 import { themeOf, workspaceIdOf } from "./a2ui_theme.ts";
 import type { ToolUiProps } from "./render.tsx";
 
@@ -57,12 +58,14 @@ export default function Renderer({ ui, call, runId, chat }: ToolUiProps) {
   };
 
   const shown = status.value;
+  // The section is named by the title either way; it is drawn once.
+  const title = ui.title && !headingRepeats(ui.messages, ui.title) ? ui.title : "";
   return (
     <section class="a2ui" aria-label={ui.title ? `UI: ${ui.title}` : "Generated UI"}>
-      {ui.title || agent
+      {title || agent
         ? (
           <header class="a2ui-header">
-            {ui.title ? <h4 class="a2ui-title">{ui.title}</h4> : null}
+            {title ? <h4 class="a2ui-title">{title}</h4> : null}
             {agent ? <span class="a2ui-agent">by {agent}</span> : null}
           </header>
         )

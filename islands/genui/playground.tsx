@@ -12,6 +12,7 @@ import { previewSurface } from "./a2ui_api.ts";
 import { loadExamples, type PlaygroundExample } from "./a2ui_examples.ts";
 import { ProblemList } from "./a2ui_problems.tsx";
 import { type A2uiClientAction, SurfaceView } from "./a2ui_surface.tsx";
+import { headingRepeats } from "./a2ui_title.ts";
 import { themeOf } from "./a2ui_theme.ts";
 import CatalogPreview from "./catalog_preview.tsx";
 
@@ -239,7 +240,9 @@ function Outcome() {
         {shown?.ok
           ? (
             <div class="a2ui">
-              {shown.title ? <h3 class="a2ui-title">{shown.title}</h3> : null}
+              {shown.title && !headingRepeats(shown.messages, shown.title)
+                ? <h3 class="a2ui-title">{shown.title}</h3>
+                : null}
               <SurfaceView
                 messages={shown.messages}
                 theme={theme}

@@ -3,6 +3,7 @@
  * `/inspector/<serverId>` shows one server (see `server_view.tsx`).
  */
 import { useEffect } from "preact/hooks";
+import { plural } from "../format.ts";
 import { onLink } from "../sidebar.tsx";
 import { followServers, servers, serversError } from "../tool_servers.ts";
 import { inspectorPath, ServerView, StatusBadge } from "./server_view.tsx";
@@ -39,8 +40,11 @@ function ServerList({ list }: { list: ToolServerState[] }) {
                   {state.status === "connected"
                     ? (
                       <span class="hint">
-                        {state.tools.length} tools, {state.prompts.length} prompts,{" "}
-                        {state.resources.length + state.resourceTemplates.length} resources
+                        {plural(state.tools.length, "tool")},{" "}
+                        {plural(state.prompts.length, "prompt")}, {plural(
+                          state.resources.length + state.resourceTemplates.length,
+                          "resource",
+                        )}
                       </span>
                     )
                     : null}

@@ -9,6 +9,7 @@ import { ApiError } from "../api.ts";
 import { formatDuration } from "../format.ts";
 import { describeError } from "../state.ts";
 import { errorsUnder, type FieldErrors, type RecordDraft } from "./form.tsx";
+import { CodeText } from "../code_text.tsx";
 
 /** A request the route refused (a draft of the wrong shape): a sentence, and the same by field. */
 export interface Refusal {
@@ -96,7 +97,13 @@ export function CheckActions(
         {props.children}
         <span class="hint">{props.hint}</span>
       </div>
-      {failure ? <p class="error" role="alert">{failure}</p> : null}
+      {failure
+        ? (
+          <p class="error" role="alert">
+            <CodeText text={failure} />
+          </p>
+        )
+        : null}
     </>
   );
 }

@@ -111,11 +111,14 @@ interface SelectFieldProps extends DraftFieldProps {
   /** `[value, label]` pairs; a value `""` removes the field. */
   options: [string, string][];
   onChange?: (value: string) => void;
+  /** The option that shows a stored value, for values that mean the same as another (the default). */
+  shown?: (value: string) => string;
 }
 
 /** A choice field of a draft. */
-export function SelectField({ draft, name, label, options, hint, onChange }: SelectFieldProps) {
-  const value = String(draft.value[name] ?? "");
+export function SelectField(props: SelectFieldProps) {
+  const { draft, name, label, options, hint, onChange, shown = (value) => value } = props;
+  const value = shown(String(draft.value[name] ?? ""));
   return (
     <FieldFrame name={name} label={label} hint={hint}>
       {(id, describedBy, invalid) => (

@@ -1,7 +1,8 @@
 /** A model profile's Test and List models, with their results, for the editor and the list. */
-import { type Signal, useSignal } from "@preact/signals";
+import { batch, type Signal, useSignal } from "@preact/signals";
+import { useEffect, useRef } from "preact/hooks";
 import type { ModelInfo, ModelList, ProfileProbe } from "../../wire/models.ts";
-import { formatDuration } from "../format.ts";
+import { formatDuration, plural } from "../format.ts";
 import {
   type Check,
   CheckActions,
@@ -38,9 +39,30 @@ export function probeSentence(probe: ProfileProbe): string {
   return `The model answered in ${formatDuration(probe.latencyMs)}.`;
 }
 
+/**
+ * Forgets the answers of Test and List models (and a refusal) when the endpoint changes: they
+ * were about the old one.
+ */
+function useForgetOnEndpointChange(checks: ProfileChecks, draft: Signal<RecordDraft>): void {
+  const { baseURL, provider, resourceName } = draft.value;
+  const endpoint = JSON.stringify([baseURL, provider, resourceName]);
+  const seen = useRef(endpoint);
+  useEffect(() => {
+    if (seen.current === endpoint) return;
+    seen.current = endpoint;
+    batch(() => {
+      checks.test.result.value = null;
+      checks.list.result.value = null;
+      checks.refusal.failure.value = null;
+      checks.refusal.errors.value = {};
+    });
+  }, [endpoint]);
+}
+
 /** The editor's buttons and results; picking a listed model sets the draft's `model`. */
 export function ProfileChecksPanel(props: { checks: ProfileChecks; draft: Signal<RecordDraft> }) {
   const { checks: { test, list, refusal }, draft } = props;
+  useForgetOnEndpointChange(props.checks, draft);
   const probe = test.result.value;
   const listed = list.result.value;
   return (
@@ -121,7 +143,11 @@ function ModelPicker({ models, error, current, onPick }: ModelPickerProps) {
         )
         : null}
       {models.length > 0
-        ? <p class="hint">{models.length} models. Pick one to put it in the Model field.</p>
+        ? (
+          <p class="hint">
+            {plural(models.length, "model")}. Pick one to put it in the Model field.
+          </p>
+        )
         : null}
     </section>
   );

@@ -4,11 +4,12 @@
  */
 import { type Signal, useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
-import type { ImportFormat, ImportResult } from "../../wire/tool_servers.ts";
+import type { ImportFormat, ImportResult, ImportSecret } from "../../wire/tool_servers.ts";
 import { describeError } from "../state.ts";
 import { mcpApi } from "../tool_servers.ts";
 import { RECORD_ID, type RecordDraft } from "./form.tsx";
 import { recordsOf, storedConfig, writeConfig } from "./kit.tsx";
+import { CodeText } from "../code_text.tsx";
 
 /** The client formats `POST /api/mcp/import` reads, with their labels, in the server's order. */
 const FORMATS: Record<ImportFormat, string> = {
@@ -48,6 +49,22 @@ function idProblem(row: Row, rows: Row[], taken: Set<string>): string | undefine
     other.add && other.id.toLowerCase() === row.id.toLowerCase()
   );
   return twice.length > 1 ? `"${row.id}" is chosen for two servers` : undefined;
+}
+
+/** The record with its literal secrets replaced by their environment references. */
+function withReferences(record: RecordDraft, secrets: ImportSecret[]): RecordDraft {
+  const next: RecordDraft = { ...record };
+  for (const secret of secrets) {
+    if (secret.serverId !== record.id) continue;
+    const values = next[secret.field] as Record<string, string> | undefined;
+    if (values) next[secret.field] = { ...values, [secret.key]: secret.reference };
+  }
+  return next;
+}
+
+/** "A, B and C". */
+function listed(items: string[]): string {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }
 
 function targetOf(record: RecordDraft): string {
@@ -107,6 +124,8 @@ function ImportForm({ onClose, onAdded }: ImportFormProps) {
   const preview = useSignal<ImportResult | null>(null);
   const rows = useSignal<Row[]>([]);
   const rowErrors = useSignal<Record<number, string>>({});
+  /** Whether literal secrets are replaced by environment references when added. */
+  const useReferences = useSignal(true);
   const read = async () => {
     busy.value = true;
     failure.value = null;
@@ -118,6 +137,7 @@ function ImportForm({ onClose, onAdded }: ImportFormProps) {
         const record = server as RecordDraft;
         return { record, add: true, id: record.id };
       });
+      useReferences.value = true;
     } catch (error) {
       preview.value = null;
       rows.value = [];
@@ -135,7 +155,13 @@ function ImportForm({ onClose, onAdded }: ImportFormProps) {
     const errors = await writeConfig(
       {
         ...config,
-        mcpServers: [...existing, ...chosen.map((row) => ({ ...row.record, id: row.id }))],
+        mcpServers: [
+          ...existing,
+          ...chosen.map((row) => {
+            const secrets = useReferences.value ? preview.value?.secrets ?? [] : [];
+            return { ...withReferences(row.record, secrets), id: row.id };
+          }),
+        ],
       },
       "mcpServers",
     );
@@ -212,6 +238,7 @@ function ImportForm({ onClose, onAdded }: ImportFormProps) {
           <ImportPreviewView
             preview={preview.value}
             rows={rows}
+            useReferences={useReferences}
             problems={problems}
             rowErrors={rowErrors.value}
           />
@@ -230,28 +257,101 @@ function ImportForm({ onClose, onAdded }: ImportFormProps) {
 interface PreviewViewProps {
   preview: ImportResult;
   rows: Signal<Row[]>;
+  useReferences: Signal<boolean>;
   problems: (string | undefined)[];
   rowErrors: Record<number, string>;
 }
 
-function ImportPreviewView({ preview, rows, problems, rowErrors }: PreviewViewProps) {
+/** The literal secrets of the chosen servers, and the choice to keep them as references. */
+function SecretsView(
+  { secrets, rows, useReferences }: {
+    secrets: ImportSecret[];
+    rows: Row[];
+    useReferences: Signal<boolean>;
+  },
+) {
+  const chosen = new Map(rows.filter((row) => row.add).map((row) => [row.record.id, row]));
+  const shown = secrets.filter((secret) => chosen.has(secret.serverId));
+  if (shown.length === 0) return null;
+  const variables = [...new Set(shown.map((secret) => secret.variable))];
+  return (
+    <div class="import-warnings import-secrets">
+      <h3>Secrets in the file</h3>
+      <p>
+        {shown.length === 1 ? "This value looks" : "These values look"}{" "}
+        like a secret. Added as written, {shown.length === 1 ? "it is" : "they are"}{" "}
+        copied into Lass's config file.
+      </p>
+      <ul>
+        {shown.map((secret) => {
+          const row = chosen.get(secret.serverId)!;
+          return (
+            <li key={`${secret.serverId} ${secret.field} ${secret.key}`}>
+              {String(row.record.name ?? row.id)}: {secret.field === "env" ? "env" : "header"}{" "}
+              <code>{secret.key}</code> → <code>{secret.reference}</code>
+            </li>
+          );
+        })}
+      </ul>
+      <label class="import-references">
+        <input
+          type="checkbox"
+          checked={useReferences.value}
+          onChange={(event) => useReferences.value = event.currentTarget.checked}
+        />{" "}
+        Keep them out of the config: add the references instead
+      </label>
+      <p class="hint">
+        {useReferences.value
+          ? (
+            <>
+              Then set {listed(variables)}{" "}
+              in Lass's environment (the values from the file) before connecting{" "}
+              {shown.length === 1 ? "this server" : "these servers"}.
+            </>
+          )
+          : "The values are copied as they are."}
+      </p>
+    </div>
+  );
+}
+
+/** The sentence about the format: the one read, and the clients that write the same shape. */
+function formatSentence(preview: ImportResult): string {
   const label = FORMATS[preview.format as ImportFormat] ?? preview.format;
+  const same = (preview.sameShape ?? []).map((format) => FORMATS[format] ?? format);
+  const count = `${preview.servers.length} server${preview.servers.length === 1 ? "" : "s"}`;
+  if (same.length === 0) return `Read as ${label}: ${count}.`;
+  return `Read as ${label}: ${count}. ${listed(same)} files of this shape read the same.`;
+}
+
+function ImportPreviewView(
+  { preview, rows, useReferences, problems, rowErrors }: PreviewViewProps,
+) {
   const update = (index: number, change: Partial<Row>) => {
     rows.value = rows.value.map((row, i) => i === index ? { ...row, ...change } : row);
   };
+  const secrets = preview.secrets ?? [];
+  const aboutSecrets = new Set(secrets.map((secret) => secret.warning));
+  const warnings = preview.warnings.filter((warning) => !aboutSecrets.has(warning));
   return (
     <section class="import-preview" aria-label="Import preview">
-      <p role="status">
-        Read as {label}: {preview.servers.length} server{preview.servers.length === 1 ? "" : "s"}.
-      </p>
-      {preview.warnings.length > 0
+      <p role="status">{formatSentence(preview)}</p>
+      {warnings.length > 0
         ? (
           <div class="import-warnings">
             <h3>Warnings</h3>
-            <ul>{preview.warnings.map((warning) => <li key={warning}>{warning}</li>)}</ul>
+            <ul>
+              {warnings.map((warning) => (
+                <li key={warning}>
+                  <CodeText text={warning} />
+                </li>
+              ))}
+            </ul>
           </div>
         )
         : null}
+      <SecretsView secrets={secrets} rows={rows.value} useReferences={useReferences} />
       {rows.value.length > 0
         ? (
           <ul class="import-rows">

@@ -92,7 +92,7 @@ export function ToolSettings({ draft, known }: ToolSettingsProps) {
         {(id, describedBy, invalid) => (
           <select
             id={id}
-            value={approval.default ?? ""}
+            value={approval.default === "ask" ? "ask" : ""}
             aria-describedby={describedBy}
             aria-invalid={invalid}
             onChange={(event) =>
@@ -101,8 +101,7 @@ export function ToolSettings({ draft, known }: ToolSettingsProps) {
                 default: (event.currentTarget.value || undefined) as Mode | undefined,
               })}
           >
-            <option value="">Not set: run without asking</option>
-            <option value="auto">Run without asking</option>
+            <option value="">Run without asking (default)</option>
             <option value="ask">Ask before each call</option>
           </select>
         )}

@@ -9,6 +9,7 @@ import type { SectionProps } from "./page.tsx";
 import { previewSkill } from "./skills_api.ts";
 import { DiscoverSkills } from "./skills_discover.tsx";
 import { SkillPreviewView } from "./skills_preview.tsx";
+import { CodeText } from "../code_text.tsx";
 
 /** What a new inline skill starts with. */
 const TEMPLATE = "---\nname: my-skill\ndescription: What it does, and when to use it.\n---\n\n" +
@@ -87,7 +88,7 @@ function Summary({ record }: { record: RecordDraft }) {
         ? (
           <span class="summary-problems error">
             {` · ${loaded.errors.length} ${loaded.errors.length === 1 ? "problem" : "problems"}: `}
-            {loaded.errors.join("; ")}
+            <CodeText text={loaded.errors.join("; ")} />
           </span>
         )
         : null}

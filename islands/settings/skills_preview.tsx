@@ -1,5 +1,6 @@
 /** What a skill preview shows: its fields, problems, instructions and bundled files. */
 import type { SkillPreview } from "../../wire/skills.ts";
+import { CodeText } from "../code_text.tsx";
 
 /** Errors (the thing cannot be used) and warnings (shown, change nothing), as two lists. */
 export function Problems(props: { errors: string[]; warnings?: string[] }) {
@@ -10,14 +11,22 @@ export function Problems(props: { errors: string[]; warnings?: string[] }) {
       {props.errors.length > 0
         ? (
           <ul class="problem-list errors" aria-label="Errors">
-            {props.errors.map((error) => <li key={error}>{error}</li>)}
+            {props.errors.map((error) => (
+              <li key={error}>
+                <CodeText text={error} />
+              </li>
+            ))}
           </ul>
         )
         : null}
       {warnings.length > 0
         ? (
           <ul class="problem-list warnings" aria-label="Warnings">
-            {warnings.map((warning) => <li key={warning}>{warning}</li>)}
+            {warnings.map((warning) => (
+              <li key={warning}>
+                <CodeText text={warning} />
+              </li>
+            ))}
           </ul>
         )
         : null}

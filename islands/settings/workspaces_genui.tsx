@@ -1,5 +1,6 @@
 /** The generative-UI part of a workspace's editor: off, on (the default) or custom settings. */
 import type { Signal } from "@preact/signals";
+import { plural } from "../format.ts";
 import { bootstrap } from "../state.ts";
 import { ChecklistField, SettingsChoiceField } from "./choices.tsx";
 import { CheckField, ColorField, JsonField, LinesField, TextField } from "./fields.tsx";
@@ -35,7 +36,7 @@ function CatalogChoice({ settings }: { settings: Signal<RecordDraft> }) {
           options={catalogs.map((catalog) => [
             catalog.id,
             catalog.name,
-            catalog.errors.length > 0 ? `${catalog.errors.length} errors` : undefined,
+            catalog.errors.length > 0 ? plural(catalog.errors.length, "error") : undefined,
           ])}
           empty="No catalogs are configured (Settings → Catalogs)."
         />
