@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * Settings in Chromium, the details a first user meets: a pasted command line, the environment a
  * stdio server gets, one "Ask each time", a List models error that goes with its URL, reference
@@ -64,13 +65,18 @@ Deno.test({
         });
       });
 
-      await test.step("the stdio editor says which variables the process gets; selects list each choice once", async () => {
+      await test.step("the stdio editor says which variables the process gets and passes named ones; selects list each choice once", async () => {
         const form = editor(page);
         assert.match(
           await form.locator(".env-explained").innerText(),
           /does not get Lass's whole environment: only HOME, LOGNAME, PATH, SHELL, TERM and\s+USER/,
         );
-        await form.getByLabel("Pass through from Lass's environment", { exact: true }).waitFor();
+        // Named variables pass through (inheritEnv); saving keeps them with the record.
+        await form.getByLabel("Pass through from Lass's environment", { exact: true })
+          .fill("GITHUB_TOKEN\nHTTPS_PROXY");
+        await form.getByRole("button", { name: "Save" }).click();
+        const saved = await configWhere(t, (c) => c.mcpServers[1].inheritEnv !== undefined);
+        assert.deepEqual(saved.mcpServers[1].inheritEnv, ["GITHUB_TOKEN", "HTTPS_PROXY"]);
         const sampling = await optionLabels(form.getByLabel("Sampling requests", { exact: true }));
         assert.deepEqual(sampling, [
           "Ask each time (default)",
