@@ -44,6 +44,10 @@ async function exerciseFeatures(t: TestService, expectedEra: "modern" | "legacy"
 
   const echo = await post(t, "/api/mcp/v2/call", { tool: "echo", args: { text: "hi" } });
   assert.equal(text(echo.body.result), "hi");
+  // A strict 2026 server checks the Mcp-Param-* mirror of marked arguments (SEP-2243).
+  const where = await post(t, "/api/mcp/v2/call", { tool: "where", args: { region: "Zürich" } });
+  assert.equal(where.status, 200, JSON.stringify(where.body));
+  assert.equal(text(where.body.result), "region Zürich");
 
   const form = await callAnswering(t, "ask", { question: "Your name?" }, () => ({
     response: { action: "accept", content: { answer: "Ada" } },

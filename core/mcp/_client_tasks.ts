@@ -32,6 +32,7 @@ import {
   type RuntimeCodec,
   taskId as asTaskId,
 } from "@modelcontextprotocol/ext-tasks/core";
+import { paramHeaders } from "./_param_headers.ts";
 
 /** The extension's identifier in `capabilities.extensions` (2026-07-28). */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -102,8 +103,28 @@ const RAW_ID_PREFIX = "lass-task-";
  * session's transport, and their answers (and progress for their tokens) are taken out of the
  * incoming messages before the client sees them. Install it after `Client.connect`.
  */
+/**
+ * The extra headers of one raw request: those ext-tasks asks for, and for a `tools/call` the
+ * SEP-2243 `Mcp-Param-*` mirror of its arguments (the SDK's `callTool` would send them too).
+ */
+function headersOf(
+  method: string,
+  params: Record<string, unknown> | undefined,
+  options: DispatchOptions,
+  inputSchemaOf: (tool: string) => unknown,
+): { headers?: Record<string, string> } {
+  const headers: Record<string, string> = { ...options.context?.headers };
+  if (method === "tools/call" && typeof params?.name === "string") {
+    const args = (params.arguments ?? {}) as Record<string, unknown>;
+    Object.assign(headers, paramHeaders(inputSchemaOf(params.name), args));
+  }
+  return Object.keys(headers).length > 0 ? { headers } : {};
+}
+
 export class RawChannel {
   readonly #transport: Transport;
+  /** The input schema of a listed tool, for the `Mcp-Param-*` headers of its calls. */
+  inputSchemaOf: (tool: string) => unknown = () => undefined;
   readonly #pending = new Map<string, Pending>();
   readonly #progress = new Map<
     string,
@@ -203,7 +224,7 @@ export class RawChannel {
               `the server closed the stream of ${method} before it answered`,
             ),
           ),
-        ...(options.context?.headers && { headers: options.context.headers }),
+        ...(headersOf(method, params, options, this.inputSchemaOf)),
       }).catch(fail);
     });
   };
@@ -277,6 +298,9 @@ export class ClientTasks {
   noteTools(tools: Tool[]): void {
     this.#tools.clear();
     for (const tool of tools) this.#tools.set(tool.name, tool);
+    if (this.#options.channel) {
+      this.#options.channel.inputSchemaOf = (name) => this.#tools.get(name)?.inputSchema;
+    }
   }
 
   /**
