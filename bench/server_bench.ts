@@ -162,7 +162,7 @@ function round(value: number, digits: number): number {
 
 /** Calls `onLine` for each stdout line; keeps draining so the child never blocks on a full pipe. */
 async function readLines(
-  stream: ReadableStream<Uint8Array>,
+  stream: ReadableStream<Uint8Array<ArrayBuffer>>,
   onLine: (line: string) => void,
 ): Promise<void> {
   let rest = "";
@@ -176,7 +176,7 @@ async function readLines(
   if (rest) onLine(rest);
 }
 
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<string> {
+async function readAll(stream: ReadableStream<Uint8Array<ArrayBuffer>>): Promise<string> {
   let text = "";
   for await (const chunk of stream.pipeThrough(new TextDecoderStream())) text += chunk;
   return text;

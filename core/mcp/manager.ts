@@ -395,7 +395,8 @@ export class ToolServerManager {
       if (session.remote) {
         entry.stopHeartbeat = startHeartbeat(
           (timeoutMs) => session.reachable(timeoutMs),
-          () => this.#lost(entry, session, `cannot reach ${entry.record.url}: the connection was lost`),
+          () =>
+            this.#lost(entry, session, `cannot reach ${entry.record.url}: the connection was lost`),
         );
       }
     } else if (opened.state.status === "error") {
