@@ -19,7 +19,10 @@ export interface LassProcess {
 }
 
 /** Keeps the last few KB of a stream's text, draining it so the child never blocks. */
-async function tail(stream: ReadableStream<Uint8Array<ArrayBuffer>>, onText: (text: string) => void) {
+async function tail(
+  stream: ReadableStream<Uint8Array<ArrayBuffer>>,
+  onText: (text: string) => void,
+) {
   let kept = "";
   for await (const text of stream.pipeThrough(new TextDecoderStream())) {
     kept = (kept + text).slice(-4096);
