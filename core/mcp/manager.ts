@@ -1,27 +1,9 @@
 /** The tool-server manager: one connection per configured server, its state, and every call to it. */
-import type { EnvLookup } from "../config/env_refs.ts";
-import type { McpServerConfig, ServiceConfig } from "../config/schema.ts";
-import type { ConfigStore } from "../config/store.ts";
-import { clip, LassError } from "../errors.ts";
-import type { EventBus } from "../events.ts";
-import type { InteractionRegistry } from "../interactions.ts";
-import { type OAuthSignIn, SignInFailure } from "./oauth/sign_in.ts";
-import type {
-  GetPromptResult,
-  InProcessHandler,
-  McpSession,
-  ReadResourceResult,
-  SessionHandlers,
-  SessionOpener,
-} from "./client.ts";
-import {
-  activeServerIds,
-  type Entry,
-  newEntry,
-  planConfigChange,
-  usedServerIds,
-} from "./_entry.ts";
-import { establish, readList } from "./_establish.ts";
+import type { McpServerConfig } from "../config/schema.ts";
+import { LassError } from "../errors.ts";
+import { SignInFailure } from "./oauth/sign_in.ts";
+import type { GetPromptResult, ReadResourceResult } from "./client.ts";
+import { type ManagerOptions, ToolServerConnections } from "./_connections.ts";
 import {
   type CallHost,
   type CallOutcome,
@@ -29,134 +11,69 @@ import {
   runRequest,
   type ToolCallOptions,
 } from "./_calls.ts";
-import { ReconnectTimers, startHeartbeat } from "./_reconnects.ts";
-import { type Sampler, ServerRequests } from "./server_requests.ts";
-import { emptyState, type ToolServerState } from "./state.ts";
+import type { ToolServerState } from "./state.ts";
 import { type TaskRecord, TaskRecords, type TaskStatus, whyNotTask } from "./tasks.ts";
-import { scrubSecrets, secretsOf } from "./transport_spec.ts";
 
+export type { ManagerOptions } from "./_connections.ts";
 export type { CallContext } from "./_entry.ts";
 export type { CallOutcome } from "./_calls.ts";
 export type { Sampler } from "./server_requests.ts";
 export type { ServerStatus, ToolInfo, ToolServerState } from "./state.ts";
 export type { TaskRecord, TaskStatus } from "./tasks.ts";
 
-/** What the manager needs; everything with a side effect comes in here. */
-export interface ManagerOptions {
-  config: ConfigStore;
-  events: EventBus;
-  interactions: InteractionRegistry;
-  env: EnvLookup;
-  /** Whether a path exists (a stdio server's working directory is checked before it starts). */
-  exists: (path: string) => boolean;
-  /** Opens sessions; default: the MCP SDK (loaded on first use). */
-  open?: SessionOpener;
-  /** The built-in demo server; default: `core/mcp/demo_server.ts` (loaded on first use). */
-  demoServer?: () => Promise<InProcessHandler>;
-  /** Completes sampling requests; without it they are refused with a clear error. */
-  sampler?: Sampler;
-  /** Deadline of a tool call, resource read or prompt; default 120 s. */
-  callTimeoutMs?: number;
-  /** OAuth sign-in for http and sse servers; without it a 401 is an error. */
-  oauth?: OAuthSignIn;
-}
-
 /** What `GET /oauth/callback` did: signed in (and the server's state after its reconnect), or not. */
 export type SignInResult =
   | { ok: true; serverId: string; state?: ToolServerState }
   | { ok: false; reason: SignInFailure["kind"]; serverId?: string };
 
-const STDERR_TAIL_LINES = 20;
-/** A server used this recently (by a chat or the API) keeps healing even outside the active workspace. */
-const RECENT_USE_MS = 60_000;
-
-/** Owns one connection per configured tool server. */
+/** Owns one connection per configured tool server, and every call, task and sign-in on them. */
 export class ToolServerManager {
   readonly #options: ManagerOptions;
-  readonly #entries = new Map<string, Entry>();
-  readonly #requests: ServerRequests;
+  readonly #connections: ToolServerConnections;
   readonly #callTimeoutMs: number;
-  readonly #reconnects = new ReconnectTimers();
   readonly #tasks: TaskRecords;
-  #demo?: Promise<InProcessHandler & { close?: () => Promise<void> }>;
-  #unsubscribe: () => void;
-  #closed = false;
 
   constructor(options: ManagerOptions) {
     this.#options = options;
     this.#callTimeoutMs = options.callTimeoutMs ?? 120_000;
-    this.#requests = new ServerRequests({ ...options, callTimeoutMs: this.#callTimeoutMs });
+    this.#connections = new ToolServerConnections(options, this.#callTimeoutMs);
     this.#tasks = new TaskRecords(options.events);
-    for (const record of options.config.config.mcpServers) {
-      this.#entries.set(record.id, newEntry(record));
-    }
-    this.#unsubscribe = options.config.subscribe((config, previous) =>
-      this.#configChanged(config, previous)
-    );
   }
 
   /** Every server's state, in config order. */
   states(): ToolServerState[] {
-    return [...this.#entries.values()].map((entry) => entry.state);
+    return this.#connections.states();
   }
 
   /** One server's state; 404 for an unknown id. */
   state(id: string): ToolServerState {
-    return this.#entry(id).state;
+    return this.#connections.state(id);
   }
 
   /** Connects in the background every server that some workspace uses. */
   connectUsed(): void {
-    for (const id of usedServerIds(this.#options.config.config)) {
-      this.connect(id).catch(() => {});
-    }
+    this.#connections.connectUsed();
   }
 
   /**
    * Connects a server (or waits for the connect in progress); `force` reconnects. A server that
-   * waits for sign-in keeps its `authUrl` while that flow is valid: another attempt would only
-   * replace the URL the user may have open.
+   * waits for sign-in keeps its `authUrl` while that flow is valid.
    */
-  async connect(id: string, options: { force?: boolean } = {}): Promise<ToolServerState> {
-    const entry = this.#entry(id);
-    entry.usedAt = Date.now();
-    if (!options.force) {
-      if (entry.state.status === "connected") return entry.state;
-      if (this.#options.oauth?.isPending(entry.state.authUrl)) return entry.state;
-      if (entry.connecting) {
-        await entry.connecting;
-        return entry.state;
-      }
-    }
-    this.#reconnects.cancel(id);
-    const generation = ++entry.generation;
-    const previous = this.#detach(entry);
-    entry.stderrTail = [];
-    this.#setState(entry, { ...emptyState(entry.record), status: "connecting" });
-    const attempt = (async () => {
-      await previous?.close().catch(() => {});
-      await this.#establish(entry, generation);
-    })();
-    entry.connecting = attempt;
-    await attempt;
-    if (entry.connecting === attempt) entry.connecting = undefined;
-    // A forced connect may have overtaken this one: answer with where that one ends.
-    while (entry.connecting) await entry.connecting;
-    return entry.state;
+  connect(id: string, options: { force?: boolean } = {}): Promise<ToolServerState> {
+    return this.#connections.connect(id, options);
   }
 
   /** Closes a server's connection; its state becomes `disconnected`. */
-  async disconnect(id: string): Promise<ToolServerState> {
-    const entry = this.#entry(id);
-    this.#reconnects.reset(id);
-    entry.generation++;
-    entry.connecting = undefined;
-    const session = this.#detach(entry);
-    // The state changes now, before the (possibly slow) close, so no later write can undo a
-    // connect that starts meanwhile.
-    this.#setState(entry, emptyState(entry.record));
-    await session?.close().catch(() => {});
-    return entry.state;
+  disconnect(id: string): Promise<ToolServerState> {
+    return this.#connections.disconnect(id);
+  }
+
+  /**
+   * Connects a draft record without saving it, lists what it offers, and closes it again.
+   * Never throws for a server that fails: the state says why.
+   */
+  testDraft(record: McpServerConfig): Promise<ToolServerState & { latencyMs: number }> {
+    return this.#connections.testDraft(record);
   }
 
   /**
@@ -169,7 +86,7 @@ export class ToolServerManager {
     args: Record<string, unknown>,
     options: ToolCallOptions = {},
   ): Promise<CallOutcome> {
-    return await callTool(this.#host, this.#entry(id), tool, args, options);
+    return await callTool(this.#host(), this.#connections.entry(id), tool, args, options);
   }
 
   /**
@@ -183,15 +100,15 @@ export class ToolServerManager {
     tool: string,
     args: Record<string, unknown>,
   ): Promise<{ taskId: string; status: TaskStatus } | CallOutcome> {
-    const entry = this.#entry(id);
-    await this.#connected(entry);
+    const entry = this.#connections.entry(id);
+    await this.#connections.connected(entry);
     const info = entry.state.tools.find((candidate) => candidate.name === tool);
     if (info && !info.disabled && !entry.session!.runsAsTask(tool)) {
       throw new LassError("invalid-request", whyNotTask(entry.state, tool));
     }
     let started: (task: TaskRecord) => void = () => {};
     const created = new Promise<TaskRecord>((resolve) => started = resolve);
-    const call = callTool(this.#host, entry, tool, args, { onTask: (task) => started(task) });
+    const call = callTool(this.#host(), entry, tool, args, { onTask: (task) => started(task) });
     call.catch(() => {});
     const first = await Promise.race([created, call]);
     return "taskId" in first ? { taskId: first.taskId, status: first.status } : first;
@@ -199,13 +116,13 @@ export class ToolServerManager {
 
   /** What Lass knows about one task of a server; 404 for an unknown server or task. */
   task(id: string, taskId: string): TaskRecord {
-    this.#entry(id);
+    this.#connections.entry(id);
     return this.#tasks.get(id, taskId);
   }
 
   /** The tasks of a server that Lass knows (the last 200 of all servers), newest first. */
   tasks(id: string): TaskRecord[] {
-    this.#entry(id);
+    this.#connections.entry(id);
     return this.#tasks.list(id);
   }
 
@@ -214,15 +131,15 @@ export class ToolServerManager {
    * ended (or after 5 s); 404 for an unknown task, 409 for one that ended already.
    */
   async cancelTask(id: string, taskId: string): Promise<TaskRecord> {
-    this.#entry(id);
+    this.#connections.entry(id);
     return await this.#tasks.cancel(id, taskId);
   }
 
   /** Reads a resource of a server; a resource the server does not know is 404. */
   async readResource(id: string, uri: string): Promise<ReadResourceResult> {
-    const entry = this.#entry(id);
+    const entry = this.#connections.entry(id);
     return await runRequest(
-      this.#host,
+      this.#host(),
       entry,
       `reading ${uri} from ${id}`,
       (session) => session.readResource(uri, { timeoutMs: this.#callTimeoutMs }),
@@ -236,38 +153,19 @@ export class ToolServerManager {
     name: string,
     args: Record<string, string>,
   ): Promise<GetPromptResult> {
-    const entry = this.#entry(id);
+    const entry = this.#connections.entry(id);
     const notFound = `the tool server ${id} has no prompt named ${name}`;
-    await this.#connected(entry);
+    await this.#connections.connected(entry);
     if (
       entry.state.prompts.length > 0 && !entry.state.prompts.some((p) => p.name === name)
     ) throw new LassError("not-found", notFound);
     return await runRequest(
-      this.#host,
+      this.#host(),
       entry,
       `the prompt ${name} of ${id}`,
       (session) => session.getPrompt(name, args, { timeoutMs: this.#callTimeoutMs }),
       { notFound },
     );
-  }
-
-  /**
-   * Connects a draft record without saving it, lists what it offers, and closes it again.
-   * Never throws for a server that fails: the state says why.
-   */
-  async testDraft(record: McpServerConfig): Promise<ToolServerState & { latencyMs: number }> {
-    const entry = newEntry(record);
-    entry.generation = 1;
-    const started = performance.now();
-    const opened = await establish(
-      entry,
-      this.#context(entry, 1),
-      () => entry.generation === 1 && !this.#closed,
-    );
-    const latencyMs = Math.round(performance.now() - started);
-    entry.generation++;
-    await entry.session?.close().catch(() => {});
-    return { ...(opened?.state ?? entry.state), latencyMs };
   }
 
   /** Sets where Lass really listens; OAuth callback URLs are built from it. */
@@ -288,25 +186,25 @@ export class ToolServerManager {
       ({ serverId } = await oauth.complete(params));
     } catch (error) {
       if (!(error instanceof SignInFailure)) throw error;
-      const entry = error.serverId ? this.#entries.get(error.serverId) : undefined;
+      const entry = error.serverId ? this.#connections.find(error.serverId) : undefined;
       if (entry) {
-        this.#log(entry, "warning", `sign-in failed: ${error.reason ?? error.kind}`);
+        this.#connections.log(entry, "warning", `sign-in failed: ${error.reason ?? error.kind}`);
         if (entry.state.status === "needs-auth") {
           this.connect(entry.record.id, { force: true }).catch(() => {});
         }
       }
       return { ok: false, reason: error.kind, ...(error.serverId && { serverId: error.serverId }) };
     }
-    const entry = this.#entries.get(serverId);
+    const entry = this.#connections.find(serverId);
     // A draft of `POST /api/mcp/test`: its tokens wait in the store until the record is saved.
     if (!entry) return { ok: true, serverId };
-    this.#log(entry, "info", "signed in");
+    this.#connections.log(entry, "info", "signed in");
     return { ok: true, serverId, state: await this.connect(serverId, { force: true }) };
   }
 
   /** Forgets a remote server's OAuth credentials, reconnects it, and returns its new state. */
   async signOut(id: string): Promise<ToolServerState> {
-    const entry = this.#entry(id);
+    const entry = this.#connections.entry(id);
     if (entry.record.transport === "stdio") {
       throw new LassError(
         "invalid-request",
@@ -316,275 +214,27 @@ export class ToolServerManager {
     // The open session goes first: its background requests must not start a new sign-in.
     await this.disconnect(id);
     await this.#options.oauth?.signOut(entry.record);
-    this.#log(entry, "info", "signed out");
+    this.#connections.log(entry, "info", "signed out");
     return await this.connect(id, { force: true });
   }
 
   /** Closes every connection and stops following the config. */
   async close(): Promise<void> {
-    this.#closed = true;
-    this.#unsubscribe();
-    this.#reconnects.clear();
-    await Promise.all([...this.#entries.values()].map((entry) => {
-      entry.generation++;
-      return this.#detach(entry)?.close().catch(() => {});
-    }));
-    const demo = await this.#demo?.catch(() => undefined);
-    await demo?.close?.().catch(() => {});
+    await this.#connections.close();
   }
 
-  #entry(id: string): Entry {
-    const entry = this.#entries.get(id);
-    if (!entry) throw new LassError("not-found", `no tool server has id ${id}`);
-    return entry;
-  }
-
-  /** Takes the session off an entry (stopping its heartbeat) and returns it for closing. */
-  #detach(entry: Entry): McpSession | undefined {
-    const session = entry.session;
-    entry.session = undefined;
-    entry.stopHeartbeat?.();
-    entry.stopHeartbeat = undefined;
-    return session;
-  }
-
-  /**
-   * Waits for a connected session. A server that is reconnecting is waited for up to its
-   * `timeoutMs`; one in `error` gets one connect attempt.
-   */
-  async #connected(entry: Entry): Promise<Entry> {
-    entry.usedAt = Date.now();
-    if (entry.connecting) await entry.connecting;
-    if (entry.state.status !== "connected") {
-      const state = await this.connect(entry.record.id);
-      if (state.status === "needs-auth") throw needsAuthError(entry.record.id);
-    }
-    if (entry.state.status !== "connected" || !entry.session) {
-      throw new LassError(
-        "upstream-error",
-        `the tool server ${entry.record.id} is not connected: ${
-          entry.state.error ?? entry.state.status
-        }`,
-      );
-    }
-    return entry;
-  }
-
-  /** What calls need from the manager. */
-  get #host(): CallHost {
+  /** What calls need from the connections. */
+  #host(): CallHost {
+    const connections = this.#connections;
     return {
       events: this.#options.events,
       callTimeoutMs: this.#callTimeoutMs,
       tasks: this.#tasks,
-      connected: (entry) => this.#connected(entry),
-      renew: (entry) => this.connect(entry.record.id, { force: true }).then(() => {}),
-      lost: (entry, session, reason) => this.#lost(entry, session, reason),
-      log: (entry, level, message) => this.#log(entry, level, message),
-      scrub: (entry, text) => this.#scrub(entry, text),
+      connected: (entry) => connections.connected(entry),
+      renew: (entry) => connections.connect(entry.record.id, { force: true }).then(() => {}),
+      lost: (entry, session, reason) => connections.lost(entry, session, reason),
+      log: (entry, level, message) => connections.log(entry, level, message),
+      scrub: (entry, text) => connections.scrub(entry, text),
     };
   }
-
-  async #establish(entry: Entry, generation: number): Promise<void> {
-    const current = () => entry.generation === generation && !this.#closed;
-    const opened = await establish(entry, this.#context(entry, generation), current);
-    if (!opened || !current()) return;
-    this.#setState(entry, opened.state);
-    if (opened.state.status === "connected") {
-      this.#reconnects.reset(entry.record.id);
-      const session = opened.session!;
-      if (session.remote) {
-        entry.stopHeartbeat = startHeartbeat(
-          (timeoutMs) => session.reachable(timeoutMs),
-          () =>
-            this.#lost(entry, session, `cannot reach ${entry.record.url}: the connection was lost`),
-        );
-      }
-    } else if (opened.state.status === "error") {
-      this.#healLater(entry);
-    }
-  }
-
-  #context(entry: Entry, generation: number) {
-    return {
-      env: this.#options.env,
-      configPath: this.#options.config.path,
-      exists: this.#options.exists,
-      demoServer: () => this.#demoServer(),
-      open: this.#options.open ??
-        (async (...args: Parameters<SessionOpener>) =>
-          (await import("./client.ts")).openSession(...args)),
-      oauth: this.#options.oauth,
-      handlers: this.#handlers(entry, generation),
-      signInRequired: (authUrl: string) => this.#signInRequired(entry, generation, authUrl),
-      warn: (message: string) => this.#log(entry, "warning", message),
-      scrub: (text: string) => this.#scrub(entry, text),
-    };
-  }
-
-  /** The demo server's in-process handler, made once and shared by every connection to it. */
-  #demoServer(): Promise<InProcessHandler> {
-    this.#demo ??= this.#options.demoServer ? this.#options.demoServer() : defaultDemoServer();
-    return this.#demo;
-  }
-
-  #handlers(entry: Entry, generation: number): SessionHandlers {
-    const id = entry.record.id;
-    const events = this.#options.events;
-    const live = () => entry.generation === generation && !this.#closed && !!entry.session;
-    return {
-      sampling: (params, signal) =>
-        this.#requests.sample(entry.record, params, signal, entry.calls.at(-1)),
-      elicitation: (params, signal) =>
-        this.#requests.elicit(id, params, signal, entry.calls.at(-1)),
-      log: (level, data, logger) =>
-        this.#log(entry, level, typeof data === "string" ? data : JSON.stringify(data), logger),
-      stderr: (line) => {
-        entry.stderrTail.push(clip(this.#scrub(entry, line), 500));
-        if (entry.stderrTail.length > STDERR_TAIL_LINES) entry.stderrTail.shift();
-        this.#log(entry, "stderr", line);
-      },
-      listChanged: (kind) => {
-        events.emit("mcp.notification", {
-          serverId: id,
-          method: `notifications/${kind}/list_changed`,
-        });
-        if (entry.generation === generation) this.#refresh(entry, kind).catch(() => {});
-      },
-      closed: () => {
-        // Before the session exists the connect's own error path reports the failure.
-        if (!live()) return;
-        const tail = entry.stderrTail.slice(-5).join("\n");
-        this.#lost(
-          entry,
-          entry.session!,
-          tail ? `the server exited\nstderr:\n${tail}` : "the connection closed",
-        );
-      },
-      troubled: () => {
-        if (!live()) return;
-        const session = entry.session!;
-        // A transport error may be a lost peer: check at once rather than at the next beat.
-        session.reachable(1000).then((ok) => {
-          if (!ok && entry.session === session) {
-            this.#lost(entry, session, `cannot reach ${entry.record.url}: the connection was lost`);
-          }
-        });
-      },
-    };
-  }
-
-  /** A connection that ended on its own: the state says why, and healing starts. */
-  #lost(entry: Entry, session: McpSession, reason: string): void {
-    if (entry.session !== session || this.#closed) return;
-    // A connect still reading the lists must not write `connected` over this.
-    entry.generation++;
-    this.#detach(entry);
-    session.close().catch(() => {});
-    this.#setState(entry, { ...emptyState(entry.record), status: "error", error: clip(reason) });
-    this.#healLater(entry);
-  }
-
-  /**
-   * Reconnects a server in `error` in the background, with backoff (1 s doubling to 30 s), while
-   * the active workspace enables it or a chat or the API used it in the last minute.
-   */
-  #healLater(entry: Entry): void {
-    const id = entry.record.id;
-    if (this.#closed || this.#entries.get(id) !== entry || !this.#wanted(entry)) return;
-    this.#reconnects.schedule(id, () => {
-      if (this.#closed || this.#entries.get(id) !== entry) return;
-      if (entry.state.status !== "error" || entry.connecting) return;
-      if (!this.#wanted(entry)) return;
-      this.connect(id).catch(() => {});
-    });
-  }
-
-  #wanted(entry: Entry): boolean {
-    return activeServerIds(this.#options.config.config).has(entry.record.id) ||
-      entry.calls.length > 0 || Date.now() - entry.usedAt < RECENT_USE_MS;
-  }
-
-  /**
-   * The server asked for sign-in. During a connect the connect's own error path reports it; on an
-   * open connection (a refresh that failed, a step-up to more scopes) the connection closes and
-   * the state becomes `needs-auth`.
-   */
-  #signInRequired(entry: Entry, generation: number, authUrl: string): void {
-    if (entry.generation !== generation || this.#closed || !entry.session) return;
-    entry.generation++;
-    this.#detach(entry)?.close().catch(() => {});
-    this.#setState(entry, { ...emptyState(entry.record), status: "needs-auth", authUrl });
-  }
-
-  /** An `mcp.log` event, bounded, with resolved secrets of the record taken out. */
-  #log(entry: Entry, level: string, message: string, logger?: string): void {
-    this.#options.events.emit("mcp.log", {
-      serverId: entry.record.id,
-      level,
-      ...(logger && { logger }),
-      message: clip(this.#scrub(entry, message)),
-    });
-  }
-
-  /** Replaces the record's secrets (resolved env references, OAuth tokens) in a text. */
-  #scrub(entry: Entry, text: string): string {
-    const oauth = this.#options.oauth?.secrets(entry.record) ?? [];
-    return scrubSecrets(text, [...secretsOf(entry.record, this.#options.env), ...oauth]);
-  }
-
-  /** Re-reads one list after a list-changed notification; only that list of the state changes. */
-  async #refresh(entry: Entry, kind: "tools" | "prompts" | "resources"): Promise<void> {
-    const session = entry.session;
-    if (!session) return;
-    const change = await readList(session, entry.record, kind);
-    // The state may have moved on while the list was read: apply only the list, to the current state.
-    if (entry.session === session) entry.state = { ...entry.state, ...change };
-  }
-
-  #setState(entry: Entry, state: ToolServerState): void {
-    const before = entry.state.status;
-    entry.state = state;
-    if (before === state.status && state.status !== "error") return;
-    this.#options.events.emit("mcp.state", {
-      id: state.id,
-      status: state.status,
-      ...(state.error && { error: state.error }),
-      ...(state.authUrl && { authUrl: state.authUrl }),
-      ...(state.era && { era: state.era, protocolVersion: state.protocolVersion }),
-    });
-  }
-
-  /**
-   * Follows the config: servers whose connection settings changed reconnect, removed ones close,
-   * new ones appear. Settings read at use (name, disabledTools, sampling, approval) apply to the
-   * open connection without a reconnect, so calls in flight are not cut off.
-   */
-  #configChanged(config: ServiceConfig, previous: ServiceConfig): void {
-    const plan = planConfigChange(this.#entries, config, previous);
-    for (const entry of plan.removed) {
-      const id = entry.record.id;
-      entry.generation++;
-      this.#reconnects.reset(id);
-      this.#detach(entry)?.close().catch(() => {});
-      this.#options.events.emit("mcp.state", { id, status: "disconnected", removed: true });
-    }
-    this.#entries.clear();
-    for (const [id, entry] of plan.next) this.#entries.set(id, entry);
-    // Only now do new ids resolve.
-    for (const id of plan.reconnect) this.connect(id, { force: true }).catch(() => {});
-    for (const id of plan.close) this.disconnect(id).catch(() => {});
-  }
-}
-
-/** The error of a call to a server that waits for the user to sign in. */
-export function needsAuthError(id: string): LassError {
-  return new LassError(
-    "upstream-error",
-    `the tool server ${id} needs sign-in: open the authUrl of its state (GET /api/mcp)`,
-  );
-}
-
-async function defaultDemoServer(): Promise<InProcessHandler & { close?: () => Promise<void> }> {
-  const { createDemoHandler } = await import("./demo_server.ts");
-  return createDemoHandler();
 }

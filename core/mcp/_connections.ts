@@ -1,0 +1,413 @@
+/**
+ * The connections of the tool-server manager: one entry per configured server, its state, the
+ * session's events, healing (heartbeat, backoff reconnects) and following the config.
+ */
+import type { EnvLookup } from "../config/env_refs.ts";
+import type { McpServerConfig, ServiceConfig } from "../config/schema.ts";
+import type { ConfigStore } from "../config/store.ts";
+import { clip, LassError } from "../errors.ts";
+import type { EventBus } from "../events.ts";
+import type { InteractionRegistry } from "../interactions.ts";
+import type { OAuthSignIn } from "./oauth/sign_in.ts";
+import type { InProcessHandler, McpSession, SessionHandlers, SessionOpener } from "./client.ts";
+import {
+  activeServerIds,
+  type Entry,
+  newEntry,
+  planConfigChange,
+  usedServerIds,
+} from "./_entry.ts";
+import { establish, readList } from "./_establish.ts";
+import { ReconnectTimers, startHeartbeat } from "./_reconnects.ts";
+import { type Sampler, ServerRequests } from "./server_requests.ts";
+import { emptyState, type ToolServerState } from "./state.ts";
+import { scrubSecrets, secretsOf } from "./transport_spec.ts";
+
+/** What the manager needs; everything with a side effect comes in here. */
+export interface ManagerOptions {
+  config: ConfigStore;
+  events: EventBus;
+  interactions: InteractionRegistry;
+  env: EnvLookup;
+  /** Whether a path exists (a stdio server's working directory is checked before it starts). */
+  exists: (path: string) => boolean;
+  /** Opens sessions; default: the MCP SDK (loaded on first use). */
+  open?: SessionOpener;
+  /** The built-in demo server; default: `core/mcp/demo_server.ts` (loaded on first use). */
+  demoServer?: () => Promise<InProcessHandler>;
+  /** Completes sampling requests; without it they are refused with a clear error. */
+  sampler?: Sampler;
+  /** Deadline of a tool call, resource read or prompt; default 120 s. */
+  callTimeoutMs?: number;
+  /** OAuth sign-in for http and sse servers; without it a 401 is an error. */
+  oauth?: OAuthSignIn;
+}
+
+const STDERR_TAIL_LINES = 20;
+/** A server used this recently (by a chat or the API) keeps healing even outside the active workspace. */
+const RECENT_USE_MS = 60_000;
+
+/** One connection per configured tool server, kept in the state the config and the peers ask for. */
+export class ToolServerConnections {
+  readonly #options: ManagerOptions;
+  readonly #entries = new Map<string, Entry>();
+  readonly #requests: ServerRequests;
+  readonly #reconnects = new ReconnectTimers();
+  #demo?: Promise<InProcessHandler & { close?: () => Promise<void> }>;
+  #unsubscribe: () => void;
+  #closed = false;
+
+  constructor(options: ManagerOptions, callTimeoutMs: number) {
+    this.#options = options;
+    this.#requests = new ServerRequests({ ...options, callTimeoutMs });
+    for (const record of options.config.config.mcpServers) {
+      this.#entries.set(record.id, newEntry(record));
+    }
+    this.#unsubscribe = options.config.subscribe((config, previous) =>
+      this.#configChanged(config, previous)
+    );
+  }
+
+  /** Every server's state, in config order. */
+  states(): ToolServerState[] {
+    return [...this.#entries.values()].map((entry) => entry.state);
+  }
+
+  /** One server's state; 404 for an unknown id. */
+  state(id: string): ToolServerState {
+    return this.entry(id).state;
+  }
+
+  /** Connects in the background every server that some workspace uses. */
+  connectUsed(): void {
+    for (const id of usedServerIds(this.#options.config.config)) {
+      this.connect(id).catch(() => {});
+    }
+  }
+
+  /**
+   * Connects a server (or waits for the connect in progress); `force` reconnects. A server that
+   * waits for sign-in keeps its `authUrl` while that flow is valid: another attempt would only
+   * replace the URL the user may have open.
+   */
+  async connect(id: string, options: { force?: boolean } = {}): Promise<ToolServerState> {
+    const entry = this.entry(id);
+    entry.usedAt = Date.now();
+    if (!options.force) {
+      if (entry.state.status === "connected") return entry.state;
+      if (this.#options.oauth?.isPending(entry.state.authUrl)) return entry.state;
+      if (entry.connecting) {
+        await entry.connecting;
+        return entry.state;
+      }
+    }
+    this.#reconnects.cancel(id);
+    const generation = ++entry.generation;
+    const previous = this.#detach(entry);
+    entry.stderrTail = [];
+    this.#setState(entry, { ...emptyState(entry.record), status: "connecting" });
+    const attempt = (async () => {
+      await previous?.close().catch(() => {});
+      await this.#establish(entry, generation);
+    })();
+    entry.connecting = attempt;
+    await attempt;
+    if (entry.connecting === attempt) entry.connecting = undefined;
+    // A forced connect may have overtaken this one: answer with where that one ends.
+    while (entry.connecting) await entry.connecting;
+    return entry.state;
+  }
+
+  /** Closes a server's connection; its state becomes `disconnected`. */
+  async disconnect(id: string): Promise<ToolServerState> {
+    const entry = this.entry(id);
+    this.#reconnects.reset(id);
+    entry.generation++;
+    entry.connecting = undefined;
+    const session = this.#detach(entry);
+    // The state changes now, before the (possibly slow) close, so no later write can undo a
+    // connect that starts meanwhile.
+    this.#setState(entry, emptyState(entry.record));
+    await session?.close().catch(() => {});
+    return entry.state;
+  }
+
+  /**
+   * Connects a draft record without saving it, lists what it offers, and closes it again.
+   * Never throws for a server that fails: the state says why.
+   */
+  async testDraft(record: McpServerConfig): Promise<ToolServerState & { latencyMs: number }> {
+    const entry = newEntry(record);
+    entry.generation = 1;
+    const started = performance.now();
+    const opened = await establish(
+      entry,
+      this.#context(entry, 1),
+      () => entry.generation === 1 && !this.#closed,
+    );
+    const latencyMs = Math.round(performance.now() - started);
+    entry.generation++;
+    await entry.session?.close().catch(() => {});
+    return { ...(opened?.state ?? entry.state), latencyMs };
+  }
+
+  /** Closes every connection and stops following the config. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#unsubscribe();
+    this.#reconnects.clear();
+    await Promise.all([...this.#entries.values()].map((entry) => {
+      entry.generation++;
+      return this.#detach(entry)?.close().catch(() => {});
+    }));
+    const demo = await this.#demo?.catch(() => undefined);
+    await demo?.close?.().catch(() => {});
+  }
+
+  /** The entry of a configured server, if there is one. */
+  find(id: string): Entry | undefined {
+    return this.#entries.get(id);
+  }
+
+  /** The entry of a configured server; 404 for an unknown id. */
+  entry(id: string): Entry {
+    const entry = this.#entries.get(id);
+    if (!entry) throw new LassError("not-found", `no tool server has id ${id}`);
+    return entry;
+  }
+
+  /** Takes the session off an entry (stopping its heartbeat) and returns it for closing. */
+  #detach(entry: Entry): McpSession | undefined {
+    const session = entry.session;
+    entry.session = undefined;
+    entry.stopHeartbeat?.();
+    entry.stopHeartbeat = undefined;
+    return session;
+  }
+
+  /**
+   * Waits for a connected session. A server that is reconnecting is waited for up to its
+   * `timeoutMs`; one in `error` gets one connect attempt.
+   */
+  async connected(entry: Entry): Promise<Entry> {
+    entry.usedAt = Date.now();
+    if (entry.connecting) await entry.connecting;
+    if (entry.state.status !== "connected") {
+      const state = await this.connect(entry.record.id);
+      if (state.status === "needs-auth") throw needsAuthError(entry.record.id);
+    }
+    if (entry.state.status !== "connected" || !entry.session) {
+      throw new LassError(
+        "upstream-error",
+        `the tool server ${entry.record.id} is not connected: ${
+          entry.state.error ?? entry.state.status
+        }`,
+      );
+    }
+    return entry;
+  }
+
+  async #establish(entry: Entry, generation: number): Promise<void> {
+    const current = () => entry.generation === generation && !this.#closed;
+    const opened = await establish(entry, this.#context(entry, generation), current);
+    if (!opened || !current()) return;
+    this.#setState(entry, opened.state);
+    if (opened.state.status === "connected") {
+      this.#reconnects.reset(entry.record.id);
+      const session = opened.session!;
+      if (session.remote) {
+        entry.stopHeartbeat = startHeartbeat(
+          (timeoutMs) => session.reachable(timeoutMs),
+          () =>
+            this.lost(entry, session, `cannot reach ${entry.record.url}: the connection was lost`),
+        );
+      }
+    } else if (opened.state.status === "error") {
+      this.#healLater(entry);
+    }
+  }
+
+  #context(entry: Entry, generation: number) {
+    return {
+      env: this.#options.env,
+      configPath: this.#options.config.path,
+      exists: this.#options.exists,
+      demoServer: () => this.#demoServer(),
+      open: this.#options.open ??
+        (async (...args: Parameters<SessionOpener>) =>
+          (await import("./client.ts")).openSession(...args)),
+      oauth: this.#options.oauth,
+      handlers: this.#handlers(entry, generation),
+      signInRequired: (authUrl: string) => this.#signInRequired(entry, generation, authUrl),
+      warn: (message: string) => this.log(entry, "warning", message),
+      scrub: (text: string) => this.scrub(entry, text),
+    };
+  }
+
+  /** The demo server's in-process handler, made once and shared by every connection to it. */
+  #demoServer(): Promise<InProcessHandler> {
+    this.#demo ??= this.#options.demoServer ? this.#options.demoServer() : defaultDemoServer();
+    return this.#demo;
+  }
+
+  #handlers(entry: Entry, generation: number): SessionHandlers {
+    const id = entry.record.id;
+    const events = this.#options.events;
+    const live = () => entry.generation === generation && !this.#closed && !!entry.session;
+    return {
+      sampling: (params, signal) =>
+        this.#requests.sample(entry.record, params, signal, entry.calls.at(-1)),
+      elicitation: (params, signal) =>
+        this.#requests.elicit(id, params, signal, entry.calls.at(-1)),
+      log: (level, data, logger) =>
+        this.log(entry, level, typeof data === "string" ? data : JSON.stringify(data), logger),
+      stderr: (line) => {
+        entry.stderrTail.push(clip(this.scrub(entry, line), 500));
+        if (entry.stderrTail.length > STDERR_TAIL_LINES) entry.stderrTail.shift();
+        this.log(entry, "stderr", line);
+      },
+      listChanged: (kind) => {
+        events.emit("mcp.notification", {
+          serverId: id,
+          method: `notifications/${kind}/list_changed`,
+        });
+        if (entry.generation === generation) this.#refresh(entry, kind).catch(() => {});
+      },
+      closed: () => {
+        // Before the session exists the connect's own error path reports the failure.
+        if (!live()) return;
+        const tail = entry.stderrTail.slice(-5).join("\n");
+        this.lost(
+          entry,
+          entry.session!,
+          tail ? `the server exited\nstderr:\n${tail}` : "the connection closed",
+        );
+      },
+      troubled: () => {
+        if (!live()) return;
+        const session = entry.session!;
+        // A transport error may be a lost peer: check at once rather than at the next beat.
+        session.reachable(1000).then((ok) => {
+          if (!ok && entry.session === session) {
+            this.lost(entry, session, `cannot reach ${entry.record.url}: the connection was lost`);
+          }
+        });
+      },
+    };
+  }
+
+  /** A connection that ended on its own: the state says why, and healing starts. */
+  lost(entry: Entry, session: McpSession, reason: string): void {
+    if (entry.session !== session || this.#closed) return;
+    // A connect still reading the lists must not write `connected` over this.
+    entry.generation++;
+    this.#detach(entry);
+    session.close().catch(() => {});
+    this.#setState(entry, { ...emptyState(entry.record), status: "error", error: clip(reason) });
+    this.#healLater(entry);
+  }
+
+  /**
+   * Reconnects a server in `error` in the background, with backoff (1 s doubling to 30 s), while
+   * the active workspace enables it or a chat or the API used it in the last minute.
+   */
+  #healLater(entry: Entry): void {
+    const id = entry.record.id;
+    if (this.#closed || this.#entries.get(id) !== entry || !this.#wanted(entry)) return;
+    this.#reconnects.schedule(id, () => {
+      if (this.#closed || this.#entries.get(id) !== entry) return;
+      if (entry.state.status !== "error" || entry.connecting) return;
+      if (!this.#wanted(entry)) return;
+      this.connect(id).catch(() => {});
+    });
+  }
+
+  #wanted(entry: Entry): boolean {
+    return activeServerIds(this.#options.config.config).has(entry.record.id) ||
+      entry.calls.length > 0 || Date.now() - entry.usedAt < RECENT_USE_MS;
+  }
+
+  /**
+   * The server asked for sign-in. During a connect the connect's own error path reports it; on an
+   * open connection (a refresh that failed, a step-up to more scopes) the connection closes and
+   * the state becomes `needs-auth`.
+   */
+  #signInRequired(entry: Entry, generation: number, authUrl: string): void {
+    if (entry.generation !== generation || this.#closed || !entry.session) return;
+    entry.generation++;
+    this.#detach(entry)?.close().catch(() => {});
+    this.#setState(entry, { ...emptyState(entry.record), status: "needs-auth", authUrl });
+  }
+
+  /** An `mcp.log` event, bounded, with resolved secrets of the record taken out. */
+  log(entry: Entry, level: string, message: string, logger?: string): void {
+    this.#options.events.emit("mcp.log", {
+      serverId: entry.record.id,
+      level,
+      ...(logger && { logger }),
+      message: clip(this.scrub(entry, message)),
+    });
+  }
+
+  /** Replaces the record's secrets (resolved env references, OAuth tokens) in a text. */
+  scrub(entry: Entry, text: string): string {
+    const oauth = this.#options.oauth?.secrets(entry.record) ?? [];
+    return scrubSecrets(text, [...secretsOf(entry.record, this.#options.env), ...oauth]);
+  }
+
+  /** Re-reads one list after a list-changed notification; only that list of the state changes. */
+  async #refresh(entry: Entry, kind: "tools" | "prompts" | "resources"): Promise<void> {
+    const session = entry.session;
+    if (!session) return;
+    const change = await readList(session, entry.record, kind);
+    // The state may have moved on while the list was read: apply only the list, to the current state.
+    if (entry.session === session) entry.state = { ...entry.state, ...change };
+  }
+
+  #setState(entry: Entry, state: ToolServerState): void {
+    const before = entry.state.status;
+    entry.state = state;
+    if (before === state.status && state.status !== "error") return;
+    this.#options.events.emit("mcp.state", {
+      id: state.id,
+      status: state.status,
+      ...(state.error && { error: state.error }),
+      ...(state.authUrl && { authUrl: state.authUrl }),
+      ...(state.era && { era: state.era, protocolVersion: state.protocolVersion }),
+    });
+  }
+
+  /**
+   * Follows the config: servers whose connection settings changed reconnect, removed ones close,
+   * new ones appear. Settings read at use (name, disabledTools, sampling, approval) apply to the
+   * open connection without a reconnect, so calls in flight are not cut off.
+   */
+  #configChanged(config: ServiceConfig, previous: ServiceConfig): void {
+    const plan = planConfigChange(this.#entries, config, previous);
+    for (const entry of plan.removed) {
+      const id = entry.record.id;
+      entry.generation++;
+      this.#reconnects.reset(id);
+      this.#detach(entry)?.close().catch(() => {});
+      this.#options.events.emit("mcp.state", { id, status: "disconnected", removed: true });
+    }
+    this.#entries.clear();
+    for (const [id, entry] of plan.next) this.#entries.set(id, entry);
+    // Only now do new ids resolve.
+    for (const id of plan.reconnect) this.connect(id, { force: true }).catch(() => {});
+    for (const id of plan.close) this.disconnect(id).catch(() => {});
+  }
+}
+
+/** The error of a call to a server that waits for the user to sign in. */
+export function needsAuthError(id: string): LassError {
+  return new LassError(
+    "upstream-error",
+    `the tool server ${id} needs sign-in: open the authUrl of its state (GET /api/mcp)`,
+  );
+}
+
+async function defaultDemoServer(): Promise<InProcessHandler & { close?: () => Promise<void> }> {
+  const { createDemoHandler } = await import("./demo_server.ts");
+  return createDemoHandler();
+}
