@@ -47,6 +47,8 @@ export function chatConfig(
       id: "w",
       name: "W",
       mcpServerIds: servers.map((server) => server.id),
+      // Tests wait for their servers to be ready (a loaded machine may take longer than 3 s).
+      toolServerWaitMs: 60_000,
       ...options.workspace,
     }],
     activeWorkspaceId: "w",

@@ -264,6 +264,7 @@ Deno.test({
           id: "w",
           name: "W",
           mcpServerIds: ["demo"],
+          toolServerWaitMs: 60_000,
           llmId: "demo",
           skillIds: ["pdf"],
           systemPrompt: "Be brief.",

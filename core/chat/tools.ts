@@ -57,39 +57,75 @@ export interface RunContext {
   signal: AbortSignal;
 }
 
-/** Connects (or waits for) a server, giving up when the run is aborted. */
+/**
+ * A server's state when the turn may use it: a connected one at once; one in `error` or waiting
+ * for sign-in at once too (it heals in the background, never inside a turn); one that is
+ * connecting (or not yet) until `ready` settles, which bounds the wait of the whole turn.
+ */
 async function readyState(
   service: Service,
   serverId: string,
-  signal: AbortSignal,
+  wait: { until: Promise<void>; ms: number },
 ): Promise<ToolServerState> {
   const state = service.mcp.state(serverId);
   if (state.status === "connected") return state;
+  service.mcp.warm(serverId);
+  if (state.status === "error" || state.status === "needs-auth") return state;
+  const connected = service.mcp.connect(serverId);
+  connected.catch(() => {});
+  await Promise.race([connected, wait.until]);
+  const now = service.mcp.state(serverId);
+  return now.status === "connecting" || now.status === "disconnected"
+    ? {
+      ...now,
+      error: `still connecting after ${wait.ms / 1000} s (the workspace's toolServerWaitMs)`,
+    }
+    : now;
+}
+
+/**
+ * The wait of one turn for its tool servers: settles after `ms`, and rejects when the run is
+ * aborted. `clear` stops its timer.
+ */
+function turnWait(ms: number, signal: AbortSignal) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort = () => {};
-  const aborted = new Promise<never>((_, reject) => {
+  const until = new Promise<void>((resolve, reject) => {
+    timer = setTimeout(resolve, ms);
     onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
   });
-  try {
-    // The connect is bounded by the server's own `timeoutMs`.
-    return await Promise.race([service.mcp.connect(serverId), aborted]);
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-  }
+  until.catch(() => {});
+  return {
+    until,
+    ms,
+    clear: () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+    },
+  };
 }
 
 /**
  * The model-visible tools of the workspace's enabled servers, named `<serverId>__<tool>`.
- * Servers still connecting are awaited (up to their `timeoutMs`); a server that cannot be used
+ * Servers still connecting are awaited, all together at most the workspace's `toolServerWaitMs`
+ * (3 s); servers in `error` or waiting for sign-in are not awaited. A server that cannot be used
  * is left out and reported in `unavailable`.
  */
 export async function toolServerTools(run: RunContext): Promise<RunTools> {
   const tools: ToolSet = {};
   const origins = new Map<string, ToolOrigin>();
   const unavailable: RunTools["unavailable"] = [];
-  const states = await Promise.all(
-    run.workspace.mcpServerIds.map((id) => readyState(run.service, id, run.signal)),
-  );
+  const wait = turnWait(run.workspace.toolServerWaitMs, run.signal);
+  let states: ToolServerState[];
+  try {
+    states = await Promise.all(
+      run.workspace.mcpServerIds.map((id) => readyState(run.service, id, wait)),
+    );
+  } finally {
+    wait.clear();
+  }
   for (const state of states) {
     if (state.status !== "connected") {
       unavailable.push({

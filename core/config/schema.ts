@@ -8,6 +8,7 @@ export const CONFIG_DEFAULTS = {
   version: 1,
   maxSteps: 12,
   timeoutMs: 30_000,
+  toolServerWaitMs: 3000,
   sampling: "ask",
   renderToolName: "render_ui",
 } as const;
@@ -330,6 +331,10 @@ export const WorkspaceSchema = z.strictObject({
   systemPrompt: z.string().optional(),
   starterPrompts: z.array(z.string()).optional().meta({ description: "Chips on an empty chat" }),
   maxSteps: z.int().min(1).max(100).default(CONFIG_DEFAULTS.maxSteps),
+  toolServerWaitMs: z.int().min(0).max(600_000).default(CONFIG_DEFAULTS.toolServerWaitMs).meta({
+    description: "How long a chat turn waits in all for tool servers that are still connecting " +
+      "(servers in error or waiting for sign-in are never waited for)",
+  }),
   generativeUi: z.union([z.boolean(), GenerativeUiSettingsSchema]).default(true).meta({
     description: "The render tool: on by default, `false` turns it off, an object sets it up",
   }),

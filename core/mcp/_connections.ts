@@ -308,6 +308,20 @@ export class ToolServerConnections {
   }
 
   /**
+   * A chat wants this server: it connects in the background, at once when it never connected,
+   * and with the backoff when it failed (a turn never waits for a server in `error`).
+   */
+  warm(id: string): void {
+    const entry = this.entry(id);
+    entry.usedAt = Date.now();
+    if (entry.state.status === "disconnected" && !entry.connecting) {
+      this.connect(id).catch(() => {});
+    } else if (entry.state.status === "error" && !this.#reconnects.pending(id)) {
+      this.#healLater(entry);
+    }
+  }
+
+  /**
    * Reconnects a server in `error` in the background, with backoff (1 s doubling to 30 s), while
    * the active workspace enables it or a chat or the API used it in the last minute.
    */

@@ -63,6 +63,11 @@ export class ToolServerManager {
     return this.#connections.connect(id, options);
   }
 
+  /** A chat wants this server: it connects in the background (with the backoff after a failure). */
+  warm(id: string): void {
+    this.#connections.warm(id);
+  }
+
   /** Closes a server's connection; its state becomes `disconnected`. */
   disconnect(id: string): Promise<ToolServerState> {
     return this.#connections.disconnect(id);

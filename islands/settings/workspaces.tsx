@@ -82,6 +82,14 @@ function Editor({ draft }: EditorProps) {
         placeholder="12"
         hint="Model calls per turn, 1 to 100 (default 12)."
       />
+      <TextField
+        draft={draft}
+        name="toolServerWaitMs"
+        label="Wait for tool servers (ms)"
+        type="number"
+        placeholder="3000"
+        hint="How long a turn waits in all for servers still connecting (default 3000); servers in error are left out at once."
+      />
       <CheckField
         draft={draft}
         name="requireApproval"
