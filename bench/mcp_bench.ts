@@ -205,7 +205,11 @@ async function main(): Promise<void> {
       const [tool, args] = server.id === "everything"
         ? ["get-sum", { a: 2, b: 3 }]
         : ["add", { a: 2, b: 3 }];
-      const directCall = () => session.callTool(tool, args, { timeoutMs: 10_000 });
+      // The path Lass takes too: a server with the 2026 tasks extension may answer any call
+      // with a task, so such calls go through the tasks path on both sides.
+      const directCall = session.runsAsTask(tool)
+        ? () => session.callToolTask(tool, args, { timeoutMs: 10_000 })
+        : () => session.callTool(tool, args, { timeoutMs: 10_000 });
       const lassCall = await lass.call(server.id, tool, args);
       // Interleave two reps of each and keep the better p50 of each side.
       const a = await time(CALLS, directCall);

@@ -5,6 +5,12 @@ import type { CallToolResult, McpSession } from "./client.ts";
 import type { CallContext, Entry } from "./_entry.ts";
 import { runAsTask, type TaskRecord, type TaskRecords } from "./tasks.ts";
 
+let loadedClient: Promise<typeof import("./client.ts")> | undefined;
+/** `client.ts` (and the SDK under it), loaded on the first request and kept. */
+function clientModule(): Promise<typeof import("./client.ts")> {
+  return loadedClient ??= import("./client.ts");
+}
+
 /** The result of `POST /api/mcp/:id/call`. */
 export interface CallOutcome {
   result: CallToolResult;
@@ -129,7 +135,7 @@ export async function runRequest<T>(
   options: { notFound?: string; retried?: boolean; signal?: AbortSignal } = {},
 ): Promise<T> {
   const session = (await host.connected(entry)).session!;
-  const client = await import("./client.ts");
+  const client = await clientModule();
   try {
     return await run(session);
   } catch (error) {

@@ -53,6 +53,8 @@ export class ToolServerConnections {
   readonly #entries = new Map<string, Entry>();
   readonly #requests: ServerRequests;
   readonly #reconnects = new ReconnectTimers();
+  /** The resolved env references of each record (a config change brings new record objects). */
+  readonly #secrets = new WeakMap<object, string[]>();
   #demo?: Promise<InProcessHandler & { close?: () => Promise<void> }>;
   #unsubscribe: () => void;
   #closed = false;
@@ -366,7 +368,9 @@ export class ToolServerConnections {
   /** Replaces the record's secrets (resolved env references, OAuth tokens) in a text. */
   scrub(entry: Entry, text: string): string {
     const oauth = this.#options.oauth?.secrets(entry.record) ?? [];
-    return scrubSecrets(text, [...secretsOf(entry.record, this.#options.env), ...oauth]);
+    let own = this.#secrets.get(entry.record);
+    if (!own) this.#secrets.set(entry.record, own = secretsOf(entry.record, this.#options.env));
+    return scrubSecrets(text, oauth.length > 0 ? [...own, ...oauth] : own);
   }
 
   /** Re-reads one list after a list-changed notification; only that list of the state changes. */
