@@ -4,6 +4,7 @@ import { defaultConfig } from "../core/config/defaults.ts";
 import { hasEnvRef, resolveEnvRef, resolveEnvRefs } from "../core/config/env_refs.ts";
 import { findConfigPath, findDataDir } from "../core/config/lookup.ts";
 import { redactConfig, REDACTED, redactUrl } from "../core/config/redact.ts";
+import { referenceProblems } from "../core/config/references.ts";
 import { configJsonSchema, parseConfig } from "../core/config/schema.ts";
 import { LassError } from "../core/errors.ts";
 import { sampleConfig } from "./_helpers.ts";
@@ -266,4 +267,45 @@ Deno.test("tool-server ids cannot contain '__', which separates server and tool 
     ) => p.path),
     ["mcpServers.0.id"],
   );
+});
+
+Deno.test("parseConfig lists reference problems beside schema errors, and reads any JSON for them", () => {
+  const config = {
+    llms: [{ id: "a", temperature: "hot" }, { id: "a" }],
+    mcpServers: [{ id: "demo" }],
+    workspaces: [
+      {
+        id: "w",
+        llmId: "nope",
+        agentId: "ghost",
+        mcpServerIds: ["demo", "gone"],
+        skillIds: ["s"],
+        generativeUi: { catalogIds: ["c"] },
+      },
+    ],
+    activeWorkspaceId: "other",
+  };
+  assert.deepEqual(referenceProblems(config), [
+    { path: "llms.1.id", message: 'duplicate id "a" (first used at llms.0)' },
+    { path: "workspaces.0.llmId", message: 'no llms record has id "nope"' },
+    { path: "workspaces.0.agentId", message: 'no agents record has id "ghost"' },
+    { path: "workspaces.0.mcpServerIds.1", message: 'no mcpServers record has id "gone"' },
+    { path: "workspaces.0.skillIds.0", message: 'no skills record has id "s"' },
+    { path: "workspaces.0.generativeUi.catalogIds.0", message: 'no catalogs record has id "c"' },
+    { path: "activeWorkspaceId", message: 'no workspaces record has id "other"' },
+  ]);
+  assert.deepEqual(referenceProblems({ workspaces: "not a list", llms: [null, 3] }), []);
+  // The schema fails (a temperature that is not a number, records without names) and the
+  // references are still reported, each once.
+  let details: { path: string; message: string }[] = [];
+  try {
+    parseConfig(config);
+  } catch (error) {
+    details = (error as LassError).details ?? [];
+  }
+  const paths = details.map((detail) => detail.path);
+  assert.ok(paths.includes("llms.0.temperature"), "the schema error is there");
+  for (const path of ["workspaces.0.llmId", "workspaces.0.mcpServerIds.1", "activeWorkspaceId"]) {
+    assert.equal(paths.filter((p) => p === path).length, 1, `${path} once`);
+  }
 });

@@ -1,8 +1,7 @@
-/** Pure helpers of the web UI: command lines, reference problems of a raw config, A2UI titles. */
+/** Pure helpers of the web UI: command lines and A2UI titles. */
 import assert from "node:assert/strict";
 import { headingRepeats } from "../islands/genui/a2ui_title.ts";
 import { commandParts, splitCommandLine } from "../islands/settings/command_line.ts";
-import { referenceProblems, withReferenceProblems } from "../islands/settings/raw_refs.ts";
 
 Deno.test("a command line splits into words as a POSIX shell splits them", () => {
   assert.deepEqual(splitCommandLine(`npx -y @scope/server --flag`), [
@@ -27,39 +26,6 @@ Deno.test("a command line splits into words as a POSIX shell splits them", () =>
   assert.equal(commandParts("npx"), undefined, "one word stays as it is");
   assert.equal(commandParts(`"/opt/My Tools/srv"`), undefined);
   assert.equal(commandParts(`npx 'open`), undefined);
-});
-
-Deno.test("reference problems of a raw config are found beside the server's schema errors", () => {
-  const config = {
-    llms: [{ id: "a", temperature: "hot" }, { id: "a" }],
-    mcpServers: [{ id: "demo" }],
-    workspaces: [
-      {
-        id: "w",
-        llmId: "nope",
-        agentId: "ghost",
-        mcpServerIds: ["demo", "gone"],
-        skillIds: ["s"],
-        generativeUi: { catalogIds: ["c"] },
-      },
-    ],
-    activeWorkspaceId: "other",
-  };
-  assert.deepEqual(referenceProblems(config), [
-    { path: "llms.1.id", message: 'duplicate id "a" (first used at llms.0)' },
-    { path: "workspaces.0.llmId", message: 'no llms record has id "nope"' },
-    { path: "workspaces.0.agentId", message: 'no agents record has id "ghost"' },
-    { path: "workspaces.0.mcpServerIds.1", message: 'no mcpServers record has id "gone"' },
-    { path: "workspaces.0.skillIds.0", message: 'no skills record has id "s"' },
-    { path: "workspaces.0.generativeUi.catalogIds.0", message: 'no catalogs record has id "c"' },
-    { path: "activeWorkspaceId", message: 'no workspaces record has id "other"' },
-  ]);
-  const schema = { path: "llms.0.temperature", message: "expected number" };
-  const reported = { path: "workspaces.0.llmId", message: 'no llms record has id "nope"' };
-  const merged = withReferenceProblems(config, [schema, reported]);
-  assert.deepEqual(merged.slice(0, 2), [schema, reported]);
-  assert.equal(merged.length, 8, "what the server reported is not listed twice");
-  assert.deepEqual(referenceProblems({ workspaces: "not a list", llms: [null, 3] }), []);
 });
 
 Deno.test("an A2UI title is drawn once when the surface's heading says it", () => {

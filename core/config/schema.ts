@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { detailsFromIssues, LassError } from "../errors.ts";
 import { hasEnvRef } from "./env_refs.ts";
+import { referenceProblems } from "./references.ts";
 
 /** Defaults the schema fills in when a field is absent. */
 export const CONFIG_DEFAULTS = {
@@ -377,47 +378,10 @@ export type Workspace = z.output<typeof WorkspaceSchema>;
 type ArrayField = "llms" | "mcpServers" | "skills" | "agents" | "catalogs" | "workspaces";
 
 /** Unique ids per array and every cross reference, each problem at its dotted path. */
-function checkReferences(
-  config: z.output<typeof ConfigObjectSchema>,
-  ctx: z.RefinementCtx,
-): void {
-  const ids = {} as Record<ArrayField, Set<string>>;
-  for (
-    const field of ["llms", "mcpServers", "skills", "agents", "catalogs", "workspaces"] as const
-  ) {
-    const seen = new Map<string, number>();
-    config[field].forEach((record, index) => {
-      const first = seen.get(record.id);
-      if (first === undefined) seen.set(record.id, index);
-      else {
-        ctx.addIssue({
-          code: "custom",
-          path: [field, index, "id"],
-          message: `duplicate id "${record.id}" (first used at ${field}.${first})`,
-        });
-      }
-    });
-    ids[field] = new Set(seen.keys());
-  }
-  const expect = (field: ArrayField, id: string, path: (string | number)[]) => {
-    if (!ids[field].has(id)) {
-      ctx.addIssue({ code: "custom", path, message: `no ${field} record has id "${id}"` });
-    }
-  };
-  config.workspaces.forEach((workspace, index) => {
-    const at = ["workspaces", index];
-    if (workspace.llmId !== undefined) expect("llms", workspace.llmId, [...at, "llmId"]);
-    if (workspace.agentId !== undefined) expect("agents", workspace.agentId, [...at, "agentId"]);
-    workspace.mcpServerIds.forEach((id, i) => expect("mcpServers", id, [...at, "mcpServerIds", i]));
-    workspace.skillIds.forEach((id, i) => expect("skills", id, [...at, "skillIds", i]));
-    if (typeof workspace.generativeUi === "object") {
-      workspace.generativeUi.catalogIds?.forEach((id, i) =>
-        expect("catalogs", id, [...at, "generativeUi", "catalogIds", i])
-      );
-    }
-  });
-  if (config.activeWorkspaceId !== undefined) {
-    expect("workspaces", config.activeWorkspaceId, ["activeWorkspaceId"]);
+function checkReferences(config: unknown, ctx: z.RefinementCtx): void {
+  for (const problem of referenceProblems(config as Record<string, unknown>)) {
+    const path = problem.path.split(".").map((part) => /^\d+$/.test(part) ? Number(part) : part);
+    ctx.addIssue({ code: "custom", path, message: problem.message });
   }
 }
 
@@ -431,6 +395,13 @@ export function parseConfig(input: unknown): ServiceConfig {
   const parsed = ServiceConfigSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   const details = detailsFromIssues(parsed.error.issues);
+  // A config that fails its schema is not checked for references by it: list those too.
+  if (input !== null && typeof input === "object") {
+    const known = new Set(details.map((detail) => `${detail.path}\n${detail.message}`));
+    for (const problem of referenceProblems(input as Record<string, unknown>)) {
+      if (!known.has(`${problem.path}\n${problem.message}`)) details.push(problem);
+    }
+  }
   const first = details[0];
   throw new LassError(
     "invalid-config",

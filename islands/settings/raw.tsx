@@ -5,7 +5,6 @@ import { ApiError } from "../api.ts";
 import { api, bootstrap, describeError, loadBootstrap } from "../state.ts";
 import type { ErrorDetail } from "../../wire/errors.ts";
 import { lineRange, linesOfPaths, parseErrorPlace } from "./raw_lines.ts";
-import { withReferenceProblems } from "./raw_refs.ts";
 import { CodeText } from "../code_text.tsx";
 
 /** A problem of the text: a sentence, where it is (a path of the config), and its line. */
@@ -108,10 +107,8 @@ export function RawConfigSection() {
       saved.value = true;
       await loadBootstrap();
     } catch (error) {
-      // The server stops at schema errors; the reference problems are listed with them.
-      const details = error instanceof ApiError && error.details.length > 0
-        ? withReferenceProblems(parsed.config, error.details)
-        : [];
+      // The server lists schema and reference problems together.
+      const details = error instanceof ApiError ? error.details : [];
       summary.value = details.length > 0
         ? `Not saved: the config has ${details.length} problem${details.length === 1 ? "" : "s"}.`
         : `Not saved: ${describeError(error)}`;

@@ -1,7 +1,7 @@
 /**
- * The reference problems of a config (dangling ids, duplicate ids) found in the browser, in the
- * words and paths `PUT /api/config` uses. The server checks references only once the records
- * have the right shape, so a config with schema errors gets these from here, shown with them.
+ * The reference problems of a config: duplicate ids and ids that no record has, each at its
+ * dotted path. It reads any JSON (a config that also fails its schema gets them too), so
+ * `PUT /api/config` lists reference and schema problems together.
  */
 import type { ErrorDetail } from "../../wire/errors.ts";
 
@@ -63,13 +63,4 @@ export function referenceProblems(config: Json): ErrorDetail[] {
   });
   expect("workspaces", config.activeWorkspaceId, "activeWorkspaceId");
   return problems;
-}
-
-/** The server's details, then the reference problems it did not report (it stops at schema errors). */
-export function withReferenceProblems(config: Json, details: ErrorDetail[]): ErrorDetail[] {
-  const reported = new Set(details.map((detail) => `${detail.path}\n${detail.message}`));
-  const more = referenceProblems(config).filter((problem) =>
-    !reported.has(`${problem.path}\n${problem.message}`)
-  );
-  return [...details, ...more];
 }
