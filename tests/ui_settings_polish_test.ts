@@ -130,7 +130,10 @@ Deno.test({
         await page.goto(withToken(ui.base, "/settings/workspaces"));
         await page.getByRole("button", { name: "Export W" }).click();
         const dialog = page.getByRole("dialog", { name: "Export W" });
-        assert.deepEqual(await optionLabels(dialog.getByLabel("Target", { exact: true })), [
+        const target = dialog.getByLabel("Target", { exact: true });
+        // The targets arrive from the server after the dialog opens.
+        await target.locator("option", { hasText: "Lass config" }).waitFor({ state: "attached" });
+        assert.deepEqual(await optionLabels(target), [
           "AI SDK script",
           "LangGraph agent",
           "Claude Code mcp.json",

@@ -225,6 +225,10 @@ Deno.test({
         const result = form.getByRole("region", { name: "Test result" });
         await result.getByText(/Connected in .* tools/).waitFor();
         await form.getByLabel("Offer echo to the model").uncheck();
+        // An app-only tool (MCP Apps visibility ["app"]) is never offered: shown so, not editable.
+        const appOnly = form.getByLabel("Offer dashboard_refresh to the model");
+        assert.equal(await appOnly.isChecked(), false);
+        assert.equal(await appOnly.isDisabled(), true);
         await form.getByLabel("Approval of add").selectOption("ask");
         await form.getByRole("button", { name: "Save" }).click();
         await form.getByRole("status").getByText("Saved").waitFor();

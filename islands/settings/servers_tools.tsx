@@ -124,6 +124,9 @@ export function ToolSettings({ draft, known }: ToolSettingsProps) {
             <tbody>
               {names.map((name) => {
                 const tool = described.get(name);
+                // An app-only tool is never offered, whatever disabledTools says.
+                const appOnly = tool?.ui?.visibility !== undefined &&
+                  !tool.ui.visibility.includes("model");
                 return (
                   <tr key={name}>
                     <th scope="row">
@@ -131,7 +134,7 @@ export function ToolSettings({ draft, known }: ToolSettingsProps) {
                       {tool?.title || tool?.description
                         ? <span class="hint tool-about">{tool.title ?? tool.description}</span>
                         : null}
-                      {tool?.ui?.visibility && !tool.ui.visibility.includes("model")
+                      {appOnly
                         ? <span class="hint tool-about">Only its app calls it; never offered.</span>
                         : null}
                     </th>
@@ -139,7 +142,8 @@ export function ToolSettings({ draft, known }: ToolSettingsProps) {
                       <input
                         type="checkbox"
                         aria-label={`Offer ${name} to the model`}
-                        checked={!disabled.includes(name)}
+                        checked={!appOnly && !disabled.includes(name)}
+                        disabled={appOnly}
                         onChange={(event) => setOffered(draft, name, event.currentTarget.checked)}
                       />
                     </td>
