@@ -3,6 +3,7 @@ import { cp, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { VERSION } from "../core/version.ts";
+import { buildUi } from "../scripts/build_ui.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const PERMISSIONS = [
@@ -315,6 +316,8 @@ Deno.test("the bundled dist/lass.js (deno task build) starts and serves", async 
 });
 
 Deno.test("routes print no runtime warnings (POST /api/ui/generate, chat, llm/test, pages)", async () => {
+  // The page needs the built UI (a clean checkout has none until a build).
+  await buildUi({ ifStale: true });
   const dir = await tempDir();
   try {
     const server = await start(MAIN, [
