@@ -141,6 +141,20 @@ Deno.test("tokensMatch compares whole tokens", () => {
   assert.equal(tokensMatch("abc", "abd"), false);
   assert.equal(tokensMatch("ab", "abc"), false);
   assert.equal(tokensMatch("", "abc"), false);
+  assert.equal(tokensMatch("abcd", "abc"), false, "a longer guess with the right prefix");
+  assert.equal(tokensMatch("", ""), true);
+  assert.equal(tokensMatch("é", "e\u0301"), false, "bytes, not what they look like");
+  const token = "x".repeat(64);
+  assert.equal(tokensMatch(token, token.slice()), true);
+  assert.equal(tokensMatch(`${token}y`, token), false);
+});
+
+Deno.test("the token compare is the one docs/security.md describes: SHA-256 and timingSafeEqual", async () => {
+  const source = await Deno.readTextFile(new URL("../routes/security.ts", import.meta.url));
+  const docs = await Deno.readTextFile(new URL("../docs/security.md", import.meta.url));
+  assert.match(docs, /hashed with SHA-256 and the digests compared\s+with `timingSafeEqual`/);
+  assert.match(source, /import \{[^}]*\btimingSafeEqual\b[^}]*\} from "node:crypto"/);
+  assert.match(source, /createHash\("sha256"\)/);
 });
 
 Deno.test("isLoopbackName knows loopback names and nothing else", () => {
