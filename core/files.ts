@@ -27,6 +27,8 @@ export interface FileSystem {
   /** Creates a new file (failing if it exists) with this content and mode, flushed to disk. */
   writeNew(path: string, content: string, mode: number): Promise<void>;
   rename(from: string, to: string): Promise<void>;
+  /** Sets the permission bits of a file. */
+  chmod(path: string, mode: number): Promise<void>;
   /** Removes a file; false when there was none. */
   remove(path: string): Promise<boolean>;
   /** The names in a folder; empty when the folder does not exist. */
@@ -53,9 +55,31 @@ export interface AtomicWriteOptions {
   dirMode?: number;
 }
 
+/** The mode of every temp file: readable by the user only. */
+export const TEMP_MODE = 0o600;
+
+/** The name of a temp file of {@link writeFileAtomic}: `.<target name>.lass-<8 hex>.tmp`. */
+export function tempFileName(target: string): string {
+  return `.${target}.lass-${crypto.randomUUID().slice(0, 8)}.tmp`;
+}
+
+/**
+ * Whether a file name is a temp file of {@link writeFileAtomic}, left behind when Lass was killed
+ * mid-write: `.<name>.lass-<8 hex>.tmp`, or `.<name>.json.<8 hex>.tmp` as earlier versions
+ * named them without the `lass-` mark (every file Lass writes atomically is a `.json`).
+ * `target`, when given, is the one file name whose temp files match.
+ */
+export function isTempFileName(name: string, target?: string): boolean {
+  const match = /^\.(.+)\.lass-[0-9a-f]{8}\.tmp$/.exec(name) ??
+    /^\.(.+\.json)\.[0-9a-f]{8}\.tmp$/.exec(name);
+  return match !== null && (target === undefined || match[1] === target);
+}
+
 /**
  * Writes a file so that readers see either the old or the new content, never a mix:
  * a temp file in the same folder, flushed to disk, then renamed over the target.
+ * The temp file is created with mode 0600 (it may hold secrets and outlive a crash) and gets
+ * the file's own mode just before the rename; {@link removeTempFiles} cleans up after a crash.
  */
 export async function writeFileAtomic(
   fs: FileSystem,
@@ -65,14 +89,38 @@ export async function writeFileAtomic(
 ): Promise<void> {
   const folder = dirname(path);
   await fs.makeDir(folder, options.dirMode ?? 0o755);
-  const temp = join(folder, `.${basename(path)}.${crypto.randomUUID().slice(0, 8)}.tmp`);
+  const temp = join(folder, tempFileName(basename(path)));
+  const mode = options.mode ?? 0o644;
   try {
-    await fs.writeNew(temp, content, options.mode ?? 0o644);
+    await fs.writeNew(temp, content, TEMP_MODE);
+    if (mode !== TEMP_MODE) await fs.chmod(temp, mode);
     await fs.rename(temp, path);
   } catch (error) {
     await fs.remove(temp).catch(() => false);
     throw error;
   }
+}
+
+/**
+ * Removes the temp files that writes killed midway left in a folder (see {@link isTempFileName};
+ * no other file is touched), and in its subfolders down to `depth` levels (links are not
+ * followed). Returns the paths removed; a file that cannot be removed is skipped.
+ */
+export async function removeTempFiles(
+  fs: FileSystem,
+  dir: string,
+  options: { depth?: number; target?: string } = {},
+): Promise<string[]> {
+  const removed: string[] = [];
+  for (const entry of await fs.entries(dir).catch(() => [])) {
+    const path = join(dir, entry.name);
+    if (entry.isFile && isTempFileName(entry.name, options.target)) {
+      if (await fs.remove(path).catch(() => false)) removed.push(path);
+    } else if (entry.isDirectory && (options.depth ?? 0) > 0) {
+      removed.push(...await removeTempFiles(fs, path, { ...options, depth: options.depth! - 1 }));
+    }
+  }
+  return removed;
 }
 
 /** A queue that runs async tasks one at a time, in order (a per-resource write lock). */

@@ -1,6 +1,16 @@
 /** The file operations of Lass on `node:fs`: the default for any runtime with Node built-ins. */
 import { existsSync, watch } from "node:fs";
-import { mkdir, open, readdir, readFile, realpath, rename, rm, stat } from "node:fs/promises";
+import {
+  chmod,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  stat,
+} from "node:fs/promises";
 import type { FileSystem } from "./files.ts";
 
 const missing = (error: unknown) => (error as { code?: string }).code === "ENOENT";
@@ -25,6 +35,7 @@ export const nodeFileSystem: FileSystem = {
     }
   },
   rename: (from, to) => rename(from, to),
+  chmod: (path, mode) => chmod(path, mode),
   async remove(path) {
     try {
       await rm(path);

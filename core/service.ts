@@ -1,11 +1,12 @@
 /** Opens the parts of a running Lass that hold state: config, events, interactions and sessions. */
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { ApprovalGate } from "./chat/approvals.ts";
 import type { EnvLookup } from "./config/env_refs.ts";
+import { SCHEMA_FILE_NAME } from "./config/defaults.ts";
 import { ConfigStore } from "./config/store.ts";
 import { EventBus, type EventBusOptions } from "./events.ts";
 import { CatalogRegistry } from "./genui/registry.ts";
-import type { FileSystem } from "./files.ts";
+import { type FileSystem, removeTempFiles } from "./files.ts";
 import { InteractionRegistry } from "./interactions.ts";
 import { detectedEnvKeys } from "./llm/presets.ts";
 import { type ManagerOptions, ToolServerManager } from "./mcp/manager.ts";
@@ -51,10 +52,23 @@ export interface Service {
   close(): Promise<void>;
 }
 
+/**
+ * Removes the temp files of writes that a crash (kill -9) cut short: beside the config only
+ * those of the config and its schema file, in the data dir and its subfolders any of Lass's
+ * (by their name, see `isTempFileName`). Runs before anything is written.
+ */
+async function removeLeftoverTempFiles(fs: FileSystem, options: ServiceOptions): Promise<void> {
+  const folder = dirname(options.configPath);
+  await removeTempFiles(fs, folder, { target: basename(options.configPath) });
+  await removeTempFiles(fs, folder, { target: SCHEMA_FILE_NAME });
+  await removeTempFiles(fs, options.dataDir, { depth: 2 });
+}
+
 /** Opens (and on a first start creates) the config and the data dir. */
 export async function openService(options: ServiceOptions): Promise<Service> {
   const fs = options.fs ?? (await import("./files_node.ts")).nodeFileSystem;
   const events = new EventBus(options.events);
+  await removeLeftoverTempFiles(fs, options);
   const config = await ConfigStore.open({
     fs,
     path: options.configPath,

@@ -23,6 +23,7 @@ export const denoFileSystem: FileSystem = {
     await file.sync();
   },
   rename: (from, to) => Deno.rename(from, to),
+  chmod: (path, mode) => Deno.chmod(path, mode),
   async remove(path) {
     try {
       await Deno.remove(path);
