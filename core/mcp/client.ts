@@ -101,7 +101,7 @@ export interface SessionHandlers {
   stderr(line: string): void;
   listChanged(kind: "tools" | "prompts" | "resources"): void;
   /** The connection ended without `close()` being called (process exit, a stream that ended). */
-  closed(reason?: string): void;
+  closed(): void;
   /** A remote transport reported a failure; the connection may be gone (the owner checks). */
   troubled(reason: string): void;
 }
