@@ -3,6 +3,18 @@
 /** The pinned package, served from Deno's npm cache. */
 export const EVERYTHING = "npm:@modelcontextprotocol/server-everything@2026.8.31";
 
+/** A tool-server record that starts server-everything over stdio; `extra` adds or replaces fields. */
+export function everythingStdio(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    id: "everything",
+    name: "Everything",
+    transport: "stdio",
+    command: Deno.execPath(),
+    args: ["run", "-A", EVERYTHING, "stdio"],
+    ...extra,
+  };
+}
+
 /** A free loopback port (free when asked; tests use it at once). */
 export function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });

@@ -1,19 +1,10 @@
 /** Both protocol eras per server: `protocolEra`, the negotiated era in the state, not-found answers, error texts. */
 import assert from "node:assert/strict";
-import { EVERYTHING } from "./_everything.ts";
+import { EVERYTHING, everythingStdio } from "./_everything.ts";
 import { DEMO_SERVER } from "./_chat.ts";
 import { configWithServers, post, startService } from "./_helpers.ts";
 
 const COUNT_STARTS = new URL("./fixtures/count_starts.ts", import.meta.url).pathname;
-
-const everythingStdio = (extra: Record<string, unknown> = {}) => ({
-  id: "everything",
-  name: "Everything",
-  transport: "stdio",
-  command: Deno.execPath(),
-  args: ["run", "-A", EVERYTHING, "stdio"],
-  ...extra,
-});
 
 Deno.test("the demo server is reached in the 2026-07-28 era; GET /api/mcp and mcp.state say so", async () => {
   const t = await startService({ config: configWithServers([DEMO_SERVER]) });

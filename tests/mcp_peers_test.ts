@@ -8,16 +8,7 @@ import {
   startService,
   waitForEvent,
 } from "./_helpers.ts";
-import { EVERYTHING, startEverything } from "./_everything.ts";
-
-const everythingStdio = (extra: Record<string, unknown> = {}) => ({
-  id: "everything",
-  name: "Everything",
-  transport: "stdio",
-  command: Deno.execPath(),
-  args: ["run", "-A", EVERYTHING, "stdio"],
-  ...extra,
-});
+import { everythingStdio, startEverything } from "./_everything.ts";
 
 async function nextInteraction(t: Awaited<ReturnType<typeof startService>>): Promise<Json> {
   return (await waitForEvent(t, (event) => event.type === "interaction.created")).data.interaction;
