@@ -188,12 +188,15 @@ async function main(args: string[]): Promise<void> {
     service,
     token,
     allowedHosts,
+    // Every request from the network names its host; one without is refused (400).
+    requireHostHeader: true,
     publicOrigin: () => bound.publicOrigin,
     sandboxOrigin: (url) =>
       bound.sandbox === undefined ? undefined : `${url.protocol}//${url.hostname}:${bound.sandbox}`,
   });
   const sandboxHandler = createSandboxHandler({
     allowedHosts,
+    requireHostHeader: true,
     appOrigin: (url) =>
       bound.app === undefined ? undefined : `${url.protocol}//${url.hostname}:${bound.app}`,
   });

@@ -32,6 +32,12 @@ export interface HandlerOptions {
   token: string;
   /** Host names accepted besides loopback names, e.g. the address given with `--host`. */
   allowedHosts?: string[];
+  /**
+   * Refuse a request without a `Host` header with 400 (`main.ts` sets it: every request from the
+   * network is checked by its `Host`). Off by default, for `Request`s built in process, which carry
+   * no `Host`: their URL's host is checked instead.
+   */
+  requireHostHeader?: boolean;
   /** Interval of event-stream heartbeats; default 15 s. */
   heartbeatMs?: number;
   /** Deadline of `POST /api/llm/test` and `/api/llm/models`; default 20 s. */
@@ -93,8 +99,7 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
   };
 
   async function route(req: Request): Promise<Response> {
-    const url = new URL(req.url);
-    checkHostAndOrigin(req, url, allowedHosts);
+    const url = checkHostAndOrigin(req, allowedHosts, options.requireHostHeader);
     const match = router.match(req.method, url.pathname);
     const method = req.method === "HEAD" ? "GET" : req.method;
     if (!(match.kind === "found" && OPEN_ROUTES.has(`${method} ${match.path}`))) {

@@ -1,9 +1,44 @@
-/** Reading request bodies: a size cap (413), JSON parsing (400 `invalid-json`) and zod validation. */
+/**
+ * Reading request bodies: a size cap (413), JSON parsing (400 `invalid-json`, nesting at most 64
+ * levels deep) and zod validation.
+ */
 import type { z } from "zod";
 import { detailsFromIssues, LassError } from "../core/errors.ts";
 
 /** The largest request body Lass reads: 10 MiB. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** The deepest nesting of arrays and objects Lass reads in a JSON body. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Throws 400 `invalid-json` when a JSON text nests arrays and objects deeper than `limit`: one
+ * linear pass counting brackets outside strings, before any recursive parse or validation runs
+ * (thousands of levels would overflow the stack). Malformed text is left for the parser.
+ */
+export function checkJsonDepth(text: string, limit = MAX_JSON_DEPTH): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++; // a backslash: the next character is escaped
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) {
+      inString = true;
+    } else if (code === 0x7b || code === 0x5b) {
+      if (++depth > limit) {
+        throw new LassError(
+          "invalid-json",
+          `the request body nests arrays and objects more than ${limit} levels deep, ` +
+            `which Lass does not read`,
+        );
+      }
+    } else if (code === 0x7d || code === 0x5d) {
+      depth--;
+    }
+  }
+}
 
 function tooLarge(limit: number): LassError {
   return new LassError("too-large", `the request body is larger than ${limit} bytes`);
@@ -53,6 +88,7 @@ export async function readJson(
 ): Promise<unknown> {
   const text = await readText(req);
   if (options.emptyAs !== undefined && text.trim() === "") return options.emptyAs;
+  checkJsonDepth(text);
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -6,7 +6,7 @@
  */
 import { LassError } from "../core/errors.ts";
 import { errorResponse, respond } from "./http.ts";
-import { hostName, isLoopbackName } from "./security.ts";
+import { checkHost } from "./security.ts";
 
 /** The domain lists of an MCP Apps resource CSP (`_meta.ui.csp`). */
 export interface SandboxCsp {
@@ -179,6 +179,8 @@ export interface SandboxHandlerOptions {
   appOrigin?: (url: URL) => string | undefined;
   /** Host names accepted besides loopback names (as for the API). */
   allowedHosts?: string[];
+  /** Refuse a request without a `Host` header with 400, as the API does (see `createHandler`). */
+  requireHostHeader?: boolean;
 }
 
 /**
@@ -191,12 +193,11 @@ export function createSandboxHandler(
 ): (req: Request) => Promise<Response> {
   const allowedHosts = new Set((options.allowedHosts ?? []).map((host) => host.toLowerCase()));
   return (req) => {
-    const url = new URL(req.url);
-    const name = hostName(req.headers.get("host") ?? url.host);
-    if (name === "" || (!isLoopbackName(name) && !allowedHosts.has(name))) {
-      return Promise.resolve(errorResponse(
-        new LassError("forbidden-host", `requests for host ${JSON.stringify(name)} are refused`),
-      ));
+    let url: URL;
+    try {
+      url = checkHost(req, allowedHosts, options.requireHostHeader).url;
+    } catch (error) {
+      return Promise.resolve(errorResponse(error as LassError));
     }
     if (url.pathname !== "/") {
       return Promise.resolve(errorResponse(

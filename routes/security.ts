@@ -35,17 +35,55 @@ export function isLoopbackName(name: string): boolean {
     /^127(\.\d{1,3}){3}$/.test(name);
 }
 
-/** Throws 403 for a `Host` that is not loopback or an allowed name, and for a foreign `Origin`. */
-export function checkHostAndOrigin(
+/**
+ * The syntax of a `Host` value Lass accepts: a name or IPv4 address, or an IPv6 address in
+ * brackets, with an optional port. Anything else (`[evil.com]`, spaces, `@`, `/`) is malformed.
+ */
+const HOST_SYNTAX = /^(?:\[[0-9a-f:.]+\]|[a-z0-9._~-]+)(?::\d{1,5})?$/i;
+
+/**
+ * The URL and `Host` of a request, checked: 400 `invalid-request` when there is no `Host` header
+ * and `requireHostHeader` is set (requests from the network; a `Request` built in process carries
+ * no `Host`, and then its URL's host is checked instead); 403 `forbidden-host` for a malformed
+ * `Host`, an empty one, or one that is not loopback or an allowed name. Checked before the
+ * request's URL is parsed, as a runtime builds that URL from the `Host` header.
+ */
+export function checkHost(
   req: Request,
-  url: URL,
   allowedHosts: ReadonlySet<string>,
-): void {
-  const host = req.headers.get("host") ?? url.host;
-  const name = hostName(host);
-  if (name === "" || (!isLoopbackName(name) && !allowedHosts.has(name))) {
+  requireHostHeader = false,
+): { url: URL; host: string } {
+  const header = req.headers.get("host");
+  if (header === null && requireHostHeader) {
+    throw new LassError(
+      "invalid-request",
+      "the request has no Host header; send the host name and port you reach Lass at",
+    );
+  }
+  let url: URL | undefined;
+  try {
+    url = new URL(req.url);
+  } catch {
+    // Only a malformed Host makes the URL of a received request invalid: refused below.
+  }
+  const host = header ?? url?.host ?? "";
+  const name = HOST_SYNTAX.test(host) ? hostName(host) : "";
+  if (!url || name === "" || (!isLoopbackName(name) && !allowedHosts.has(name))) {
     throw new LassError("forbidden-host", `requests for host ${JSON.stringify(host)} are refused`);
   }
+  return { url, host };
+}
+
+/**
+ * Checks `Host` (see {@link checkHost}) and throws 403 for a foreign `Origin`; returns the
+ * request's URL.
+ */
+export function checkHostAndOrigin(
+  req: Request,
+  allowedHosts: ReadonlySet<string>,
+  requireHostHeader = false,
+): URL {
+  const { url, host } = checkHost(req, allowedHosts, requireHostHeader);
   const origin = req.headers.get("origin");
   if (origin !== null && origin !== `${url.protocol}//${host}`) {
     throw new LassError(
@@ -53,4 +91,5 @@ export function checkHostAndOrigin(
       `requests from origin ${JSON.stringify(origin)} are refused`,
     );
   }
+  return url;
 }
