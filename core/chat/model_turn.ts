@@ -85,6 +85,7 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
     endpoint: model.shownEndpoint,
     model: profile.model,
     timeoutMs: 0,
+    secrets: model.secrets,
   };
   return {
     model: profile.model,

@@ -95,6 +95,7 @@ export async function generateUi(request: GenerateRequest): Promise<GeneratedUi>
       endpoint: model.shownEndpoint,
       model: profile.model,
       timeoutMs,
+      secrets: model.secrets,
     };
     if (deadline.aborted) {
       throw new LassError("timeout", describeModelError(error, context, true));

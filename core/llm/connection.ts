@@ -3,6 +3,7 @@ import { DEMO_MARKER } from "../config/defaults.ts";
 import { type EnvLookup, envRefNames, resolveEnvRef, resolveEnvRefs } from "../config/env_refs.ts";
 import type { LlmProfile } from "../config/schema.ts";
 import { redactUrl } from "../config/redact.ts";
+import { scrubSecrets, secretValues } from "../config/secrets.ts";
 import { PROVIDER_PRESETS } from "./presets.ts";
 
 /** Azure API versions named by date (`2024-10-21`) use the classic deployment URLs. */
@@ -45,6 +46,8 @@ export interface Connection {
   shownEndpoint: string;
   apiKey: string;
   headers: Record<string, string>;
+  /** The profile's secrets (its key, header values, URL credentials): scrubbed from error texts. */
+  secrets: string[];
   /**
    * Why the profile cannot be used as it stands, found without a request: a key it needs did not
    * resolve (`no API key: OPENAI_API_KEY is not set`), an empty base URL, a bad `OLLAMA_HOST`.
@@ -59,7 +62,15 @@ export function connectionOf(profile: LlmProfile, env: EnvLookup): Connection {
   const baseURL = profile.baseURL === undefined ? "" : resolveEnvRef(profile.baseURL, env);
   const headers = profile.headers ? resolveEnvRefs(profile.headers, env) : {};
   if (profile.provider === "compatible-api" && baseURL === DEMO_MARKER) {
-    return { endpoint: DEMO_MARKER, shownEndpoint: DEMO_MARKER, apiKey: "", headers, demo: true };
+    const secrets = profileSecrets(profile, env, "", "");
+    return {
+      endpoint: DEMO_MARKER,
+      shownEndpoint: DEMO_MARKER,
+      apiKey: "",
+      headers,
+      secrets,
+      demo: true,
+    };
   }
   const { key, source } = apiKeyOf(profile, env);
   // A provider that needs a key, or a profile that names one, must end up with one.
@@ -85,14 +96,34 @@ export function connectionOf(profile: LlmProfile, env: EnvLookup): Connection {
     problem ??= `OLLAMA_HOST is not a valid address: ${(error as Error).message}`;
   }
   endpoint = endpoint.replace(/\/+$/, "");
+  const secrets = profileSecrets(profile, env, key, endpoint);
   return {
     endpoint,
     shownEndpoint: String(redactUrl(endpoint)),
     apiKey: key,
     headers,
-    problem,
+    secrets,
+    // A problem may quote a value it could not use (a bad `OLLAMA_HOST`).
+    problem: problem === undefined ? undefined : scrubSecrets(problem, secrets),
     demo: false,
   };
+}
+
+/**
+ * The secrets of a profile: the key it sends (its own `apiKey` or the provider's variable), what
+ * its env references resolve to, its header values and the credentials of its endpoint.
+ */
+function profileSecrets(
+  profile: LlmProfile,
+  env: EnvLookup,
+  key: string,
+  endpoint: string,
+): string[] {
+  return secretValues({
+    references: [profile.baseURL, profile.resourceName],
+    values: [key, profile.apiKey, ...Object.values(profile.headers ?? {})],
+    urls: [profile.baseURL, endpoint],
+  }, env);
 }
 
 /** Whether an Azure profile uses the classic deployment URLs (an API version named by date). */

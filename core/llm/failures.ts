@@ -1,6 +1,7 @@
 /** One sentence a person understands for a failed model call or model list. */
 import { APICallError, JSONParseError, TypeValidationError } from "@ai-sdk/provider";
 import type { Provider } from "../config/schema.ts";
+import { scrubSecrets } from "../config/secrets.ts";
 import { clip, isNetworkFailure } from "../errors.ts";
 
 /** What a failure message may mention. */
@@ -9,6 +10,8 @@ export interface FailureContext {
   endpoint: string;
   model?: string;
   timeoutMs: number;
+  /** The profile's secrets (key, header values, URL credentials): scrubbed from every sentence. */
+  secrets?: readonly string[];
 }
 
 const MAX_DETAIL = 300;
@@ -35,7 +38,9 @@ export function describeHttpStatus(
   detail: string | undefined,
   context: FailureContext,
 ): string {
-  const suffix = detail ? `: ${detail}` : "";
+  // A vendor may quote the key it got ("Incorrect API key provided: sk-...").
+  const shown = detail && scrubSecrets(detail, context.secrets ?? []);
+  const suffix = shown ? `: ${shown}` : "";
   if (status === 401) return `the provider rejected the API key (401)${suffix}`;
   if (status === 403) return `the provider refused access with this API key (403)${suffix}`;
   if (status === 404) {
@@ -104,12 +109,19 @@ function describeUnreadable(error: unknown, url?: string): string | undefined {
   return undefined;
 }
 
-/** Describes any error of an AI SDK call; `timedOut` says the caller's own deadline passed. */
+/**
+ * Describes any error of an AI SDK call; `timedOut` says the caller's own deadline passed. The
+ * profile's secrets never show, even when the vendor's message or the error quotes them.
+ */
 export function describeModelError(
   error: unknown,
   context: FailureContext,
   timedOut = false,
 ): string {
+  return scrubSecrets(describeAnyError(error, context, timedOut), context.secrets ?? []);
+}
+
+function describeAnyError(error: unknown, context: FailureContext, timedOut: boolean): string {
   if (timedOut) return describeTimeout(context);
   // A retry error wraps the last attempt's error.
   const last = (error as { lastError?: unknown })?.lastError ?? error;

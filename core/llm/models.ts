@@ -139,6 +139,7 @@ export async function listModels(
     provider: profile.provider,
     endpoint: connection.shownEndpoint,
     timeoutMs,
+    secrets: connection.secrets,
   };
   const request = listRequest(profile, connection);
   const deadline = AbortSignal.timeout(timeoutMs);

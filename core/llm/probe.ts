@@ -48,6 +48,7 @@ export async function testProfile(
       endpoint: resolved.shownEndpoint,
       model: profile.model,
       timeoutMs,
+      secrets: resolved.secrets,
     };
     return {
       ok: false,

@@ -27,6 +27,8 @@ export interface ResolvedModel {
   settings: CallSettings;
   /** Where requests go, as messages may show it (credentials redacted). */
   shownEndpoint: string;
+  /** The profile's secrets (a failure context's `secrets`): never shown in a message. */
+  secrets: string[];
   /** Why the profile cannot be used as it stands (see `Connection.problem`). */
   problem?: string;
   demo: boolean;
@@ -54,8 +56,8 @@ export function resolveModel(
   options: { fetch?: typeof fetch } = {},
 ): ResolvedModel {
   const connection = connectionOf(profile, env);
-  const { endpoint, shownEndpoint, apiKey, problem, demo } = connection;
-  const resolved = { settings: settingsOf(profile), shownEndpoint, problem, demo };
+  const { endpoint, shownEndpoint, apiKey, secrets, problem, demo } = connection;
+  const resolved = { settings: settingsOf(profile), shownEndpoint, secrets, problem, demo };
   if (demo) return { ...resolved, model: createDemoModel(profile.model) };
   const common = { headers: connection.headers, fetch: options.fetch, baseURL: endpoint };
   return { ...resolved, model: modelOf(profile, { ...common, apiKey }) };

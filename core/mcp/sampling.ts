@@ -8,6 +8,7 @@ import type { EnvLookup } from "../config/env_refs.ts";
 import type { LlmProfile, ServiceConfig } from "../config/schema.ts";
 import type { ConfigStore } from "../config/store.ts";
 import type { Sampler } from "./manager.ts";
+import { scrubSecrets } from "../config/secrets.ts";
 
 /** The profile that answers sampling: the active workspace's model, else the first profile. */
 export function samplingProfile(config: ServiceConfig): LlmProfile | undefined {
@@ -35,7 +36,7 @@ export function createSampler(config: ConfigStore, env: EnvLookup): Sampler {
       import("./_sampling_messages.ts"),
     ]);
     const { toModelMessages, toModelToolChoice, toModelTools } = convert;
-    const { model, settings } = configuredModel(profile, env);
+    const { model, settings, secrets } = configuredModel(profile, env);
     const result = await generateText({
       ...settings,
       model,
@@ -50,6 +51,10 @@ export function createSampler(config: ConfigStore, env: EnvLookup): Sampler {
       ...(params.stopSequences && { stopSequences: params.stopSequences }),
       abortSignal: signal,
       maxRetries: 1,
+    }).catch((error) => {
+      // The answer goes to the tool server: never with the key a vendor quoted back.
+      if (error instanceof Error) error.message = scrubSecrets(error.message, secrets);
+      throw error;
     });
     const stopReason = result.finishReason === "length" ? "maxTokens" : "endTurn";
     if (!params.tools || result.toolCalls.length === 0) {

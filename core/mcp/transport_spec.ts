@@ -1,7 +1,8 @@
 /** From a config record to what the MCP client needs (env references resolved), and connect failures as sentences. */
 import { dirname, resolve } from "node:path";
 import { DEMO_MARKER } from "../config/defaults.ts";
-import { type EnvLookup, envRefNames, resolveEnvRef, resolveEnvRefs } from "../config/env_refs.ts";
+import { type EnvLookup, resolveEnvRef, resolveEnvRefs } from "../config/env_refs.ts";
+import { isSecretName, scrubSecrets, secretValues } from "../config/secrets.ts";
 import type { McpServerConfig } from "../config/schema.ts";
 import { clip, isNetworkFailure } from "../errors.ts";
 import type { InProcessHandler, TransportSpec } from "./client.ts";
@@ -88,26 +89,27 @@ export function describeConnectError(
   return clip(tail ? `${text}\nstderr:\n${tail}` : text);
 }
 
-/** The values a record's env references resolve to (keys, tokens): never shown in a message. */
+/**
+ * The secrets of a record, never shown in a message: what its env references resolve to (keys,
+ * tokens), its header values, the credentials of its URL and its key-like `env` and `inheritEnv`.
+ */
 export function secretsOf(record: McpServerConfig, env: EnvLookup): string[] {
-  const raw = [
-    record.url,
-    record.command,
-    ...(record.args ?? []),
-    ...Object.values(record.headers ?? {}),
-    ...Object.values(record.env ?? {}),
-  ].filter((value): value is string => typeof value === "string");
-  // Inherited variables named like keys (`GITHUB_TOKEN`) are secrets too; `LANG` is not.
-  const inherited = (record.inheritEnv ?? []).filter((name) =>
-    /key|token|secret|passw|auth|credential|sig/i.test(name)
-  );
-  const names = [...raw.flatMap(envRefNames), ...inherited];
-  return [...new Set(names)].map((name) => env(name) ?? "").filter((value) => value.length >= 4);
+  const recordEnv = Object.entries(record.env ?? {});
+  return secretValues({
+    references: [
+      record.url,
+      record.command,
+      ...(record.args ?? []),
+      ...recordEnv.map(([, value]) => value),
+    ],
+    values: [
+      ...Object.values(record.headers ?? {}),
+      ...recordEnv.filter(([name]) => isSecretName(name)).map(([, value]) => value),
+    ],
+    urls: [record.url],
+    // Inherited variables named like keys (`GITHUB_TOKEN`) are secrets too; `LANG` is not.
+    variables: (record.inheritEnv ?? []).filter(isSecretName),
+  }, env);
 }
 
-/** Replaces each secret in a text by `<redacted>`. */
-export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) out = out.split(secret).join("<redacted>");
-  return out;
-}
+export { scrubSecrets };
