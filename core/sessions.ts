@@ -54,7 +54,15 @@ export interface TurnRecord {
    * cards.
    */
   toolCalls?: Record<string, unknown>;
+  /**
+   * How a turn that did not finish ended: its error's text, or that it was aborted. Kept in the
+   * session's `meta.endings`, by the index of the turn's user message, so a reopened chat shows it.
+   */
+  ending?: TurnEnding;
 }
+
+/** How an unfinished turn ended, in `meta.endings[<index of its user message>]`. */
+export type TurnEnding = { error: string } | { aborted: true };
 
 /** Checks a session id from a URL; throws 400 `invalid-request` for anything unsafe. */
 export function assertSessionId(id: string): void {
@@ -198,7 +206,8 @@ export class SessionStore {
   /**
    * Appends a chat turn to a session, creating it when there is none: a new session gets the
    * whole request history, an existing one the request's last message (the new user message);
-   * both get the response messages. The title comes from the first user message.
+   * both get the response messages. The title comes from the first user message. A turn that
+   * failed or was aborted is appended too, with what it streamed and its `ending`.
    */
   appendTurn(id: string, turn: TurnRecord): Promise<Session> {
     const file = this.#file(id);
@@ -211,7 +220,7 @@ export class SessionStore {
         "messages"
       ];
       const known = previous?.meta?.toolCalls;
-      const meta = turn.toolCalls && Object.keys(turn.toolCalls).length > 0
+      let meta = turn.toolCalls && Object.keys(turn.toolCalls).length > 0
         ? {
           ...previous?.meta,
           toolCalls: {
@@ -220,6 +229,17 @@ export class SessionStore {
           },
         }
         : previous?.meta;
+      if (turn.ending && added.length > 0) {
+        const endings = meta?.endings;
+        const userIndex = (previous?.messages.length ?? 0) + added.length - 1;
+        meta = {
+          ...meta,
+          endings: {
+            ...(endings && typeof endings === "object" ? endings : {}),
+            [userIndex]: turn.ending,
+          },
+        };
+      }
       const session: Session = {
         ...previous,
         ...(meta && { meta }),

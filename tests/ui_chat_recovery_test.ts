@@ -53,7 +53,7 @@ Deno.test({
         await retry.waitFor();
         await screenshot(page, "chat-failed-turn");
         // Retry sends the same message again: with a working model it is answered, and the
-        // failed turn (never saved) gives its place to the new one.
+        // failed turn gives its place to the new one (its session keeps it, with its error).
         await page.getByLabel("Model", { exact: true }).selectOption("demo");
         await retry.click();
         await page.locator(".turn-done").waitFor();
@@ -67,8 +67,16 @@ Deno.test({
         const stored = await t.service.sessions.get(id);
         assert.deepEqual(
           stored.messages.filter((m: Json) => m.role === "user").map((m: Json) => m.content),
-          ["hello there"],
+          ["hello there", "hello there"],
         );
+        assert.match(String((stored.meta?.endings as Json)?.["0"]?.error), /LASS_TEST_UNSET_KEY/);
+        // A reload shows the failed turn with its error and Retry, then the answered one.
+        await page.reload();
+        await page.locator(".turn-done").waitFor();
+        assert.equal(await page.locator(".turn").count(), 2);
+        await page.locator(".turn-error").getByRole("alert").getByText("LASS_TEST_UNSET_KEY")
+          .waitFor();
+        await page.locator(".turn-error").getByRole("button", { name: "Retry" }).waitFor();
       });
 
       await test.step("after Approve the focus stays in the chat, on the message box", async () => {

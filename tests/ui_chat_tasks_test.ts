@@ -29,7 +29,7 @@ Deno.test({
       assert.match(await progress.innerText(), /task/);
       await screenshot(page, "chat-task-running");
       await page.getByRole("button", { name: "Stop" }).click();
-      await page.getByText("Stopped. This turn is not saved.").waitFor();
+      await page.getByText("Stopped.", { exact: true }).waitFor();
       assert.equal((await cancelled).data.serverId, "demo");
       await card.getByText("no result").waitFor();
       assert.deepEqual(ui.problems, []);

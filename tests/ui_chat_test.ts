@@ -75,7 +75,6 @@ Deno.test({
         const alert = page.locator(".turn-error [role=alert]");
         await alert.waitFor();
         assert.match(await alert.innerText(), /LASS_TEST_UNSET_KEY is not set/);
-        assert.match(await alert.innerText(), /not saved/);
         await page.getByLabel("Model", { exact: true }).selectOption("");
       });
 
@@ -86,13 +85,13 @@ Deno.test({
         const card = page.getByRole("region", { name: "Tool call slow_count on demo" });
         await card.getByText("running…").waitFor();
         await page.getByRole("button", { name: "Stop" }).click();
-        await page.getByText("Stopped. This turn is not saved.").waitFor();
+        await page.getByText("Stopped.", { exact: true }).waitFor();
         await aborted;
         await card.getByText("no result").waitFor();
         await page.getByRole("button", { name: "Send" }).waitFor();
       });
 
-      await test.step("the next turn continues the saved history, without the failed ones", async () => {
+      await test.step("the next turn continues the history without the failed ones; the session keeps them", async () => {
         await page.getByLabel("Message", { exact: true }).fill("echo 'after the stop'");
         await page.keyboard.press("Enter");
         await page.getByRole("region", { name: "Tool call echo on demo" }).waitFor();
@@ -101,7 +100,14 @@ Deno.test({
         const users = stored.messages.filter((m: Json) => m.role === "user").map((m: Json) =>
           m.content
         );
-        assert.deepEqual(users, ["please add 2 and 3", "echo 'after the stop'"]);
+        assert.deepEqual(users, [
+          "please add 2 and 3",
+          "hello there",
+          "slow count 20 steps",
+          "echo 'after the stop'",
+        ]);
+        // By the index of the user message: after the first turn's four messages.
+        assert.deepEqual(Object.keys(stored.meta?.endings as Json), ["4", "5"]);
       });
 
       await test.step("a reload reopens the chat exactly", async () => {
@@ -117,13 +123,19 @@ Deno.test({
           );
           return texts;
         };
-        const before = (await view()).filter((_, i) => i === 0 || i === 3);
+        const before = await view();
         await page.reload();
         await page.getByRole("region", { name: "Tool call echo on demo" }).waitFor();
         assert.equal(page.url(), `${ui.base}/chat/${sessionId}`);
         const after = await view();
-        assert.equal(after.length, 2, "the stopped and failed turns were not saved");
-        assert.deepEqual(after, before);
+        assert.equal(after.length, 4, "the stopped and failed turns are saved");
+        // The stopped turn's unfinished call now says so; the others are as they were.
+        assert.deepEqual([after[0], after[1], after[3]], [before[0], before[1], before[3]]);
+        assert.match(
+          await page.locator(".turn-error [role=alert]").innerText(),
+          /LASS_TEST_UNSET_KEY is not set/,
+        );
+        await page.locator(".turn-stopped").getByText("Stopped.", { exact: true }).waitFor();
         const durations = await page.locator(".tool-card .duration").allInnerTexts();
         assert.equal(durations.length, 2, "durations come back from the session's meta");
         await screenshot(page, "chat-reopened");
@@ -131,7 +143,7 @@ Deno.test({
         await page.getByLabel("Message", { exact: true }).fill("please add 1 and 1");
         await page.keyboard.press("Enter");
         await page.locator(".turn-done").nth(2).waitFor();
-        assert.match(await page.locator(".turn").nth(2).innerText(), /returned 2\./);
+        assert.match(await page.locator(".turn-done").nth(2).innerText(), /returned 2\./);
       });
 
       await test.step("generative-UI results render in their tool card", async () => {

@@ -1,5 +1,6 @@
 /** One chat turn as a stream of chunks: checked first, then run by a model or a remote agent. */
 import { ToolCallDetails } from "./tool_details.ts";
+import { PartialTurn } from "./partial_turn.ts";
 import { type ModelMessage, modelMessageSchema } from "ai";
 import { clip, detailsFromIssues, LassError } from "../errors.ts";
 import type { Service } from "../service.ts";
@@ -56,8 +57,32 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const sessionId = turn.body.sessionId;
-  const fail = (error: unknown): ChatChunk | undefined => {
+  // What streamed so far, saved with how the turn ended when it does not finish.
+  let saved = !sessionId;
+  let sessionFields: ReadyTurn["sessionFields"] = {};
+  const partial = new PartialTurn();
+  const toolCalls = new ToolCallDetails();
+  const saveUnfinished = async (ending: { error: string } | { aborted: true }) => {
+    if (saved || !sessionId) return;
+    saved = true;
+    await service.sessions.appendTurn(sessionId, {
+      workspaceId: resolved.workspace.id,
+      ...sessionFields,
+      request: turn.messages,
+      response: partial.messages(),
+      toolCalls: toolCalls.toRecord(),
+      ending,
+    }).catch((error) => {
+      service.events.emit("chat.error", {
+        runId,
+        message: `the unfinished turn could not be saved: ${error.message}`,
+        durationMs: elapsed(),
+      });
+    });
+  };
+  const fail = async (error: unknown): Promise<ChatChunk | undefined> => {
     if (signal.aborted) {
+      await saveUnfinished({ aborted: true });
       service.events.emit("chat.error", {
         runId,
         message: "the turn was aborted: the client went away",
@@ -67,6 +92,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
       return undefined;
     }
     const message = error instanceof Error ? error.message : String(error);
+    await saveUnfinished({ error: message });
     service.events.emit("chat.error", { runId, message, durationMs: elapsed() });
     return { type: "error", message };
   };
@@ -77,10 +103,11 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
         ? await agentTurn(turn, resolved.responder.agent)
         : await modelTurn(turn, resolved.responder.profile);
     } catch (error) {
-      const chunk = fail(error);
+      const chunk = await fail(error);
       if (chunk) yield chunk;
       return;
     }
+    sessionFields = ready.sessionFields;
     service.events.emit("chat.start", {
       runId,
       workspaceId: resolved.workspace.id,
@@ -98,7 +125,6 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
     };
     let outcome: TurnOutcome;
     let text = "";
-    const toolCalls = new ToolCallDetails();
     try {
       while (true) {
         const next = await ready.body.next();
@@ -108,10 +134,12 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
         }
         if (next.value.type === "text") text += next.value.text;
         else toolCalls.add(next.value);
+        partial.add(next.value);
         yield next.value;
       }
       if (signal.aborted) throw signal.reason;
       if (sessionId) {
+        saved = true;
         await service.sessions.appendTurn(sessionId, {
           workspaceId: resolved.workspace.id,
           ...ready.sessionFields,
@@ -123,7 +151,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
         });
       }
     } catch (error) {
-      const chunk = fail(error);
+      const chunk = await fail(error);
       if (chunk) yield chunk;
       return;
     }
@@ -141,6 +169,8 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
     });
     yield { type: "finish", usage: outcome.usage, durationMs, messages: outcome.messages };
   } finally {
+    // Ended early by the client going away (`return()` at a `yield`): saved as aborted.
+    await saveUnfinished({ aborted: true });
     service.interactions.rejectRun(runId);
   }
 }

@@ -1,12 +1,20 @@
 /**
  * One open chat: its turns, the history sent with each turn, streaming with stop, and saving.
- * The server appends every finished turn to the session (`sessionId` in the chat request), with
- * what the messages cannot hold about its tool calls in `meta.toolCalls`.
+ * The server appends every turn to the session (`sessionId` in the chat request), with what the
+ * messages cannot hold about its tool calls in `meta.toolCalls`; a turn that failed or was stopped
+ * is appended with what streamed and how it ended (`meta.endings`).
  */
 import { batch, signal } from "@preact/signals";
 import { ApiError } from "../api.ts";
 import { api, describeError, loadSessions, serialize } from "../state.ts";
-import { applyChunks, newTurn, type Turn, turnsFromMessages } from "./model.ts";
+import {
+  applyChunks,
+  historyToSend,
+  newTurn,
+  type Turn,
+  type TurnEnding,
+  turnsFromMessages,
+} from "./model.ts";
 import type { ChatChunk, ChatRequest, StoredToolCall } from "../../wire/chat.ts";
 import type { ModelMessage } from "../../wire/messages.ts";
 
@@ -60,9 +68,10 @@ export class Chat {
     try {
       const record = await api().sessions.get(this.id);
       const meta = (record.meta?.toolCalls ?? {}) as Record<string, StoredToolCall>;
+      const endings = (record.meta?.endings ?? {}) as Record<string, TurnEnding>;
       batch(() => {
-        this.#history = record.messages;
-        this.turns.value = turnsFromMessages(record.messages, meta);
+        this.#history = historyToSend(record.messages, endings);
+        this.turns.value = turnsFromMessages(record.messages, meta, endings);
         this.workspaceId.value = record.workspaceId;
         this.llmId.value = record.agentId ? "" : record.llmId ?? "";
         this.saved.value = true;
@@ -122,9 +131,12 @@ export class Chat {
         if (queue.length > 0) batch(() => applyChunks(turn, queue.splice(0)));
       };
       let finish: Extract<ChatChunk, { type: "finish" }> | undefined;
+      // Once the server has the turn, it saves it, however it ends.
+      let reached = false;
       try {
         if (abort.signal.aborted) throw new DOMException("stopped", "AbortError");
         const stream = await api().chat(body, abort.signal);
+        reached = true;
         if (stream.runId) turn.runId.value = stream.runId;
         for await (const chunk of stream.chunks) {
           queue.push(chunk);
@@ -137,9 +149,6 @@ export class Chat {
         flush();
         if (finish) {
           this.#history = [...this.#history, user, ...finish.messages as ModelMessage[]];
-          const first = !this.saved.value;
-          this.saved.value = true;
-          if (first) this.onSaved?.(this);
         } else if (turn.status.value !== "error") {
           batch(() => {
             turn.status.value = "error";
@@ -157,6 +166,10 @@ export class Chat {
           }
         });
       } finally {
+        if (reached && !this.saved.value) {
+          this.saved.value = true;
+          this.onSaved?.(this);
+        }
         batch(() => {
           this.running.value = null;
           if (options.fromDraft && turn.status.value === "error" && this.draft.value === "") {
@@ -170,8 +183,8 @@ export class Chat {
   }
 
   /**
-   * Sends a failed turn's message again: the failed turn leaves the chat (it was not saved) and
-   * a new one takes its place. The message box keeps what was typed, unless it is that message.
+   * Sends a failed turn's message again: the failed turn leaves the chat (its session keeps it,
+   * with its error) and a new one takes its place. The message box keeps what was typed, unless it is that message.
    */
   async retry(turn: Turn, workspaceId: string): Promise<void> {
     if (this.running.value || turn.status.value !== "error") return;

@@ -52,6 +52,12 @@ export type Part =
 /** How a turn ended (or that it is still streaming). */
 export type TurnStatus = "streaming" | "done" | "stopped" | "error";
 
+/** How a stored turn that did not finish ended (`meta.endings` of a session). */
+export interface TurnEnding {
+  error?: string;
+  aborted?: boolean;
+}
+
 /** A user message and the answer to it. */
 export interface Turn {
   key: string;
@@ -197,19 +203,41 @@ function resultOf(output: ToolResultOutput | undefined): { output: unknown; isEr
   }
 }
 
+/**
+ * The stored messages a later turn sends to the model: those of turns that failed or were stopped
+ * (a user message with an ending, up to the next user message) are left out.
+ */
+export function historyToSend(
+  messages: ModelMessage[],
+  endings: Record<string, unknown> = {},
+): ModelMessage[] {
+  let skipping = false;
+  return messages.filter((message, index) => {
+    if (message.role === "user") skipping = endings[index] !== undefined;
+    return !skipping;
+  });
+}
+
 /** Turns stored messages (a session) into the turns the page shows. */
 export function turnsFromMessages(
   messages: ModelMessage[],
   meta: Record<string, StoredToolCall> = {},
+  endings: Record<string, TurnEnding> = {},
 ): Turn[] {
   const turns: Turn[] = [];
   const calls = new Map<string, ToolCallView>();
   let current: Turn | undefined;
   const partsOf = (turn: Turn) => turn.parts.value;
-  for (const message of messages) {
+  for (const [index, message] of messages.entries()) {
     if (message.role === "system") continue;
     if (message.role === "user") {
-      current = newTurn(userText(message.content), "done");
+      // A turn that failed or was aborted is stored with how it ended.
+      const ending = endings[index];
+      current = newTurn(
+        userText(message.content),
+        typeof ending?.error === "string" ? "error" : ending?.aborted ? "stopped" : "done",
+      );
+      if (typeof ending?.error === "string") current.error.value = ending.error;
       turns.push(current);
       continue;
     }

@@ -109,14 +109,12 @@ export function TurnView({ turn, pending }: TurnViewProps) {
         {loose.map((interaction) => (
           <InteractionCard key={interaction.id} interaction={interaction} />
         ))}
-        {status === "stopped"
-          ? <p class="note" role="status">Stopped. This turn is not saved.</p>
-          : null}
+        {status === "stopped" ? <p class="note" role="status">Stopped.</p> : null}
         {status === "error"
           ? (
             <div class="turn-failed">
               <p class="error" role="alert">
-                {turn.error.value} <span class="note">This turn is not saved.</span>
+                {turn.error.value}
               </p>
               <RetryButton turn={turn} />
             </div>
