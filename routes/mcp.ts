@@ -60,6 +60,9 @@ export const mcpRoutes: Routes = {
       }));
     },
   },
+  "/api/mcp/:id/log": {
+    GET: (_req, { service, params }) => json({ lines: service.mcp.recentLog(params.id) }),
+  },
   "/api/mcp/:id/connect": {
     POST: async (req, { service, params }) => {
       const { force } = await readBody(req, ConnectBody, { optional: true });

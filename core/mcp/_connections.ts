@@ -18,6 +18,7 @@ import {
   usedServerIds,
 } from "./_entry.ts";
 import { establish, readList } from "./_establish.ts";
+import { type LogLine, ServerLog } from "./_log_limit.ts";
 import { ReconnectTimers, startHeartbeat } from "./_reconnects.ts";
 import { type Sampler, ServerRequests } from "./server_requests.ts";
 import { emptyState, type ToolServerState } from "./state.ts";
@@ -55,6 +56,8 @@ export class ToolServerConnections {
   readonly #reconnects = new ReconnectTimers();
   /** The resolved env references of each record (a config change brings new record objects). */
   readonly #secrets = new WeakMap<object, string[]>();
+  /** Each server's log: the rate limit of its `mcp.log` events and its last lines. */
+  readonly #logs = new Map<Entry, ServerLog>();
   #demo?: Promise<InProcessHandler & { close?: () => Promise<void> }>;
   #unsubscribe: () => void;
   #closed = false;
@@ -162,6 +165,7 @@ export class ToolServerConnections {
       entry.generation++;
       return this.#detach(entry)?.close().catch(() => {});
     }));
+    for (const serverLog of this.#logs.values()) serverLog.close();
     const demo = await this.#demo?.catch(() => undefined);
     await demo?.close?.().catch(() => {});
   }
@@ -355,14 +359,33 @@ export class ToolServerConnections {
     this.#setState(entry, { ...emptyState(entry.record), status: "needs-auth", authUrl });
   }
 
-  /** An `mcp.log` event, bounded, with resolved secrets of the record taken out. */
+  /**
+   * An `mcp.log` event, bounded, with resolved secrets of the record taken out; at most 50 a
+   * second per server, then one event with the number of lines held back (the last 200 lines are
+   * kept for `recentLog`).
+   */
   log(entry: Entry, level: string, message: string, logger?: string): void {
-    this.#options.events.emit("mcp.log", {
-      serverId: entry.record.id,
-      level,
-      ...(logger && { logger }),
-      message: clip(this.scrub(entry, message)),
-    });
+    const line = { level, ...(logger && { logger }), message: clip(this.scrub(entry, message)) };
+    let serverLog = this.#logs.get(entry);
+    if (!serverLog) {
+      const emit = this.#options.events.emit.bind(this.#options.events);
+      serverLog = new ServerLog((count) =>
+        emit("mcp.log", {
+          serverId: entry.record.id,
+          level: "warning",
+          dropped: count,
+          message: `${count} log lines were dropped (over 50 a second)`,
+        })
+      );
+      this.#logs.set(entry, serverLog);
+    }
+    if (!serverLog.admit(line)) return;
+    this.#options.events.emit("mcp.log", { serverId: entry.record.id, ...line });
+  }
+
+  /** A server's last log lines (200 at most, oldest first); 404 for an unknown id. */
+  recentLog(id: string): LogLine[] {
+    return this.#logs.get(this.entry(id))?.lines() ?? [];
   }
 
   /** Replaces the record's secrets (resolved env references, OAuth tokens) in a text. */
@@ -403,6 +426,8 @@ export class ToolServerConnections {
   #configChanged(config: ServiceConfig, previous: ServiceConfig): void {
     const plan = planConfigChange(this.#entries, config, previous);
     for (const entry of plan.removed) {
+      this.#logs.get(entry)?.close();
+      this.#logs.delete(entry);
       const id = entry.record.id;
       entry.generation++;
       this.#reconnects.reset(id);

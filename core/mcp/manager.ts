@@ -4,6 +4,7 @@ import { LassError } from "../errors.ts";
 import { SignInFailure } from "./oauth/sign_in.ts";
 import type { GetPromptResult, ReadResourceResult } from "./client.ts";
 import { type ManagerOptions, ToolServerConnections } from "./_connections.ts";
+import type { LogLine } from "./_log_limit.ts";
 import {
   type CallHost,
   type CallOutcome,
@@ -48,6 +49,11 @@ export class ToolServerManager {
   /** One server's state; 404 for an unknown id. */
   state(id: string): ToolServerState {
     return this.#connections.state(id);
+  }
+
+  /** One server's last log lines (stderr and log messages, 200 at most); 404 for an unknown id. */
+  recentLog(id: string): LogLine[] {
+    return this.#connections.recentLog(id);
   }
 
   /** Connects in the background every server that some workspace uses. */
