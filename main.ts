@@ -1,4 +1,4 @@
-/** The Lass command line: flags, config lookup, token, serving with timeouts, clean shutdown. */
+/** The Lass command line: flags, config lookup, token, `Deno.serve` and clean shutdown. */
 import { parseArgs } from "node:util";
 import { findConfigPath, findDataDir } from "./core/config/lookup.ts";
 import { LassError } from "./core/errors.ts";
@@ -111,103 +111,6 @@ function callbackHost(host: string): string {
   return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
 }
 
-/** One request of a `Deno.serveHttp` connection. */
-interface RequestEvent {
-  readonly request: Request;
-  respondWith(response: Response): Promise<void>;
-}
-
-/** The part of a `Deno.serveHttp` connection that Lass uses. */
-interface HttpConn extends AsyncIterable<RequestEvent> {
-  close(): void;
-}
-
-/** What {@link serveWithTimeouts} gives back: the bound address, and when it has stopped. */
-interface Served {
-  addr: Deno.NetAddr;
-  finished: Promise<void>;
-}
-
-function closeQuietly(connection: HttpConn): void {
-  try {
-    connection.close();
-  } catch {
-    // Already closed.
-  }
-}
-
-/**
- * Serves `handler` like `Deno.serve`, but closes a connection whose first request head has not
- * fully arrived `headerTimeoutMs` after it opened, or that then waits `idleTimeoutMs` with no
- * request in flight (which also bounds every later request head). A response is in flight until
- * its body has been sent, so event streams and chat streams are never cut. `Deno.serve` has no
- * such timeouts; the per-connection `Deno.serveHttp`, gone from Deno 2's types, still works in
- * Deno 2.9. Where it is missing this falls back to `Deno.serve`, without the timeouts.
- */
-function serveWithTimeouts(
-  options: {
-    hostname: string;
-    port: number;
-    signal: AbortSignal;
-    headerTimeoutMs: number;
-    idleTimeoutMs: number;
-  },
-  handler: (req: Request) => Promise<Response>,
-): Served {
-  const { hostname, port, signal } = options;
-  const serveHttp = (Deno as unknown as { serveHttp?: (conn: Deno.Conn) => HttpConn }).serveHttp;
-  if (typeof serveHttp !== "function") {
-    return Deno.serve({ hostname, port, signal, onListen() {} }, handler);
-  }
-  const listener = Deno.listen({ hostname, port });
-  const open = new Set<HttpConn>();
-  signal.addEventListener("abort", () => {
-    listener.close();
-    for (const connection of open) closeQuietly(connection);
-  }, { once: true });
-  const serveConnection = async (conn: Deno.Conn) => {
-    const connection = serveHttp(conn);
-    open.add(connection);
-    let timer = setTimeout(() => closeQuietly(connection), options.headerTimeoutMs);
-    try {
-      for await (const event of connection) {
-        clearTimeout(timer);
-        const response = await handler(event.request).catch(() =>
-          new Response("Internal Server Error", { status: 500 })
-        );
-        // Resolves once the body is sent, or rejects when the client has gone.
-        await event.respondWith(response).catch(() => {});
-        timer = setTimeout(() => closeQuietly(connection), options.idleTimeoutMs);
-      }
-    } catch {
-      // The connection broke or was closed.
-    } finally {
-      clearTimeout(timer);
-      open.delete(connection);
-      closeQuietly(connection);
-    }
-  };
-  const finished = (async () => {
-    const running = new Set<Promise<void>>();
-    while (!signal.aborted) {
-      let conn: Deno.Conn;
-      try {
-        conn = await listener.accept();
-      } catch (error) {
-        if (signal.aborted || error instanceof Deno.errors.BadResource) break;
-        // Out of file descriptors or the like: try again shortly.
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        continue;
-      }
-      const serving = serveConnection(conn);
-      running.add(serving);
-      serving.finally(() => running.delete(serving));
-    }
-    await Promise.all(running);
-  })();
-  return { addr: listener.addr as Deno.NetAddr, finished };
-}
-
 async function main(args: string[]): Promise<void> {
   if (args[0] === "demo-server") {
     // The built-in demo tool server over stdio, for other MCP clients.
@@ -308,20 +211,16 @@ async function main(args: string[]): Promise<void> {
     if (!backgroundStarted) setTimeout(startBackground, 0);
     return response;
   };
-  // A request head must arrive within 10 s, an idle connection goes after 60 s (shorter in tests).
-  const headerTimeoutMs = Number(env("LASS_HEADER_TIMEOUT_MS") || 10_000);
-  const idleTimeoutMs = Number(env("LASS_IDLE_TIMEOUT_MS") || 60_000);
   const listen = (
     which: { port: number; flag: string; what: string },
     serve: (req: Request) => Promise<Response>,
   ) => {
     try {
-      return serveWithTimeouts({
+      return Deno.serve({
         hostname: host,
         port: which.port,
         signal: shutdown.signal,
-        headerTimeoutMs,
-        idleTimeoutMs,
+        onListen() {},
       }, serve);
     } catch (error) {
       const reason = error instanceof Deno.errors.AddrInUse
@@ -330,8 +229,8 @@ async function main(args: string[]): Promise<void> {
       throw new StartupError(`cannot listen on ${host}:${which.port}${which.what}: ${reason}`, 1);
     }
   };
-  let server: Served;
-  let sandboxServer: Served;
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  let sandboxServer: Deno.HttpServer<Deno.NetAddr>;
   try {
     server = listen({ port, flag: "--port", what: "" }, handler);
     try {
