@@ -6,6 +6,7 @@ import type {
 } from "@modelcontextprotocol/client";
 import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { TransportSpec } from "./client.ts";
+import { stopProcessTree } from "./_process_tree.ts";
 
 /** Where in-process servers are addressed; never dialled (the handler's `fetch` answers). */
 const IN_PROCESS_URL = "http://in-process.lass.invalid/mcp";
@@ -19,6 +20,11 @@ export interface OpenedTransport {
   terminate?: () => Promise<void>;
   /** Whether losing the peer is noticed only by the network (http, sse), not by a process exit. */
   remote: boolean;
+  /**
+   * Closes the transport with `closeClient` and stops what it started: a stdio server and its
+   * descendants (stdin closed, then SIGTERM, then SIGKILL after 2 s). Absent for other kinds.
+   */
+  stop?: (closeClient: () => Promise<void>) => Promise<void>;
 }
 
 /** Builds the transport of a spec; `stderr` receives a stdio server's stderr line by line. */
@@ -37,7 +43,12 @@ export async function createTransport(
         stderr: "pipe",
       });
       transport.stderr?.on("data", lineSplitter(stderr));
-      return { transport, remote: false };
+      reapProbeSiblings(transport, StdioClientTransport);
+      return {
+        transport,
+        remote: false,
+        stop: (closeClient) => stopProcessTree(transport.pid, closeClient),
+      };
     }
     case "http": {
       const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
@@ -71,6 +82,35 @@ export async function createTransport(
       return { transport, remote: false };
     }
   }
+}
+
+/**
+ * The SDK's `auto` era probe runs on a short-lived sibling process, built with
+ * `new transport.constructor(params)` and reaped by its internal `_dispose` (SIGTERM, then a
+ * SIGKILL that does nothing under Deno, then a wait for the exit: a server that ignores SIGTERM
+ * would hang the connect for ever, and a server's children would be left behind). An own
+ * `constructor` on the instance (the class and its prototype stay the SDK's, which the probe
+ * checks) builds the same sibling and reaps it with its process tree instead.
+ */
+function reapProbeSiblings(
+  transport: StdioClientTransport,
+  Base: typeof StdioClientTransport,
+): void {
+  type Params = ConstructorParameters<typeof StdioClientTransport>[0];
+  type Disposable = { _dispose?: () => Promise<void> };
+  function Sibling(params: Params): StdioClientTransport {
+    const sibling = new Base(params);
+    const dispose = (sibling as unknown as Disposable)._dispose;
+    if (typeof dispose === "function") {
+      const pid = () => sibling.pid;
+      Object.defineProperty(sibling, "_dispose", {
+        value: () => stopProcessTree(pid(), () => dispose.call(sibling)),
+        configurable: true,
+      });
+    }
+    return sibling;
+  }
+  Object.defineProperty(transport, "constructor", { value: Sibling, configurable: true });
 }
 
 /** Cuts a byte stream into lines; a line is cut at 4 KiB so a server that never ends one cannot grow the buffer. */

@@ -276,6 +276,11 @@ async function connectOnce(
 
   const opened = await createTransport(spec, handlers.stderr);
   let closing = false;
+  // A stdio server is stopped with its whole process tree (see `_process_tree.ts`).
+  const closeClient = () => {
+    const close = () => client.close().catch(() => {});
+    return opened.stop ? opened.stop(close) : close();
+  };
   client.onclose = () => {
     if (!closing) handlers.closed();
   };
@@ -291,7 +296,7 @@ async function connectOnce(
     });
   } catch (error) {
     closing = true;
-    await client.close().catch(() => {});
+    await closeClient();
     if (spec.kind === "http" && !isAuthFailure(error) && !isNetworkFailure(error)) {
       if (await looksLikeSseEndpoint(spec.url, spec.headers, spec.auth?.fetch)) {
         throw new Error("this looks like an SSE endpoint: use transport sse");
@@ -405,7 +410,7 @@ async function connectOnce(
       await tasks.close();
       await subscription?.close().catch(() => {});
       await opened.terminate?.().catch(() => {});
-      await client.close().catch(() => {});
+      await closeClient();
     },
   };
 }

@@ -1,0 +1,148 @@
+/**
+ * No orphan processes: a stdio tool server is stopped with its whole process tree (stdin closed,
+ * SIGTERM, SIGKILL after 2 s), on disconnect and when Lass shuts down, even when it ignores SIGTERM
+ * or started children of its own.
+ */
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import process from "node:process";
+import { isAlive, processTree, stopProcessTree } from "../core/mcp/_process_tree.ts";
+import { configWithServers, post, startService } from "./_helpers.ts";
+
+/** Whether a pid names a running process (not a zombie). */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+function describe(pid: number): string {
+  try {
+    return `${pid} (${readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim()})`;
+  } catch {
+    return String(pid);
+  }
+}
+
+/** Waits (at most 10 s) until none of `pids` runs; fails naming the survivors. */
+async function waitAllGone(pids: number[], after: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (pids.some(running) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const left = pids.filter(running);
+  assert.deepEqual(left.map(describe), [], `processes still running 10 s after ${after}`);
+}
+
+/** Reads the pids a fixture wrote, waiting for `count` of them. */
+async function pidsIn(file: string, count: number): Promise<number[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const pids = existsSync(file)
+      ? readFileSync(file, "utf8").split("\n").filter(Boolean).map(Number)
+      : [];
+    if (pids.length >= count) return pids;
+    if (Date.now() > deadline) throw new Error(`the fixture wrote ${pids.length} of ${count} pids`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const FIXTURES = {
+  "ignores SIGTERM": { file: "sigterm_ignoring_server.ts", pids: 1 },
+  "forks a child": { file: "forking_server.ts", pids: 2 },
+};
+
+/** Fails after 30 s saying what did not finish (a connect that hangs must not hang the test). */
+function within<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within 30 s`)), 30_000);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+// `auto` (the default) probes the era on a short-lived extra process first: it is stopped the same way.
+for (const [kind, fixture] of Object.entries(FIXTURES)) {
+  for (
+    const [how, era] of [
+      ["disconnect", "auto"],
+      ["shutdown", "auto"],
+      ["disconnect", "legacy"],
+      ["shutdown", "legacy"],
+    ] as const
+  ) {
+    Deno.test(`a stdio server that ${kind} leaves no process after ${how} (${era})`, async () => {
+      const pidFile = await Deno.makeTempFile({ prefix: "lass-orphans-" });
+      const path = new URL(`./fixtures/${fixture.file}`, import.meta.url).pathname;
+      const t = await startService({
+        config: configWithServers([{
+          id: "orphans",
+          name: "Orphans",
+          transport: "stdio",
+          command: Deno.execPath(),
+          args: ["run", "-A", path, pidFile],
+          protocolEra: era,
+        }]),
+      });
+      let pids: number[] = [];
+      let closed = false;
+      try {
+        const connected = await within(post(t, "/api/mcp/orphans/connect"), "the connect");
+        assert.equal(connected.body.status, "connected", JSON.stringify(connected.body));
+        // Every start (the probe's, then the session's) wrote its pids before it answered.
+        pids = await pidsIn(pidFile, fixture.pids);
+        const session = pids.slice(-fixture.pids);
+        assert.equal(session.every(running), true, "the server's processes run while connected");
+        if (how === "disconnect") {
+          const disconnected = await within(post(t, "/api/mcp/orphans/disconnect"), "disconnect");
+          assert.equal(disconnected.body.status, "disconnected");
+        } else {
+          closed = true;
+          await within(t.close(), "the shutdown");
+        }
+        await waitAllGone(pids, how);
+      } finally {
+        for (const pid of pids.filter(running)) process.kill(pid, "SIGKILL");
+        if (!closed) await t.close();
+        await Deno.remove(pidFile);
+      }
+    });
+  }
+}
+
+Deno.test("processTree lists a process and its descendants; stopProcessTree stops them all", async () => {
+  // A shell that ignores SIGTERM and keeps stdin open, with a child that ignores it too.
+  const shell = new Deno.Command("sh", {
+    args: ["-c", "trap '' TERM; sleep 600 & wait"],
+    stdin: "piped",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    let tree = processTree(shell.pid);
+    const deadline = Date.now() + 10_000;
+    while (tree.length < 2 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      tree = processTree(shell.pid);
+    }
+    assert.equal(tree[0].pid, shell.pid);
+    assert.equal(tree.length, 2, "the shell and its sleep");
+    assert.equal(tree.every(isAlive), true);
+    let stdinClosed = false;
+    await stopProcessTree(shell.pid, async () => {
+      stdinClosed = true;
+      await shell.stdin.close();
+    }, 200);
+    assert.equal(stdinClosed, true);
+    await shell.status;
+    await waitAllGone(tree.map((member) => member.pid), "stopProcessTree");
+  } finally {
+    for (const member of processTree(shell.pid)) {
+      if (running(member.pid)) process.kill(member.pid, "SIGKILL");
+    }
+  }
+});
