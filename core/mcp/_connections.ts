@@ -268,9 +268,11 @@ export class ToolServerConnections {
       log: (level, data, logger) =>
         this.log(entry, level, typeof data === "string" ? data : JSON.stringify(data), logger),
       stderr: (line) => {
-        entry.stderrTail.push(clip(this.scrub(entry, line), 500));
+        // Scrubbed once for both uses: this runs for every line a server writes.
+        const clean = this.scrub(entry, line);
+        entry.stderrTail.push(clip(clean, 500));
         if (entry.stderrTail.length > STDERR_TAIL_LINES) entry.stderrTail.shift();
-        this.log(entry, "stderr", line);
+        this.#record(entry, "stderr", clean);
       },
       listChanged: (kind) => {
         events.emit("mcp.notification", {
@@ -365,7 +367,12 @@ export class ToolServerConnections {
    * kept for `recentLog`).
    */
   log(entry: Entry, level: string, message: string, logger?: string): void {
-    const line = { level, ...(logger && { logger }), message: clip(this.scrub(entry, message)) };
+    this.#record(entry, level, this.scrub(entry, message), logger);
+  }
+
+  /** Keeps a scrubbed line and emits it, at most 50 a second per server. */
+  #record(entry: Entry, level: string, scrubbed: string, logger?: string): void {
+    const line = { level, ...(logger && { logger }), message: clip(scrubbed) };
     let serverLog = this.#logs.get(entry);
     if (!serverLog) {
       const emit = this.#options.events.emit.bind(this.#options.events);

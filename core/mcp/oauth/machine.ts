@@ -18,6 +18,7 @@ import { VERSION } from "../../version.ts";
 import { createAuthFetch, type FetchLike, type RefreshCoalescer } from "./fetch.ts";
 import type { ServerAuthProvider, SessionAuth } from "./provider.ts";
 import type { OAuthStore } from "./store.ts";
+import { StoredParts } from "./_stored_parts.ts";
 
 /** How the client authenticates at the token endpoint. */
 export type MachineAuthMethod = "client_secret_basic" | "client_secret_post" | "private_key_jwt";
@@ -66,7 +67,7 @@ export function machineAuthMethod(settings: MachineAuthSettings): MachineAuthMet
 export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvider {
   readonly #settings: MachineAuthSettings;
   readonly #deps: MachineDeps;
-  readonly #epoch: number;
+  readonly #stored: StoredParts;
   readonly #method: MachineAuthMethod | undefined;
   readonly #jwtAuth?: AddClientAuthentication;
   #phase: "idle" | "running" | "done" = "idle";
@@ -77,7 +78,7 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
   constructor(settings: MachineAuthSettings, deps: MachineDeps) {
     this.#settings = settings;
     this.#deps = deps;
-    this.#epoch = deps.store.epoch(settings.serverId);
+    this.#stored = new StoredParts(deps.store, settings, deps.now);
     this.#method = machineAuthMethod(settings);
     if (this.#method === "private_key_jwt") {
       // The SDK loads when first needed: Lass's startup stays free of it.
@@ -113,7 +114,7 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
       grantKey: async () =>
         [
           settings.serverId,
-          this.#epoch,
+          this.#stored.epoch,
           this.#client,
           (await this.tokens())?.access_token ?? "",
         ].join("\n"),
@@ -172,20 +173,14 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
   }
 
   async tokens(_ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
-    const { tokens, tokensClient } = await this.#parts();
+    const { tokens, tokensClient } = await this.#stored.read();
     // Tokens of a browser sign-in or of another client are not this client's.
     return tokensClient === this.#client ? tokens : undefined;
   }
 
   async saveTokens(tokens: StoredOAuthTokens, _ctx?: OAuthClientInformationContext): Promise<void> {
     this.#phase = "done";
-    const savedAt = new Date((this.#deps.now ?? Date.now)()).toISOString();
-    await this.#update((parts) => ({
-      ...parts,
-      tokens,
-      tokensSavedAt: savedAt,
-      tokensClient: this.#client,
-    }));
+    await this.#stored.saveTokens(tokens, this.#client);
   }
 
   redirectToAuthorization(): void {
@@ -203,41 +198,23 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
   ): Promise<void> {
     // The client itself lives in the config; only what was obtained with it is dropped.
     if (scope === "client" || scope === "verifier") return;
-    await this.#update((parts) => ({
-      ...parts,
-      ...((scope === "all" || scope === "tokens") &&
-        { tokens: undefined, tokensSavedAt: undefined, tokensClient: undefined }),
-      ...((scope === "all" || scope === "discovery") && { discoveryState: undefined }),
-    }));
+    await this.#stored.drop(scope, { keepClient: true });
   }
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
-    await this.#update((parts) => ({ ...parts, discoveryState: state }));
+    await this.#stored.saveDiscoveryState(state);
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
-    // A connection from before a sign-out (it is being replaced) signs in no more: no
-    // registration or grant from its background requests.
-    if (this.#deps.store.epoch(this.#settings.serverId) !== this.#epoch) {
-      throw new Error("the server was signed out: this connection no longer signs in");
-    }
+    const state = await this.#stored.discoveryState();
     // `auth()` asks for this first: from here until tokens, a failure is the sign-in's.
     this.#phase = "running";
-    return (await this.#parts()).discoveryState;
+    return state;
   }
 
   /** The client tokens are bound to: its method and id (not its secret). */
   get #client(): string {
     return `${this.#method ?? "client_secret"} ${this.#settings.clientId}`;
-  }
-
-  #parts() {
-    return this.#deps.store.read(this.#settings.serverId, this.#settings.serverUrl);
-  }
-
-  #update(change: Parameters<OAuthStore["update"]>[3]): Promise<void> {
-    const { serverId, serverUrl } = this.#settings;
-    return this.#deps.store.update(serverId, serverUrl, this.#epoch, change);
   }
 }
 

@@ -15,6 +15,7 @@ import { VERSION } from "../../version.ts";
 import { createAuthFetch, type FetchLike, type RefreshCoalescer } from "./fetch.ts";
 import type { PendingSignIns } from "./pending.ts";
 import type { OAuthStore } from "./store.ts";
+import { StoredParts } from "./_stored_parts.ts";
 
 /**
  * OAuth for one remote transport, as `core/mcp/client.ts` takes it: the SDK provider (the
@@ -85,7 +86,7 @@ export function isMetadataDocumentUrl(clientId: string | undefined): boolean {
 export class BrowserAuthProvider implements OAuthClientProvider, ServerAuthProvider {
   readonly #settings: ServerAuthSettings;
   readonly #deps: ProviderDeps;
-  readonly #epoch: number;
+  readonly #stored: StoredParts;
   readonly #completions = new SerialQueue();
   #finishAuth?: (params: URLSearchParams) => Promise<void>;
   #flow?: string;
@@ -100,9 +101,9 @@ export class BrowserAuthProvider implements OAuthClientProvider, ServerAuthProvi
   constructor(settings: ServerAuthSettings, deps: ProviderDeps) {
     this.#settings = settings;
     this.#deps = deps;
-    this.#epoch = deps.store.epoch(settings.serverId);
+    this.#stored = new StoredParts(deps.store, settings, deps.now);
     const fetch = createAuthFetch({
-      currentToken: async () => (await this.#parts()).tokens?.access_token,
+      currentToken: async () => (await this.#stored.read()).tokens?.access_token,
       insufficientScope: () => this.#stepUp = true,
       refreshes: deps.refreshes,
       base: deps.fetch,
@@ -147,7 +148,7 @@ export class BrowserAuthProvider implements OAuthClientProvider, ServerAuthProvi
       serverId: this.#settings.serverId,
       finish: (params, verifier) => this.#complete(params, verifier),
       issuer: async () => {
-        const metadata = (await this.#parts()).discoveryState?.authorizationServerMetadata as
+        const metadata = (await this.#stored.read()).discoveryState?.authorizationServerMetadata as
           | { issuer?: string; authorization_response_iss_parameter_supported?: boolean }
           | undefined;
         return {
@@ -172,7 +173,7 @@ export class BrowserAuthProvider implements OAuthClientProvider, ServerAuthProvi
         ...(ctx && { issuer: ctx.issuer }),
       };
     }
-    const stored = (await this.#parts()).clientInformation;
+    const stored = (await this.#stored.read()).clientInformation;
     // A registration made for another callback address (Lass moved to another port) is stale.
     const uris = (stored as { redirect_uris?: unknown })?.redirect_uris;
     if (Array.isArray(uris) && !uris.includes(this.#settings.redirectUrl)) return undefined;
@@ -186,11 +187,11 @@ export class BrowserAuthProvider implements OAuthClientProvider, ServerAuthProvi
     // A pre-registered client lives in the config; its secret is never copied to the data dir.
     const { clientId } = this.#settings;
     if (clientId && !isMetadataDocumentUrl(clientId)) return;
-    await this.#update((parts) => ({ ...parts, clientInformation: info }));
+    await this.#stored.update((parts) => ({ ...parts, clientInformation: info }));
   }
 
   async tokens(_ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
-    const { tokens, tokensClient } = await this.#parts();
+    const { tokens, tokensClient } = await this.#stored.read();
     // Tokens of a machine-to-machine client are not this sign-in's.
     if (tokensClient !== undefined) return undefined;
     // Step-up needs the user's consent to more scopes: a refresh cannot widen them.
@@ -204,13 +205,7 @@ export class BrowserAuthProvider implements OAuthClientProvider, ServerAuthProvi
   async saveTokens(tokens: StoredOAuthTokens, _ctx?: OAuthClientInformationContext): Promise<void> {
     this.#stepUp = false;
     this.#phase = "done";
-    const savedAt = new Date((this.#deps.now ?? Date.now)()).toISOString();
-    await this.#update((parts) => ({
-      ...parts,
-      tokens,
-      tokensSavedAt: savedAt,
-      tokensClient: undefined,
-    }));
+    await this.#stored.saveTokens(tokens, undefined);
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {
@@ -237,28 +232,18 @@ export class BrowserAuthProvider implements OAuthClientProvider, ServerAuthProvi
   ): Promise<void> {
     if (scope === "all" || scope === "verifier") this.#verifier = undefined;
     if (scope === "verifier") return;
-    await this.#update((parts) => ({
-      ...parts,
-      ...((scope === "all" || scope === "client") && { clientInformation: undefined }),
-      ...((scope === "all" || scope === "tokens") &&
-        { tokens: undefined, tokensSavedAt: undefined, tokensClient: undefined }),
-      ...((scope === "all" || scope === "discovery") && { discoveryState: undefined }),
-    }));
+    await this.#stored.drop(scope);
   }
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
-    await this.#update((parts) => ({ ...parts, discoveryState: state }));
+    await this.#stored.saveDiscoveryState(state);
   }
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
-    // A connection from before a sign-out (it is being replaced) signs in no more: no
-    // registration or grant from its background requests.
-    if (this.#deps.store.epoch(this.#settings.serverId) !== this.#epoch) {
-      throw new Error("the server was signed out: this connection no longer signs in");
-    }
+    const state = await this.#stored.discoveryState();
     // `auth()` asks for this first: from here until tokens or a redirect, a failure is the sign-in's.
     this.#phase = "running";
-    return (await this.#parts()).discoveryState;
+    return state;
   }
 
   /** Exchanges a flow's code through the transport that started it; one exchange at a time. */
@@ -272,14 +257,5 @@ export class BrowserAuthProvider implements OAuthClientProvider, ServerAuthProvi
         this.#verifier = undefined;
       }
     });
-  }
-
-  #parts() {
-    return this.#deps.store.read(this.#settings.serverId, this.#settings.serverUrl);
-  }
-
-  #update(change: Parameters<OAuthStore["update"]>[3]): Promise<void> {
-    const { serverId, serverUrl } = this.#settings;
-    return this.#deps.store.update(serverId, serverUrl, this.#epoch, change);
   }
 }
