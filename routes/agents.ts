@@ -16,7 +16,13 @@ export const agentRoutes: Routes = {
       const probe = agent.protocol === "a2a"
         ? (await import("../core/agents/a2a.ts")).testA2aAgent(agent, service.env, options)
         : (await import("../core/agents/agui.ts")).testAguiAgent(agent, service.env, options);
-      return json(await probe);
+      const result = await probe;
+      if (!result.ok && result.error) {
+        const { agentSecrets } = await import("../core/agents/_agent_url.ts");
+        const { scrubSecrets } = await import("../core/config/secrets.ts");
+        result.error = scrubSecrets(result.error, agentSecrets(agent, service.env));
+      }
+      return json(result);
     },
   },
 };

@@ -1,5 +1,6 @@
 /** An agent's `url` with its env references resolved at use, or a sentence saying what is missing. */
 import { type EnvLookup, envRefNames, resolveEnvRef } from "../config/env_refs.ts";
+import { secretValues } from "../config/secrets.ts";
 import type { AgentConfig } from "./types.ts";
 
 /**
@@ -22,4 +23,14 @@ export function withResolvedUrl(agent: AgentConfig, env: EnvLookup): AgentConfig
     throw new Error(`the URL of the agent ${agent.id} is not an http or https URL`);
   }
   return url === agent.url ? agent : { ...agent, url };
+}
+
+/**
+ * The secrets an agent record can put into an error text: what its URL and headers resolve to,
+ * header values, URL credentials. Agent errors are scrubbed with them, as model and tool-server
+ * errors are.
+ */
+export function agentSecrets(agent: AgentConfig, env: EnvLookup): string[] {
+  const headers = Object.values(agent.headers ?? {});
+  return secretValues({ references: [agent.url], values: headers, urls: [agent.url] }, env);
 }

@@ -1,5 +1,7 @@
 /** The remote-agent path of a chat turn: an A2A or AG-UI adapter behind the same chunks. */
+import { agentSecrets } from "../agents/_agent_url.ts";
 import type { AgentConfig, AgentTurn } from "../agents/types.ts";
+import { scrubSecrets } from "../config/secrets.ts";
 import type { ChatChunk } from "./chunks.ts";
 import { type RunTools, toolServerTools } from "./tools.ts";
 import type { ReadyTurn, Turn, TurnOutcome } from "./turn.ts";
@@ -46,17 +48,24 @@ export async function agentTurn(turn: Turn, agent: AgentConfig): Promise<ReadyTu
     unavailable: tools?.unavailable,
     startEvent: { agentId: agent.id, protocol: agent.protocol },
     sessionFields: { agentId: agent.id },
-    body: outcomeOf(generator),
+    body: outcomeOf(generator, agentSecrets(agent, service.env)),
   };
 }
 
 /** Passes the adapter's chunks on and turns its result into a turn outcome. */
 async function* outcomeOf(
   generator: ReturnType<AgentTurn>,
+  secrets: readonly string[],
 ): AsyncGenerator<ChatChunk, TurnOutcome> {
   let steps = 0;
   while (true) {
-    const next = await generator.next();
+    let next: Awaited<ReturnType<typeof generator.next>>;
+    try {
+      next = await generator.next();
+    } catch (error) {
+      // The agent's URL and headers (resolved references, credentials) never reach an error text.
+      throw new Error(scrubSecrets((error as Error)?.message ?? String(error), secrets));
+    }
     if (next.done) {
       return {
         messages: next.value.messages,
