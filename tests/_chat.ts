@@ -18,6 +18,16 @@ export const DEMO_SERVER = {
   command: "service:demo",
 };
 
+/** The demo server as a stdio process (`main.ts demo-server`) in a protocol era. */
+export function demoServerStdio(era: string): Record<string, unknown> {
+  return {
+    ...DEMO_SERVER,
+    command: Deno.execPath(),
+    args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "demo-server"],
+    protocolEra: era,
+  };
+}
+
 /** The failing stdio fixture server, started in one of its modes. */
 export function failingServer(id: string, mode: string, extra: Record<string, unknown> = {}) {
   const path = new URL("./fixtures/mcp_failing_server.ts", import.meta.url).pathname;

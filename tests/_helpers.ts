@@ -184,3 +184,12 @@ export function configWithServers(servers: Record<string, unknown>[]): Record<st
     activeWorkspaceId: "w",
   };
 }
+
+/** Serves a test service over real HTTP (so a client that goes away really disconnects). */
+export function serveOverHttp(t: TestService): { url: string; close: () => Promise<void> } {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, t.handler);
+  return {
+    url: `http://127.0.0.1:${server.addr.port}`,
+    close: () => server.shutdown(),
+  };
+}

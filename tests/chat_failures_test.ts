@@ -1,10 +1,11 @@
 /** Chat turns when things go wrong: tool timeouts, a server that dies, a client that goes away, model errors. */
 import assert from "node:assert/strict";
-import { type Json, startService, type TestService, TOKEN, waitForEvent } from "./_helpers.ts";
+import { type Json, serveOverHttp, startService, TOKEN, waitForEvent } from "./_helpers.ts";
 import {
   chat,
   chatConfig,
   DEMO_SERVER,
+  demoServerStdio,
   failingServer,
   fakeLlm,
   ofType,
@@ -56,36 +57,19 @@ Deno.test("a tool server that dies mid-call is an error result; it reconnects by
   }
 });
 
-/** Serves a test service over real HTTP, so a disconnect is a real one. */
-function serve(t: TestService) {
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, t.handler);
-  return {
-    url: `http://127.0.0.1:${server.addr.port}`,
-    close: () => server.shutdown(),
-  };
-}
-
-/** The demo server as a stdio process (`main.ts demo-server`), where a cancel is a real message. */
-const demoOverStdio = (era: string) => ({
-  ...DEMO_SERVER,
-  command: Deno.execPath(),
-  args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "demo-server"],
-  protocolEra: era,
-});
-
 for (
   const [label, server] of [
     ["in-process, modern", { ...DEMO_SERVER, protocolEra: "auto" }],
     ["in-process, legacy", { ...DEMO_SERVER, protocolEra: "legacy" }],
-    ["stdio, modern", demoOverStdio("modern")],
-    ["stdio, legacy", demoOverStdio("legacy")],
+    ["stdio, modern", demoServerStdio("modern")],
+    ["stdio, legacy", demoServerStdio("legacy")],
   ] as const
 ) {
   Deno.test(`a client that disconnects mid-call cancels the tool call and ends the run (${label})`, async () => {
     const t = await startService({
       config: chatConfig({ servers: [server] }),
     });
-    const http = serve(t);
+    const http = serveOverHttp(t);
     try {
       const slowLog = (text: string) => (e: Json) =>
         e.type === "mcp.log" && String(e.data.message).includes(`slow_count: ${text}`);
@@ -136,7 +120,7 @@ Deno.test("a client that disconnects mid-answer aborts the model's stream", asyn
       llms: [fakeLlm(fake.url)],
     }),
   });
-  const http = serve(t);
+  const http = serveOverHttp(t);
   try {
     const errored = waitForEvent(t, (e) => e.type === "chat.error");
     const client = new AbortController();

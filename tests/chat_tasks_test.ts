@@ -4,17 +4,8 @@
  * model, and a client that goes away cancelling the task.
  */
 import assert from "node:assert/strict";
-import { type Json, startService, type TestService, TOKEN, waitForEvent } from "./_helpers.ts";
+import { type Json, serveOverHttp, startService, TOKEN, waitForEvent } from "./_helpers.ts";
 import { chat, chatConfig, ofType, readChunks, user } from "./_chat.ts";
-
-/** Serves a test service over real HTTP, so a disconnect is a real one. */
-function serve(t: TestService) {
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, t.handler);
-  return {
-    url: `http://127.0.0.1:${server.addr.port}`,
-    close: () => server.shutdown(),
-  };
-}
 
 Deno.test("a task tool in chat: tool-progress chunks carry the task's status, the result reaches the model", async () => {
   const t = await startService({ config: chatConfig() });
@@ -87,7 +78,7 @@ Deno.test("a task's question during a chat is an interaction of the run; the ans
 
 Deno.test("a client that goes away during a task tool call cancels the task", async () => {
   const t = await startService({ config: chatConfig() });
-  const http = serve(t);
+  const http = serveOverHttp(t);
   try {
     const working = waitForEvent(
       t,

@@ -1,18 +1,16 @@
 /** Turns that do not finish (the client goes away, the model fails) are saved to their session. */
 import assert from "node:assert/strict";
-import { type Json, startService, type TestService, TOKEN, waitForEvent } from "./_helpers.ts";
+import {
+  type Json,
+  serveOverHttp,
+  startService,
+  type TestService,
+  TOKEN,
+  waitForEvent,
+} from "./_helpers.ts";
 import { chat, chatConfig, fakeLlm, readChunks, user } from "./_chat.ts";
 import { startFakeVendor } from "./fixtures/fake_vendors.ts";
 import { PartialTurn, UNFINISHED_CALL } from "../core/chat/partial_turn.ts";
-
-/** Serves a test service over real HTTP, so a disconnect is a real one. */
-function serve(t: TestService) {
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, t.handler);
-  return {
-    url: `http://127.0.0.1:${server.addr.port}`,
-    close: () => server.shutdown(),
-  };
-}
 
 /** The session as `GET /api/sessions/:id` returns it. */
 async function session(t: TestService, id: string): Promise<Json> {
@@ -37,7 +35,7 @@ Deno.test("an aborted turn is in its session after a reload, with what streamed;
   const t = await startService({
     config: chatConfig({ servers: [], llms: [fakeLlm(fake.url)] }),
   });
-  const http = serve(t);
+  const http = serveOverHttp(t);
   try {
     const errored = waitForEvent(t, (e) => e.type === "chat.error", { what: "chat.error" });
     const client = new AbortController();

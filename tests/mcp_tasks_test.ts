@@ -14,7 +14,7 @@ import {
   type TestService,
   waitForEvent,
 } from "./_helpers.ts";
-import { DEMO_SERVER } from "./_chat.ts";
+import { DEMO_SERVER, demoServerStdio } from "./_chat.ts";
 
 const EVERYTHING = "npm:@modelcontextprotocol/server-everything@2026.8.31";
 
@@ -197,13 +197,7 @@ Deno.test("cancel through the route: the task ends cancelled; a second cancel is
 });
 
 Deno.test("2026 era over stdio: the demo server's task completes and another is cancelled", async () => {
-  const demoOverStdio = {
-    ...DEMO_SERVER,
-    command: Deno.execPath(),
-    args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "demo-server"],
-    protocolEra: "modern",
-  };
-  const t = await startService({ config: configWithServers([demoOverStdio]) });
+  const t = await startService({ config: configWithServers([demoServerStdio("modern")]) });
   try {
     const { status, body } = await post(t, "/api/mcp/demo/call", {
       tool: "long_report",

@@ -24,11 +24,7 @@ Deno.test({
       await era.selectOption("legacy");
       await editor(page).getByRole("button", { name: "Save" }).click();
       await editor(page).getByRole("status").getByText("Saved").waitFor();
-      const stored = await configWhere(
-        t,
-        (config) => config.mcpServers[0].protocolEra === "legacy",
-      );
-      assert.equal(stored.mcpServers[0].id, "demo");
+      await configWhere(t, (config) => config.mcpServers[0].protocolEra === "legacy");
       // The changed setting reconnects the server, now in the 2025 era.
       await page.goto(withToken(ui.base, "/settings/servers"));
       await page.locator('li.record[data-record-id="demo"] .server-era')

@@ -27,7 +27,8 @@ export type ToolUi =
   | { kind: "a2ui"; messages: unknown[]; title?: string };
 
 /** The status of an MCP task a tool call runs as; the last three end it. */
-export type ToolTaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+import type { TaskStatus as ToolTaskStatus } from "./tool_tasks.ts";
+export type { ToolTaskStatus };
 
 /** Where a tool comes from: a tool server's id, or `ui`, `skills`, `agent`. */
 export type ToolSource = string;

@@ -69,8 +69,11 @@ async function readyState(
 ): Promise<ToolServerState> {
   const state = service.mcp.state(serverId);
   if (state.status === "connected") return state;
-  service.mcp.warm(serverId);
-  if (state.status === "error" || state.status === "needs-auth") return state;
+  if (state.status === "error" || state.status === "needs-auth") {
+    service.mcp.warm(serverId);
+    return state;
+  }
+  // Starts the connect, or joins the one in progress.
   const connected = service.mcp.connect(serverId);
   connected.catch(() => {});
   await Promise.race([connected, wait.until]);

@@ -375,8 +375,6 @@ export type McpServerConfig = z.output<typeof McpServerSchema>;
 /** A workspace with defaults filled in. */
 export type Workspace = z.output<typeof WorkspaceSchema>;
 
-type ArrayField = "llms" | "mcpServers" | "skills" | "agents" | "catalogs" | "workspaces";
-
 /** Unique ids per array and every cross reference, each problem at its dotted path. */
 function checkReferences(config: unknown, ctx: z.RefinementCtx): void {
   for (const problem of referenceProblems(config as Record<string, unknown>)) {

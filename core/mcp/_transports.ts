@@ -125,7 +125,11 @@ function lineSplitter(onLine: (line: string) => void): (chunk: Uint8Array | stri
       lines.push(partial.slice(0, MAX_STDERR_LINE));
       partial = "";
     }
-    for (const line of lines) if (line.trim() !== "") onLine(line);
+    for (const line of lines) {
+      if (line.trim() !== "") {
+        onLine(line.length > MAX_STDERR_LINE ? line.slice(0, MAX_STDERR_LINE) : line);
+      }
+    }
   };
 }
 

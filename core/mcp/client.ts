@@ -27,6 +27,7 @@ import type {
   JsonSchemaValidator,
   jsonSchemaValidator,
 } from "@modelcontextprotocol/client";
+import { VERSION } from "../version.ts";
 import type { SessionAuth } from "./oauth/provider.ts";
 import { createTransport, looksLikeSseEndpoint } from "./_transports.ts";
 import {
@@ -184,7 +185,7 @@ export type SessionOpener = (
 ) => Promise<McpSession>;
 
 /** The identity and capabilities Lass announces to every tool server. */
-const CLIENT_INFO = { name: "lass", version: "0.1.0" };
+const CLIENT_INFO = { name: "lass", version: VERSION };
 const CLIENT_CAPABILITIES = {
   sampling: { tools: {} },
   elicitation: { form: { applyDefaults: true }, url: {} },

@@ -14,6 +14,7 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
+import { OAUTH_CLIENT_AUTH_METHODS } from "../../config/schema.ts";
 import { VERSION } from "../../version.ts";
 import { createAuthFetch, type FetchLike, type RefreshCoalescer } from "./fetch.ts";
 import type { ServerAuthProvider, SessionAuth } from "./provider.ts";
@@ -21,7 +22,7 @@ import type { OAuthStore } from "./store.ts";
 import { StoredParts } from "./_stored_parts.ts";
 
 /** How the client authenticates at the token endpoint. */
-export type MachineAuthMethod = "client_secret_basic" | "client_secret_post" | "private_key_jwt";
+export type MachineAuthMethod = (typeof OAUTH_CLIENT_AUTH_METHODS)[number];
 
 /** One server's machine-to-machine settings, env references resolved. */
 export interface MachineAuthSettings {
