@@ -34,8 +34,7 @@ import {
 } from "@modelcontextprotocol/ext-tasks/core";
 import { paramHeaders } from "./_param_headers.ts";
 
-/** The extension's identifier in `capabilities.extensions` (2026-07-28). */
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+import type { TaskGeneration } from "./_task_support.ts";
 
 /** A task's status; the last three are terminal. */
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
@@ -252,23 +251,6 @@ export class RawChannel {
     );
     return true;
   }
-}
-
-/** How a session's server runs tasks: the 2025 capability, the 2026 extension, or not at all. */
-export type TaskGeneration = "v1" | "v2" | "none";
-
-/** The task generation a connected client's server offers. */
-export function taskGenerationOf(client: Client): TaskGeneration {
-  const capabilities = client.getServerCapabilities() as Record<string, unknown> | undefined;
-  if (client.getProtocolEra() === "modern") {
-    const extensions = capabilities?.extensions as Record<string, unknown> | undefined;
-    const extension = extensions?.[TASKS_EXTENSION];
-    return typeof extension === "object" && extension !== null && !Array.isArray(extension)
-      ? "v2"
-      : "none";
-  }
-  const tasks = capabilities?.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
-  return tasks?.requests?.tools?.call !== undefined ? "v1" : "none";
 }
 
 /** What {@link ClientTasks} needs from the session that owns it. */

@@ -28,13 +28,13 @@ import type {
   jsonSchemaValidator,
 } from "@modelcontextprotocol/client";
 import { VERSION } from "../version.ts";
+import { taskGenerationOf } from "./_task_support.ts";
 import type { SessionAuth } from "./oauth/provider.ts";
 import { createTransport, looksLikeSseEndpoint } from "./_transports.ts";
 import {
   ClientTasks,
   RawChannel,
   type TaskCallOptions,
-  taskGenerationOf,
   type TaskSnapshot,
 } from "./_client_tasks.ts";
 import {
@@ -318,7 +318,10 @@ async function connectOnce(
   });
   // On the 2026 era a server logs only for requests that carry the wanted level.
   const meta = modern ? { _meta: { [LOG_LEVEL_META_KEY]: "debug" } } : {};
-  const taskGeneration = taskGenerationOf(client);
+  const taskGeneration = taskGenerationOf(
+    client.getProtocolEra(),
+    client.getServerCapabilities() as Record<string, unknown> | undefined,
+  );
   const tasks = new ClientTasks(client, {
     generation: taskGeneration,
     // A 2026 task server answers shapes the SDK rejects: its task traffic goes around it.

@@ -6,6 +6,7 @@ import { clip, LassError } from "../errors.ts";
 import type { EventBus } from "../events.ts";
 import type { CallToolResult, McpSession, TaskSnapshot, TaskStatus } from "./client.ts";
 import type { ToolServerState } from "./state.ts";
+import { taskGenerationOf, TASKS_EXTENSION } from "./_task_support.ts";
 
 export type { TaskStatus } from "./client.ts";
 
@@ -271,16 +272,10 @@ export async function runAsTask(
  * server offers no MCP Tasks, or (2025) the tool does not allow them.
  */
 export function whyNotTask(state: ToolServerState, tool: string): string {
-  const capabilities = (state.capabilities ?? {}) as Record<string, unknown>;
-  if (state.era === "modern") {
-    const extensions = capabilities.extensions as Record<string, unknown> | undefined;
-    if (!extensions?.["io.modelcontextprotocol/tasks"]) {
-      return `the tool server ${state.id} does not offer MCP Tasks (no io.modelcontextprotocol/tasks extension)`;
-    }
-  } else if (
-    !(capabilities.tasks as { requests?: { tools?: unknown } } | undefined)?.requests?.tools
-  ) {
-    return `the tool server ${state.id} does not offer MCP Tasks for tool calls (capabilities.tasks)`;
+  if (taskGenerationOf(state.era, state.capabilities) === "none") {
+    return state.era === "modern"
+      ? `the tool server ${state.id} does not offer MCP Tasks (no ${TASKS_EXTENSION} extension)`
+      : `the tool server ${state.id} does not offer MCP Tasks for tool calls (capabilities.tasks)`;
   }
   return `the tool ${tool} of ${state.id} does not run as a task (its execution.taskSupport is not optional or required)`;
 }
