@@ -83,14 +83,7 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
     this.#method = machineAuthMethod(settings);
     if (this.#method === "private_key_jwt") {
       // The SDK loads when first needed: Lass's startup stays free of it.
-      const signer = import("@modelcontextprotocol/client").then(({ createPrivateKeyJwtAuth }) =>
-        createPrivateKeyJwtAuth({
-          issuer: settings.clientId,
-          subject: settings.clientId,
-          privateKey: privateKeyOf(settings),
-          alg: settings.signingAlgorithm ?? "RS256",
-        })
-      );
+      const signer = privateKeyJwtSigner(settings);
       // A key that cannot be read fails the first signing, not the process.
       signer.catch(() => {});
       this.#jwtAuth = async (headers, params, url, metadata) => {
@@ -220,10 +213,26 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
 }
 
 /**
+ * The SDK's private-key JWT client authentication (RFC 7523) for a machine client: its id as
+ * issuer and subject, its key, RS256 unless set. The SDK loads when first needed.
+ */
+export async function privateKeyJwtSigner(
+  settings: MachineAuthSettings,
+): Promise<AddClientAuthentication> {
+  const { createPrivateKeyJwtAuth } = await import("@modelcontextprotocol/client");
+  return createPrivateKeyJwtAuth({
+    issuer: settings.clientId,
+    subject: settings.clientId,
+    privateKey: privateKeyOf(settings),
+    alg: settings.signingAlgorithm ?? "RS256",
+  });
+}
+
+/**
  * The key for the SDK's signer: a JWK (JSON) as an object, a PEM as text. A PEM kept in one line
  * of an env file (`\n` escapes) gets its line breaks back.
  */
-export function privateKeyOf(settings: MachineAuthSettings): string | Record<string, unknown> {
+function privateKeyOf(settings: MachineAuthSettings): string | Record<string, unknown> {
   const key = settings.privateKey?.trim() ?? "";
   if (key.startsWith("{")) {
     try {

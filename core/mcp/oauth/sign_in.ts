@@ -7,7 +7,7 @@ import {
   machineAuthMethod,
   MachineAuthProvider,
   type MachineAuthSettings,
-  privateKeyOf,
+  privateKeyJwtSigner,
 } from "./machine.ts";
 import { PendingSignIns } from "./pending.ts";
 import { BrowserAuthProvider, isMetadataDocumentUrl, type ServerAuthProvider } from "./provider.ts";
@@ -247,14 +247,8 @@ export class OAuthSignIn {
       metadata.token_endpoint_auth_methods_supported ?? [];
     const machine = this.#machineSettings(record);
     const machineMethod = machine && machineAuthMethod(machine);
-    const { createPrivateKeyJwtAuth } = await import("@modelcontextprotocol/client");
     const jwtAuth = machine && machineMethod === "private_key_jwt"
-      ? createPrivateKeyJwtAuth({
-        issuer: machine.clientId,
-        subject: machine.clientId,
-        privateKey: privateKeyOf(machine),
-        alg: machine.signingAlgorithm ?? "RS256",
-      })
+      ? await privateKeyJwtSigner(machine)
       : undefined;
     const fetchFn = this.#options.fetch ?? ((url, init) => fetch(url, init));
     const pairs: [string, string | undefined][] = [
