@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { detailsFromIssues, LassError } from "./errors.ts";
 import { type FileSystem, SerialQueue, writeFileAtomic } from "./files.ts";
-import type { SessionSummary } from "../wire/sessions.ts";
+import type { SessionSummary, TurnEnding } from "../wire/sessions.ts";
 
 export type { SessionSummary } from "../wire/sessions.ts";
 
@@ -62,7 +62,7 @@ export interface TurnRecord {
 }
 
 /** How an unfinished turn ended, in `meta.endings[<index of its user message>]`. */
-export type TurnEnding = { error: string } | { aborted: true };
+export type { TurnEnding } from "../wire/sessions.ts";
 
 /** Checks a session id from a URL; throws 400 `invalid-request` for anything unsafe. */
 export function assertSessionId(id: string): void {

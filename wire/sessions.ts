@@ -1,6 +1,9 @@
 /** Stored chat sessions (`/api/sessions`). */
 import type { ModelMessage } from "./messages.ts";
 
+/** How a stored turn that did not finish ended (`meta.endings` of a session, by user message index). */
+export type TurnEnding = { error: string } | { aborted: true };
+
 /** One line of `GET /api/sessions`. */
 export interface SessionSummary {
   id: string;

@@ -4,6 +4,7 @@ import { PartialTurn } from "./partial_turn.ts";
 import { type ModelMessage, modelMessageSchema } from "ai";
 import { clip, detailsFromIssues, LassError } from "../errors.ts";
 import type { Service } from "../service.ts";
+import type { TurnEnding } from "../sessions.ts";
 import { agentTurn } from "./agent_turn.ts";
 import type { ChatChunk } from "./chunks.ts";
 import { modelTurn } from "./model_turn.ts";
@@ -62,7 +63,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
   let sessionFields: ReadyTurn["sessionFields"] = {};
   const partial = new PartialTurn();
   const toolCalls = new ToolCallDetails();
-  const saveUnfinished = async (ending: { error: string } | { aborted: true }) => {
+  const saveUnfinished = async (ending: TurnEnding) => {
     if (saved || !sessionId) return;
     saved = true;
     await service.sessions.appendTurn(sessionId, {

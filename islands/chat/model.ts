@@ -12,6 +12,7 @@ import type {
   ToolUi,
 } from "../../wire/chat.ts";
 import type { ModelMessage, ToolResultOutput } from "../../wire/messages.ts";
+import type { TurnEnding } from "../../wire/sessions.ts";
 
 /** A tool call's result as the card shows it. */
 export interface ToolResultView {
@@ -52,11 +53,7 @@ export type Part =
 /** How a turn ended (or that it is still streaming). */
 export type TurnStatus = "streaming" | "done" | "stopped" | "error";
 
-/** How a stored turn that did not finish ended (`meta.endings` of a session). */
-export interface TurnEnding {
-  error?: string;
-  aborted?: boolean;
-}
+export type { TurnEnding } from "../../wire/sessions.ts";
 
 /** A user message and the answer to it. */
 export interface Turn {
@@ -235,9 +232,9 @@ export function turnsFromMessages(
       const ending = endings[index];
       current = newTurn(
         userText(message.content),
-        typeof ending?.error === "string" ? "error" : ending?.aborted ? "stopped" : "done",
+        !ending ? "done" : "error" in ending ? "error" : "stopped",
       );
-      if (typeof ending?.error === "string") current.error.value = ending.error;
+      if (ending && "error" in ending) current.error.value = ending.error;
       turns.push(current);
       continue;
     }
