@@ -7,8 +7,8 @@ import type { SessionHandlers } from "../core/mcp/client.ts";
 import { createDemoHandler } from "../core/mcp/demo_server.ts";
 import { BENCH_TOKEN, startLassProcess } from "./_lass_process.ts";
 import { type RawClient, rawHttpClient } from "./_raw_http.ts";
+import { EVERYTHING, startEverything } from "../tests/_everything.ts";
 
-const EVERYTHING = "npm:@modelcontextprotocol/server-everything@2026.8.31";
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
 const WARMUP = 200;
 const CALLS = 2000;
@@ -151,34 +151,6 @@ async function connectTimes(spec: TransportSpec, runs: number) {
   return { auto: median(out.auto), legacy: median(out.legacy) };
 }
 
-/** server-everything over Streamable HTTP on a free port. */
-async function everythingHttp() {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  const process = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", EVERYTHING, "streamableHttp"],
-    env: { PORT: String(port), NO_COLOR: "1" },
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  for (let i = 0; i < 600; i++) {
-    try {
-      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
-      break;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    stop: async () => {
-      process.kill("SIGTERM");
-      await process.status;
-    },
-  };
-}
-
 /** The demo server (both eras) over Streamable HTTP on a free port, in this process. */
 function demoHttp() {
   const handler = createDemoHandler();
@@ -228,7 +200,7 @@ async function main(): Promise<void> {
     await lass.stop();
   }
 
-  const http = [await everythingHttp(), demoHttp()];
+  const http = [await startEverything("streamableHttp"), demoHttp()];
   const connects: Record<string, { auto: number; legacy: number }> = {};
   try {
     connects["everything stdio (2025 only)"] = await connectTimes(
