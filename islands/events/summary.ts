@@ -1,5 +1,5 @@
 /** One line that says what an event is about, by its type; the full data is one click away. */
-import { formatDuration } from "../format.ts";
+import { formatDuration, plural } from "../format.ts";
 import type { LassEvent } from "../../wire/events.ts";
 
 /** A value as short text: strings as they are, anything else as compact JSON, cut to `max`. */
@@ -42,7 +42,7 @@ export function summarize(event: LassEvent): string {
       return words(
         d.model ?? d.agentId,
         d.workspaceId ? `in ${d.workspaceId}` : undefined,
-        typeof d.tools === "number" ? `with ${d.tools} tool${d.tools === 1 ? "" : "s"}` : undefined,
+        typeof d.tools === "number" ? `with ${plural(d.tools, "tool")}` : undefined,
       );
     case "chat.finish":
       return words(

@@ -10,6 +10,7 @@ import { mcpApi } from "../tool_servers.ts";
 import { RECORD_ID, type RecordDraft } from "./form.tsx";
 import { recordsOf, storedConfig, writeConfig } from "./kit.tsx";
 import { CodeText } from "../code_text.tsx";
+import { plural } from "../format.ts";
 
 /** The client formats `POST /api/mcp/import` reads, with their labels, in the server's order. */
 const FORMATS: Record<ImportFormat, string> = {
@@ -320,7 +321,7 @@ function SecretsView(
 function formatSentence(preview: ImportResult): string {
   const label = FORMATS[preview.format as ImportFormat] ?? preview.format;
   const same = (preview.sameShape ?? []).map((format) => FORMATS[format] ?? format);
-  const count = `${preview.servers.length} server${preview.servers.length === 1 ? "" : "s"}`;
+  const count = plural(preview.servers.length, "server");
   if (same.length === 0) return `Read as ${label}: ${count}.`;
   return `Read as ${label}: ${count}. ${listed(same)} files of this shape read the same.`;
 }

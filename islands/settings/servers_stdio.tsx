@@ -7,6 +7,7 @@ import { type Signal, useSignal } from "@preact/signals";
 import { commandParts } from "./command_line.ts";
 import { FieldFrame, LinesField, TextField } from "./fields.tsx";
 import type { RecordDraft } from "./form.tsx";
+import { plural } from "../format.ts";
 
 /** What a split changed, to say so and to undo it. */
 interface Split {
@@ -71,8 +72,8 @@ function SplitNote({ split, onUndo }: { split: Split; onUndo: () => void }) {
   return (
     <p class="note split-note" role="status">
       Split the pasted command line into the command <code>{split.command}</code> and{" "}
-      {split.args.length === 1 ? "1 argument" : `${split.args.length} arguments`}, one per line
-      under Arguments. <button type="button" onClick={onUndo}>Undo</button>
+      {plural(split.args.length, "argument")}, one per line under Arguments.{" "}
+      <button type="button" onClick={onUndo}>Undo</button>
     </p>
   );
 }
