@@ -366,6 +366,7 @@ const START_SOURCES = [
   "deno.json",
   "deno.lock",
   "main.ts",
+  "cli",
   "core",
   "routes",
   "runtime",

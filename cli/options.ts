@@ -1,0 +1,70 @@
+/** Flags that every subcommand shares (`--config`, `--data-dir`) and opening Lass in process. */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { LassError } from "../core/errors.ts";
+import { createLass, type Lass, type LassOptions, locateFiles } from "../core/lass.ts";
+import { denoFileSystem } from "../runtime/deno_fs.ts";
+import { CliError, isParseArgsError } from "./errors.ts";
+
+/** The `parseArgs` options of the flags every subcommand takes. */
+export const COMMON_OPTIONS = {
+  config: { type: "string" },
+  "data-dir": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies ParseArgsConfig["options"];
+
+/** The help lines of {@link COMMON_OPTIONS}. */
+export const COMMON_HELP = `  --config <path>     Config file (default ./service.json if it exists,
+                      else $XDG_CONFIG_HOME/lass/service.json)                   [LASS_CONFIG]
+  --data-dir <dir>    Sessions and OAuth tokens (default $XDG_DATA_HOME/lass)    [LASS_DATA_DIR]
+  --help              Show this help`;
+
+/**
+ * `parseArgs` with the common flags added; a usage problem becomes a {@link CliError} (exit 2)
+ * that names the command's help.
+ */
+export function parseFlags<const T extends NonNullable<ParseArgsConfig["options"]>>(
+  args: string[],
+  options: T,
+  command: string,
+  allowPositionals = false,
+) {
+  try {
+    return parseArgs({
+      args,
+      options: { ...COMMON_OPTIONS, ...options },
+      strict: true,
+      allowPositionals,
+    });
+  } catch (error) {
+    if (isParseArgsError(error)) {
+      throw new CliError(`${error.message} (see lass ${command} --help)`);
+    }
+    throw error;
+  }
+}
+
+/** A readable line for a problem opening the config: its message and each detail at its path. */
+export function describeOpenError(configPath: string, error: unknown): string {
+  const details = error instanceof LassError
+    ? (error.details ?? []).map((d) => `\n  ${d.path || "(top level)"}: ${d.message}`)
+    : [];
+  return `cannot start with ${configPath}: ${(error as Error).message}${details.join("")}`;
+}
+
+/**
+ * Opens Lass in this process for a subcommand, with the same lookup, env variables and defaults
+ * as `lass serve`. A config that cannot be opened is a {@link CliError} with exit code 1.
+ */
+export async function openLass(
+  flags: { config?: string; "data-dir"?: string },
+  options: Omit<LassOptions, "configPath" | "dataDir" | "fs"> = {},
+): Promise<Lass> {
+  const env = (name: string) => Deno.env.get(name);
+  const lookup = { configPath: flags.config, dataDir: flags["data-dir"], env, fs: denoFileSystem };
+  try {
+    return await createLass({ ...options, ...lookup });
+  } catch (error) {
+    const { configPath } = await locateFiles(lookup);
+    throw new CliError(describeOpenError(configPath, error), 1);
+  }
+}
