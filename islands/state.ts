@@ -18,7 +18,8 @@ export function navigate(path: string, options: { replace?: boolean } = {}): voi
   if (path === location.pathname) return;
   if (options.replace) history.replaceState(null, "", path);
   else history.pushState(null, "", path);
-  route.value = path;
+  // The route is the path alone; a query (`/events?run=...`) stays for the page to read.
+  route.value = location.pathname;
 }
 
 addEventListener("popstate", () => route.value = location.pathname);

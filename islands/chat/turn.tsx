@@ -1,5 +1,6 @@
 /** One turn of a chat: the user's message and the answer, streamed part by part. */
 import type { Signal } from "@preact/signals";
+import { RunEventsLink } from "../events/link.tsx";
 import { formatDuration } from "../format.ts";
 import { InteractionCard } from "./interaction.tsx";
 import type { ToolCallView, Turn } from "./model.ts";
@@ -117,6 +118,7 @@ export function TurnView({ turn, pending }: TurnViewProps) {
                 {turn.error.value}
               </p>
               <RetryButton turn={turn} />
+              {runId ? <RunEventsLink runId={runId} /> : null}
             </div>
           )
           : null}
@@ -126,6 +128,7 @@ export function TurnView({ turn, pending }: TurnViewProps) {
               {turn.model.value ? <span>{turn.model.value}</span> : null}
               {durationMs !== undefined ? <span>{formatDuration(durationMs)}</span> : null}
               {usage?.totalTokens !== undefined ? <span>{usage.totalTokens} tokens</span> : null}
+              {runId ? <RunEventsLink runId={runId} /> : null}
             </p>
           )
           : null}

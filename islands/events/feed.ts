@@ -47,8 +47,14 @@ export class EventFeed {
   readonly held = signal(0);
   /** The latest note about the stream (a reconnect, a gap, a restart), also in the timeline. */
   readonly note = signal<string | null>(null);
-  /** Bumped (at most every 30 ms) when the entries or the seen values change. */
+  /** Bumped (at most every 30 ms) when the entries change. */
   readonly version = signal(0);
+  /**
+   * Bumped when a type, server or run is seen for the first time: the filters read it, so they
+   * list what the stream holds as it arrives (their props never change, so nothing else would
+   * draw them again before a filter changes).
+   */
+  readonly seen = signal(0);
   /** The timeline, oldest first. */
   entries: Entry[] = [];
   /** How many old entries were let go to keep memory bounded. */
@@ -147,11 +153,13 @@ export class EventFeed {
     }
     this.#lastSeq = event.seq;
     // What the filters offer: every type, server and run seen.
+    const known = this.types.size + this.servers.size + this.runs.size;
     this.types.add(event.type);
     const server = serverOf(event);
     if (server) this.servers.add(server);
     const run = runOf(event);
     if (run) this.runs.add(run);
+    if (this.types.size + this.servers.size + this.runs.size !== known) this.seen.value++;
     this.#add({ kind: "event", key: `e${event.seq}-${event.time}`, event });
   }
 

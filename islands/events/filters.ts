@@ -17,6 +17,20 @@ export interface Filters {
 /** No filter at all. */
 export const NO_FILTERS: Filters = { type: "", server: "", run: "", text: "" };
 
+/**
+ * The filters a link to the page asks for: `/events?run=<runId>&type=<type>&server=<id>`
+ * (`search` is `location.search`).
+ */
+export function filtersFromQuery(search: string): Filters {
+  const query = new URLSearchParams(search);
+  return {
+    ...NO_FILTERS,
+    type: query.get("type") ?? "",
+    server: query.get("server") ?? "",
+    run: query.get("run") ?? "",
+  };
+}
+
 const str = (value: unknown) => typeof value === "string" && value !== "" ? value : undefined;
 
 function interactionOf(event: LassEvent): Record<string, unknown> | undefined {

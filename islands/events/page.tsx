@@ -8,7 +8,14 @@ import { type Signal, useSignal } from "@preact/signals";
 import { useEffect, useMemo } from "preact/hooks";
 import { api, describeError } from "../state.ts";
 import { type Entry, EventFeed } from "./feed.ts";
-import { filtering, type Filters, matches, NO_FILTERS, typeGroups } from "./filters.ts";
+import {
+  filtering,
+  type Filters,
+  filtersFromQuery,
+  matches,
+  NO_FILTERS,
+  typeGroups,
+} from "./filters.ts";
 import { clock, EventRow } from "./row.tsx";
 
 /** How many rows are drawn at most. */
@@ -59,6 +66,7 @@ function StreamStatus({ feed }: { feed: EventFeed }) {
 
 function FilterBar({ feed, filters }: { feed: EventFeed; filters: Signal<Filters> }) {
   const f = filters.value;
+  void feed.seen.value; // Draws the options again when the stream brings a new value.
   const set = (change: Partial<Filters>) => filters.value = { ...filters.peek(), ...change };
   const runs = [...feed.runs].slice(-20).reverse();
   return (
@@ -225,8 +233,10 @@ export default function EventsPage(_: { path: string }) {
   }, [feed]);
   // What the controls show, and what the rows are filtered by: drawing hundreds of rows again
   // takes a moment, so typing is applied once it pauses (a chosen option at once).
-  const filters = useSignal<Filters>(NO_FILTERS);
-  const applied = useSignal<Filters>(NO_FILTERS);
+  // A link may open the page filtered (a chat turn's "Events of this turn": `?run=<runId>`).
+  const initial = useMemo(() => filtersFromQuery(location.search), []);
+  const filters = useSignal<Filters>(initial);
+  const applied = useSignal<Filters>(initial);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stop = filters.subscribe((next) => {
