@@ -1,0 +1,199 @@
+/**
+ * The eval file (`*.eval.yaml` or `.json`): a workspace, model profiles and cases, each a prompt and
+ * what the turn must do. The zod schema is the single source of the type, the checks with their
+ * paths and the JSON Schema in `schema/eval.schema.json`.
+ */
+import { parseDocument } from "yaml";
+import { z } from "zod";
+import { detailsFromIssues, type ErrorDetail, LassError } from "../errors.ts";
+
+/** Whether a string compiles as a JavaScript regular expression. */
+function isRegex(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const Regex = z.string().refine(isRegex, { message: "is not a valid regular expression" });
+
+const Strings = z.array(z.string().min(1, { message: "must not be empty" }));
+
+/** A tool the turn must call. */
+const CallSchema = z.strictObject({
+  tool: z.string().min(1).meta({
+    description: "The tool's model name, `<serverId>__<tool>` (e.g. `demo__add`)",
+  }),
+  args: z.record(z.string(), z.unknown()).optional().meta({
+    description: "Arguments the call must have: a subset match (deep equality per given field)",
+  }),
+  argsMatch: z.record(z.string(), Regex).optional().meta({
+    description:
+      "Regular expressions per argument, tested against the value (numbers and booleans as " +
+      "written, objects as JSON)",
+  }),
+});
+
+/** What the turn's answer text must (not) hold. */
+const TextSchema = z.strictObject({
+  contains: Strings.optional().meta({ description: "Substrings the answer must contain" }),
+  notContains: Strings.optional().meta({ description: "Substrings the answer must not contain" }),
+  regex: Regex.optional().meta({ description: "A regular expression the answer must match" }),
+});
+
+/** Every expectation of a case; a misspelt one is an error rather than a check that never fails. */
+const ExpectSchema = z.strictObject({
+  calls: z.array(CallSchema).optional().meta({ description: "Tool calls the turn must make" }),
+  notCalled: Strings.optional().meta({ description: "Model tool names the turn must not call" }),
+  ordered: z.boolean().default(false).meta({
+    description: "`true`: the `calls` must happen in this order (others may come between)",
+  }),
+  text: TextSchema.optional(),
+  maxSteps: z.int().min(1).optional().meta({ description: "At most this many model steps" }),
+  maxTokens: z.int().min(1).optional().meta({
+    description: "At most this many tokens over the whole turn (input + output)",
+  }),
+});
+
+/** A message as the chat body takes it; its content is checked against the AI SDK's schema. */
+const MessageSchema = z.looseObject({
+  role: z.enum(["system", "user", "assistant", "tool"]),
+  content: z.unknown(),
+});
+
+/** One case: a prompt (or messages) and what the turn must do. Extra fields are kept. */
+const CaseSchema = z.looseObject({
+  name: z.string().min(1, { message: "must not be empty" }).meta({
+    description: "Unique within the file; the report's key with the model",
+  }),
+  prompt: z.string().min(1).optional().meta({ description: "The user message of the turn" }),
+  messages: z.array(MessageSchema).min(1).optional().meta({
+    description: "Model messages instead of `prompt` (a conversation so far)",
+  }),
+  expect: ExpectSchema.default({ ordered: false }),
+});
+
+/** A whole eval file. Extra top-level fields are kept. */
+export const EvalFileSchema = z.looseObject({
+  $schema: z.string().optional(),
+  workspace: z.string().min(1).optional().meta({
+    description: "The workspace id; default the active workspace",
+  }),
+  models: z.array(z.string().min(1)).min(1).optional().meta({
+    description: "Model profile ids; default the workspace's model. `--model` overrides",
+  }),
+  cases: z.array(CaseSchema).min(1, { message: "needs at least one case" }),
+});
+
+/** A checked eval file. */
+export type EvalFile = z.output<typeof EvalFileSchema>;
+/** One checked case. */
+export type EvalCase = EvalFile["cases"][number];
+/** The expectations of a case. */
+export type EvalExpect = EvalCase["expect"];
+
+/** The eval file's JSON Schema, for editors (`schema/eval.schema.json`). */
+export function evalJsonSchema(): Record<string, unknown> {
+  return {
+    ...z.toJSONSchema(EvalFileSchema, { io: "input", unrepresentable: "any" }),
+    title: "Lass eval file",
+  };
+}
+
+/** The error of an invalid eval: 400 `invalid-request`, every problem at its dotted path. */
+export function invalidEval(details: ErrorDetail[]): LassError {
+  const first = details[0];
+  return new LassError(
+    "invalid-request",
+    `the eval is invalid: ${first.path || "(top level)"}: ${first.message}` +
+      (details.length > 1 ? ` (and ${details.length - 1} more)` : ""),
+    details,
+  );
+}
+
+/** A record's field, when the value is a record. */
+function field(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+}
+
+/**
+ * The rules across fields, checked on the raw value so they are reported beside every schema
+ * problem: a case has `prompt` or `messages` (not both), and case names are unique.
+ */
+function crossFieldProblems(value: unknown): { path: string; message: string }[] {
+  const cases = field(value, "cases");
+  if (!Array.isArray(cases)) return [];
+  const problems: { path: string; message: string }[] = [];
+  const seen = new Map<unknown, number>();
+  cases.forEach((testCase, index) => {
+    const hasPrompt = field(testCase, "prompt") !== undefined;
+    if (hasPrompt === (field(testCase, "messages") !== undefined)) {
+      problems.push({
+        path: `cases.${index}.prompt`,
+        message: hasPrompt
+          ? "a case has `prompt` or `messages`, not both"
+          : "a case needs `prompt` or `messages`",
+      });
+    }
+    const name = field(testCase, "name");
+    if (typeof name !== "string") return;
+    const first = seen.get(name);
+    if (first === undefined) seen.set(name, index);
+    else {
+      problems.push({
+        path: `cases.${index}.name`,
+        message: `duplicate name "${name}" (first used at cases.${first})`,
+      });
+    }
+  });
+  return problems;
+}
+
+/** Checks an eval given as a value; `prefix` puts its paths under a field (e.g. `eval`). */
+export function parseEval(value: unknown, prefix = ""): EvalFile {
+  const parsed = EvalFileSchema.safeParse(value);
+  const cross = crossFieldProblems(value);
+  if (parsed.success && cross.length === 0) return parsed.data;
+  const issues = [
+    ...(parsed.error?.issues ?? []),
+    ...cross.map((problem) => ({
+      path: problem.path.split(".").map((part) => /^\d+$/.test(part) ? Number(part) : part),
+      message: problem.message,
+    })),
+  ];
+  throw invalidEval(detailsFromIssues(issues, prefix));
+}
+
+/**
+ * Reads an eval file's text: JSON when `name` ends in `.json`, else YAML. A syntax error is
+ * 400 `invalid-request` with its line.
+ */
+export function readEvalText(text: string, name: string): unknown {
+  if (name.toLowerCase().endsWith(".json")) {
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw invalidEval([{ path: "", message: `not valid JSON: ${(error as Error).message}` }]);
+    }
+  }
+  const doc = parseDocument(text);
+  const first = doc.errors[0];
+  if (first) {
+    const line = first.linePos?.[0].line;
+    // The message's first line, without the position and the excerpt that follow it.
+    const message = first.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+    throw invalidEval([{
+      path: "",
+      message: `not valid YAML${line ? ` (line ${line})` : ""}: ${message}`,
+    }]);
+  }
+  try {
+    return doc.toJS();
+  } catch (error) {
+    throw invalidEval([{ path: "", message: `not valid YAML: ${(error as Error).message}` }]);
+  }
+}

@@ -1,0 +1,98 @@
+/** Evals (`POST /api/evals/run`, `lass eval`): the request, the progress lines and the report. */
+import type { ChatChunk } from "./chat.ts";
+
+/** The body of `POST /api/evals/run`. */
+export interface EvalRunRequest {
+  /** The eval file's content as an object (YAML parsed). */
+  eval: unknown;
+  /** Model profile ids; override the file's `models`. */
+  models?: string[];
+  /** Runs per case and model; default 1. */
+  repeat?: number;
+  /** Runs at the same time; default 4. */
+  concurrency?: number;
+  /** Only the `index`-th (1-based) of `count` stable slices of the runs, e.g. `"2/4"`. */
+  shard?: string;
+  /** Answer the runs' approval questions: `all` approves, `none` (default) denies. */
+  approve?: "all" | "none";
+}
+
+/** A run that failed: which expectations and the turn's chunks. */
+export interface EvalFailure {
+  /** The run's number within its case and model, from 1. */
+  run: number;
+  /** Every failed expectation, joined with "; ". */
+  reason: string;
+  reasons: string[];
+  chunks: ChatChunk[];
+}
+
+/** The result of one case on one model. */
+export interface EvalCaseReport {
+  name: string;
+  model: string;
+  runs: number;
+  passed: number;
+  /** passed / runs (1 when there were no runs). */
+  passRate: number;
+  /** Tokens of every run together. */
+  tokens: number;
+  /** Time of every run together. */
+  durationMs: number;
+  failures: EvalFailure[];
+}
+
+/** A whole eval's report (`--json`, and the last line of `POST /api/evals/run`). */
+export interface EvalReport {
+  workspace: string;
+  models: string[];
+  cases: EvalCaseReport[];
+  runs: number;
+  passed: number;
+  passRate: number;
+  tokens: number;
+  durationMs: number;
+  /** The slice of the runs this report covers, when it is one shard of several. */
+  shard?: { index: number; count: number };
+}
+
+/** A progress line of `POST /api/evals/run`, before the report. */
+export type EvalProgress =
+  | {
+    type: "start";
+    workspace: string;
+    models: string[];
+    cases: number;
+    /** Runs of this eval (of this shard). */
+    runs: number;
+  }
+  | {
+    type: "run";
+    case: string;
+    model: string;
+    run: number;
+    passed: boolean;
+    reason?: string;
+    tokens: number;
+    durationMs: number;
+    /** Runs finished so far, of `runs` in `start`. */
+    done: number;
+  };
+
+/** A line of the `POST /api/evals/run` stream. */
+export type EvalLine =
+  | EvalProgress
+  | ({ type: "report" } & EvalReport)
+  | { type: "error"; message: string };
+
+/** `GET /api/evals/files`: the eval files in the config file's folder. */
+export interface EvalFileList {
+  folder: string;
+  files: { name: string; size: number; modifiedAt: string }[];
+}
+
+/** `GET /api/evals/files/:name`: one eval file's text. */
+export interface EvalFileText {
+  name: string;
+  text: string;
+}
