@@ -1,0 +1,186 @@
+/** `lass check`: checks a workspace's tool servers and models for what breaks model providers. */
+import type { CheckReport } from "../core/checks.ts";
+import type { JUnitCase } from "../core/junit.ts";
+import { LassError } from "../core/errors.ts";
+import { CliError } from "./errors.ts";
+import { COMMON_HELP, openLass, parseFlags } from "./options.ts";
+import { Spinner } from "./spinner.ts";
+
+/** The help of `lass check`. */
+export const CHECK_HELP = `Usage: lass check [--workspace <id> | --all] [--junit <file>] [--json]
+
+Connects every tool server of the workspace, lists its tools, prompts and resources, and checks
+what model providers refuse: tool names (1-64 letters, digits, _ and -; <server>__<tool> within
+64 characters), input schemas that are not JSON Schema or not a top-level "type": "object",
+arrays without items, duplicate names; empty descriptions are warnings. Tests the model profile
+of the workspace with a tiny generation (as POST /api/llm/test does).
+
+Prints a table (server, status, era, tools, problems) and then each problem. Exit code 0 when
+nothing is an error (warnings do not fail), 1 when something is, 2 for a usage error.
+
+Options:
+  --workspace <id>    The workspace to check (default the active one)
+  --all               Every workspace: all their tool servers and models
+  --junit <file>      Also write a JUnit XML report (a test case per server and model)
+  --json              Print the report as JSON instead of the table
+${COMMON_HELP}
+`;
+
+function plural(count: number, one: string): string {
+  return `${count} ${count === 1 ? one : `${one}s`}`;
+}
+
+/** Rows as columns padded to the widest cell. */
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd())
+    .join("\n");
+}
+
+/** A count of errors and warnings, or `ok`. */
+function counts(errors: number, warnings: number): string {
+  const parts = [
+    ...(errors > 0 ? [plural(errors, "error")] : []),
+    ...(warnings > 0 ? [plural(warnings, "warning")] : []),
+  ];
+  return parts.length === 0 ? "ok" : parts.join(", ");
+}
+
+/** The counts of some problems. */
+function summary(problems: { severity: string }[]): string {
+  const errors = problems.filter((problem) => problem.severity === "error").length;
+  return counts(errors, problems.length - errors);
+}
+
+/** The report as a person reads it: two tables, each problem, and the totals. */
+export function formatReport(report: CheckReport): string {
+  const parts: string[] = [];
+  if (report.servers.length > 0) {
+    parts.push(table([
+      ["SERVER", "STATUS", "ERA", "TOOLS", "PROMPTS", "RESOURCES", "PROBLEMS"],
+      ...report.servers.map((server) => [
+        server.id,
+        server.status,
+        server.era ?? "-",
+        String(server.tools),
+        String(server.prompts),
+        String(server.resources),
+        summary(server.problems),
+      ]),
+    ]));
+  }
+  if (report.models.length > 0) {
+    parts.push(table([
+      ["MODEL", "PROVIDER", "MODEL NAME", "LATENCY", "PROBLEMS"],
+      ...report.models.map((model) => [
+        model.id,
+        model.provider,
+        model.model,
+        `${model.latencyMs} ms`,
+        summary(model.problems),
+      ]),
+    ]));
+  }
+  const lines = [
+    ...report.servers.flatMap((server) =>
+      server.problems.map((p) => `${p.severity}: server ${server.id}: ${p.subject}: ${p.message}`)
+    ),
+    ...report.models.flatMap((model) =>
+      model.problems.map((p) => `${p.severity}: model ${model.id}: ${p.subject}: ${p.message}`)
+    ),
+  ];
+  if (lines.length > 0) parts.push(lines.join("\n"));
+  const checked = `${plural(report.servers.length, "server")} and ${
+    plural(report.models.length, "model")
+  } of ${report.workspaces.join(", ")}`;
+  parts.push(`${checked}: ${counts(report.errors, report.warnings)}`);
+  return parts.join("\n\n") + "\n";
+}
+
+/** A JUnit case for a server or model: failed on errors, warnings as its output. */
+function junitCase(
+  className: string,
+  name: string,
+  item: { problems: CheckReport["servers"][number]["problems"] },
+  timeMs: number,
+): JUnitCase {
+  const line = (p: { severity: string; subject: string; message: string }) =>
+    `${p.severity}: ${p.subject}: ${p.message}`;
+  const errors = item.problems.filter((problem) => problem.severity === "error");
+  const warnings = item.problems.filter((problem) => problem.severity === "warning");
+  return {
+    name,
+    className,
+    timeMs,
+    ...(errors.length > 0 && {
+      failure: {
+        message: `${plural(errors.length, "error")}: ${errors[0].subject}: ${errors[0].message}`,
+        text: errors.map(line).join("\n"),
+      },
+    }),
+    ...(warnings.length > 0 && { systemOut: warnings.map(line).join("\n") }),
+  };
+}
+
+/** Writes the JUnit XML of a report. */
+async function writeJUnit(path: string, report: CheckReport): Promise<void> {
+  const { junitXml } = await import("../core/junit.ts");
+  const xml = junitXml([
+    {
+      name: "lass check: tool servers",
+      cases: report.servers.map((server) =>
+        junitCase("lass.check.server", server.id, server, server.durationMs)
+      ),
+    },
+    {
+      name: "lass check: models",
+      cases: report.models.map((model) =>
+        junitCase("lass.check.model", model.id, model, model.latencyMs)
+      ),
+    },
+  ], "lass check");
+  try {
+    await Deno.writeTextFile(path, xml);
+  } catch (error) {
+    throw new CliError(`cannot write the JUnit report ${path}: ${(error as Error).message}`, 1);
+  }
+}
+
+/** Runs `lass check`; the exit code. */
+export async function run(args: string[]): Promise<number> {
+  const { values } = parseFlags(args, {
+    workspace: { type: "string" },
+    all: { type: "boolean" },
+    junit: { type: "string" },
+    json: { type: "boolean" },
+  }, "check");
+  if (values.help) return console.log(CHECK_HELP), 0;
+  if (values.all && values.workspace !== undefined) {
+    throw new CliError("--all and --workspace cannot go together (see lass check --help)");
+  }
+  const lass = await openLass(values, { connectToolServers: false });
+  const spinner = new Spinner();
+  try {
+    const { runCheck } = await import("../core/checks.ts");
+    spinner.start("checking tool servers and models");
+    let report: CheckReport;
+    try {
+      report = await runCheck(
+        lass.service,
+        values.all ? { all: true } : { workspaceId: values.workspace },
+      );
+    } catch (error) {
+      if (error instanceof LassError && error.code === "not-found") {
+        throw new CliError(error.message);
+      }
+      throw error;
+    } finally {
+      spinner.stop();
+    }
+    if (values.junit !== undefined) await writeJUnit(values.junit, report);
+    console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report).trimEnd());
+    return report.ok ? 0 : 1;
+  } finally {
+    await lass.close();
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * `lass check`: connects the tool servers of a workspace (or of every workspace), checks what
+ * they list against what model providers accept (`mcp/tool_checks.ts`), and tests the model
+ * profiles the workspaces use, as `POST /api/llm/test` does.
+ */
+import type { LlmProfile, ServiceConfig } from "./config/schema.ts";
+import { LassError } from "./errors.ts";
+import type { Service } from "./service.ts";
+import type { ToolServerState } from "./mcp/state.ts";
+import { type CheckProblem, checkServer } from "./mcp/tool_checks.ts";
+
+export type { CheckProblem } from "./mcp/tool_checks.ts";
+
+/** One tool server's result. */
+export interface ServerCheck {
+  id: string;
+  name: string;
+  status: ToolServerState["status"];
+  era?: ToolServerState["era"];
+  protocolVersion?: string;
+  tools: number;
+  prompts: number;
+  resources: number;
+  durationMs: number;
+  problems: CheckProblem[];
+}
+
+/** One model profile's result (its `llm/test`). */
+export interface ModelCheck {
+  id: string;
+  name: string;
+  provider: string;
+  model: string;
+  ok: boolean;
+  latencyMs: number;
+  problems: CheckProblem[];
+}
+
+/** The whole report; `ok` is false when any problem is an error. */
+export interface CheckReport {
+  workspaces: string[];
+  servers: ServerCheck[];
+  models: ModelCheck[];
+  errors: number;
+  warnings: number;
+  ok: boolean;
+}
+
+/** What to check: one workspace (default the active one) or every workspace. */
+export type CheckScope = { workspaceId?: string } | { all: true };
+
+/** The workspaces in scope; 404 `not-found` for an unknown id. */
+function workspacesOf(config: ServiceConfig, scope: CheckScope): ServiceConfig["workspaces"] {
+  if ("all" in scope) return config.workspaces;
+  const id = scope.workspaceId ?? config.activeWorkspaceId ?? config.workspaces[0]?.id;
+  const workspace = config.workspaces.find((candidate) => candidate.id === id);
+  if (!workspace) {
+    throw new LassError(
+      "not-found",
+      id ? `no workspace has id ${id}` : "the config has no workspace",
+    );
+  }
+  return [workspace];
+}
+
+/** The model profile a workspace chats with (as `POST /api/chat` picks it); none for an agent. */
+function profileOf(
+  config: ServiceConfig,
+  workspace: ServiceConfig["workspaces"][number],
+): LlmProfile | undefined {
+  if (workspace.agentId) return undefined;
+  return workspace.llmId
+    ? config.llms.find((profile) => profile.id === workspace.llmId)
+    : config.llms[0];
+}
+
+/** Connects one server, waiting at most its connect timeout (and a little for the process). */
+async function checkOneServer(service: Service, id: string): Promise<ServerCheck> {
+  const started = performance.now();
+  const record = service.config.config.mcpServers.find((server) => server.id === id)!;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, record.timeoutMs + 5_000);
+  });
+  await Promise.race([service.mcp.connect(id).catch(() => {}), deadline]);
+  clearTimeout(timer);
+  const state = service.mcp.state(id);
+  const settled: ToolServerState = state.status === "connecting"
+    ? { ...state, status: "error", error: `still connecting after ${record.timeoutMs} ms` }
+    : state;
+  return {
+    id,
+    name: record.name,
+    status: settled.status,
+    ...(settled.era && { era: settled.era }),
+    ...(settled.protocolVersion && { protocolVersion: settled.protocolVersion }),
+    tools: settled.tools.length,
+    prompts: settled.prompts.length,
+    resources: settled.resources.length + settled.resourceTemplates.length,
+    durationMs: Math.round(performance.now() - started),
+    problems: checkServer(settled),
+  };
+}
+
+/** Tests one model profile with a tiny generation. */
+async function checkOneModel(service: Service, profile: LlmProfile): Promise<ModelCheck> {
+  const { testProfile } = await import("./llm/probe.ts");
+  const result = await testProfile(profile, service.env);
+  return {
+    id: profile.id,
+    name: profile.name,
+    provider: profile.provider,
+    model: profile.model,
+    ok: result.ok,
+    latencyMs: result.latencyMs,
+    problems: result.ok
+      ? []
+      : [{ severity: "error", subject: "llm/test", message: result.error ?? "the test failed" }],
+  };
+}
+
+/** Runs the check; every server and model is tried, whatever the others do. */
+export async function runCheck(service: Service, scope: CheckScope): Promise<CheckReport> {
+  const config = service.config.config;
+  const workspaces = workspacesOf(config, scope);
+  const serverIds = [...new Set(workspaces.flatMap((workspace) => workspace.mcpServerIds))];
+  const profiles = new Map<string, LlmProfile>();
+  for (const workspace of workspaces) {
+    const profile = profileOf(config, workspace);
+    if (profile) profiles.set(profile.id, profile);
+  }
+  const [servers, models] = await Promise.all([
+    Promise.all(serverIds.map((id) => checkOneServer(service, id))),
+    Promise.all([...profiles.values()].map((profile) => checkOneModel(service, profile))),
+  ]);
+  const problems = [...servers, ...models].flatMap((item) => item.problems);
+  const errors = problems.filter((problem) => problem.severity === "error").length;
+  return {
+    workspaces: workspaces.map((workspace) => workspace.id),
+    servers,
+    models,
+    errors,
+    warnings: problems.length - errors,
+    ok: errors === 0,
+  };
+}
