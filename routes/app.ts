@@ -10,6 +10,7 @@ import { catalogRoutes } from "./catalogs.ts";
 import { chatRoutes } from "./chat.ts";
 import { configRoutes } from "./config.ts";
 import type { RouteContext, Routes } from "./context.ts";
+import { evalRoutes } from "./evals.ts";
 import { eventRoutes } from "./events.ts";
 import { exportRoutes } from "./export.ts";
 import { healthRoutes } from "./health.ts";
@@ -70,6 +71,7 @@ export const ROUTES: Routes = {
   ...catalogRoutes,
   ...chatRoutes,
   ...configRoutes,
+  ...evalRoutes,
   ...eventRoutes,
   ...exportRoutes,
   ...interactionRoutes,

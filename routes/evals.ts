@@ -1,0 +1,66 @@
+/**
+ * Evals over HTTP: `POST /api/evals/run` streams an eval's progress and report as NDJSON, and
+ * `GET /api/evals/files[/:name]` lists and reads the eval files beside the config file.
+ */
+import { z } from "zod";
+import type { FileSystem } from "../core/files.ts";
+import { readBody } from "./body.ts";
+import type { Routes } from "./context.ts";
+import { json } from "./http.ts";
+import { ndjsonGeneratorResponse } from "./ndjson.ts";
+
+/** The body of `POST /api/evals/run` (see `wire/evals.ts`). */
+const EvalRunBodySchema = z.strictObject({
+  eval: z.record(z.string(), z.unknown()),
+  models: z.array(z.string().min(1)).min(1).optional(),
+  repeat: z.int().min(1).max(1000).optional(),
+  concurrency: z.int().min(1).max(64).optional(),
+  shard: z.string().optional(),
+  approve: z.enum(["all", "none"]).optional(),
+});
+
+/** The file access of the eval folder routes: `node:fs`, loaded on first use. */
+async function nodeFs(): Promise<FileSystem> {
+  return (await import("../core/files_node.ts")).nodeFileSystem;
+}
+
+/** Eval routes. */
+export const evalRoutes: Routes = {
+  "/api/evals/run": {
+    POST: async (req, { service }) => {
+      const body = await readBody(req, EvalRunBodySchema);
+      const { parseEval } = await import("../core/evals/file.ts");
+      const file = parseEval(body.eval, "eval");
+      // The AI SDK loads with the first run, not at startup.
+      const { parseShard, prepareEval } = await import("../core/evals/runner.ts");
+      const { evalLines } = await import("../core/evals/lines.ts");
+      // Every problem is a 400 here, before anything streams.
+      const prepared = prepareEval(service, file, {
+        models: body.models,
+        repeat: body.repeat,
+        concurrency: body.concurrency,
+        shard: body.shard === undefined ? undefined : parseShard(body.shard),
+        approve: body.approve,
+        pathPrefix: "eval",
+      });
+      // A client that goes away cancels the body stream, which stops the runs.
+      const abort = new AbortController();
+      return ndjsonGeneratorResponse(
+        evalLines(prepared, abort.signal),
+        () => abort.abort(new DOMException("the client went away", "AbortError")),
+      );
+    },
+  },
+  "/api/evals/files": {
+    GET: async (_req, { service }) => {
+      const { listEvalFiles } = await import("../core/evals/folder.ts");
+      return json(await listEvalFiles(await nodeFs(), service.config.path));
+    },
+  },
+  "/api/evals/files/:name": {
+    GET: async (_req, { service, params }) => {
+      const { readEvalFile } = await import("../core/evals/folder.ts");
+      return json(await readEvalFile(await nodeFs(), service.config.path, params.name));
+    },
+  },
+};
