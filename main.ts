@@ -17,6 +17,18 @@ const COMMANDS: Record<string, Command> = {
     summary: "run the service: API, web UI and the MCP Apps sandbox (the default)",
     load: () => import("./cli/serve.ts"),
   },
+  chat: {
+    summary: "one chat turn per message on a workspace; the answer on stdout",
+    load: () => import("./cli/chat.ts"),
+  },
+  check: {
+    summary: "check a workspace's tool servers and models for what breaks model providers",
+    load: () => import("./cli/check.ts"),
+  },
+  eval: {
+    summary: "run an eval file's cases on models and check the tool calls and answers",
+    load: () => import("./cli/eval.ts"),
+  },
   "demo-server": {
     summary: "the built-in demo tool server over stdio, for other MCP clients",
     load: () => import("./cli/demo_server.ts"),
@@ -60,10 +72,14 @@ async function main(args: string[]): Promise<number> {
   return await (await command.load()).run(rest);
 }
 
-if (import.meta.main) {
+/**
+ * Runs the command line with `args` and exits with its code; a usage or known failure prints
+ * `lass: <message>`. The bundle's entry (`scripts/build_bundle.ts`) calls it too.
+ */
+export async function runCli(args: string[]): Promise<never> {
   let code: number;
   try {
-    code = await main(Deno.args);
+    code = await main(args);
   } catch (error) {
     if (!(error instanceof CliError) && !isParseArgsError(error)) throw error;
     console.error(`lass: ${error.message}`);
@@ -71,3 +87,5 @@ if (import.meta.main) {
   }
   Deno.exit(code);
 }
+
+if (import.meta.main) await runCli(Deno.args);

@@ -1,0 +1,193 @@
+/** `lass chat`: one chat turn per message, in process or on a running Lass (`--url`). */
+import type { ChatChunk } from "../wire/chat.ts";
+import { type Api, apiError, inProcessApi, ndjsonLines, remoteApi } from "./api.ts";
+import { type ApproveMode, InteractionAnswers } from "./answers.ts";
+import { CliError } from "./errors.ts";
+import { COMMON_HELP, openLass, parseFlags } from "./options.ts";
+import { Spinner } from "./spinner.ts";
+
+/** The help of `lass chat`. */
+export const CHAT_HELP = `Usage: lass chat [options] <message...>
+
+Runs one chat turn per message, in order, each continuing the conversation of the ones before
+(quote a message that has spaces). Prints the answer's text on stdout and the tool calls on
+stderr (→ server.tool {args}, ← result). Runs in this process unless --url is given.
+
+Options:
+  --workspace <id>    The workspace (default the active one)
+  --model <id>        Another model profile than the workspace's
+  --agent <id>        Chat with this remote agent instead
+  --session <id>      Continue this stored session (created if it does not exist) and save
+                      the turns to it; without it the turns are not saved
+  --json              Print the NDJSON chunks exactly as POST /api/chat streams them
+  --approve <mode>    Tool approvals, elicitation and sampling requests: all (approve; forms
+                      get their defaults), none (deny), ask (a y/n question on the terminal).
+                      Default: ask when stdin is a terminal, else none
+  --url <url>         Send the turns to a running Lass instead                       [LASS_URL]
+  --token <token>     Its service token (or the token= of the URL it printed)      [LASS_TOKEN]
+${COMMON_HELP}
+
+Exit code: 0 when every turn finished, 1 on an error chunk or a failure, 2 for a usage error.
+`;
+
+/** The longest tool input or result shown on stderr. */
+const SHOWN = 200;
+
+/** A value on one line, clipped. */
+function oneLine(value: unknown): string {
+  const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > SHOWN ? `${flat.slice(0, SHOWN - 1)}…` : flat;
+}
+
+/** Writes a turn's chunks as text: the answer on stdout, tool calls and errors on stderr. */
+class TextOutput {
+  readonly #encoder = new TextEncoder();
+  /** The last character written to stdout ("" before any). */
+  #last = "";
+  /** A step ended since the last text: the next text starts on a new line. */
+  #stepEnded = false;
+
+  write(chunk: ChatChunk): void {
+    switch (chunk.type) {
+      case "text":
+        if (this.#stepEnded && this.#last !== "" && this.#last !== "\n") this.#out("\n");
+        this.#stepEnded = false;
+        this.#out(chunk.text);
+        break;
+      case "step":
+        this.#stepEnded = true;
+        break;
+      case "tool-call":
+        this.#endLine();
+        console.error(`→ ${chunk.source}.${chunk.tool} ${oneLine(chunk.input)}`);
+        break;
+      case "tool-result": {
+        const shown = chunk.ending === "denied"
+          ? "denied"
+          : `${chunk.isError ? "error: " : ""}${oneLine(chunk.output)}`;
+        console.error(`← ${shown}`);
+        break;
+      }
+      case "error":
+        this.#endLine();
+        console.error(`lass: the turn failed: ${chunk.message}`);
+        break;
+      case "finish":
+        this.#endLine();
+        break;
+    }
+  }
+
+  /** Ends the answer's line, so the next output starts on its own. */
+  #endLine(): void {
+    if (this.#last !== "" && this.#last !== "\n") this.#out("\n");
+  }
+
+  #out(text: string): void {
+    if (text === "") return;
+    Deno.stdout.writeSync(this.#encoder.encode(text));
+    this.#last = text.at(-1)!;
+  }
+}
+
+/** The messages of a stored session, or none when it does not exist yet. */
+async function sessionMessages(api: Api, id: string): Promise<unknown[]> {
+  const response = await api.call(`/api/sessions/${encodeURIComponent(id)}`);
+  if (response.status === 404) {
+    await response.body?.cancel();
+    return [];
+  }
+  if (!response.ok) throw await apiError(response, `cannot read the session ${id}`);
+  return ((await response.json()) as { messages: unknown[] }).messages;
+}
+
+interface TurnOptions {
+  api: Api;
+  body: Record<string, unknown>;
+  json: boolean;
+  answers: InteractionAnswers;
+}
+
+/** Runs one turn and prints it; the model messages it added, or `undefined` after an error. */
+async function runTurn(options: TurnOptions): Promise<unknown[] | undefined> {
+  const spinner = new Spinner();
+  spinner.start("waiting for the model");
+  const response = await options.api.call("/api/chat", { method: "POST", json: options.body })
+    .finally(() => spinner.stop());
+  if (!response.ok || !response.body) throw await apiError(response, "the chat was refused");
+  const runId = response.headers.get("x-run-id");
+  if (runId) options.answers.addRun(runId);
+  const text = new TextOutput();
+  const encoder = new TextEncoder();
+  let added: unknown[] | undefined;
+  for await (const { line, value } of ndjsonLines(response.body)) {
+    const chunk = value as ChatChunk;
+    if (options.json) Deno.stdout.writeSync(encoder.encode(`${line}\n`));
+    else text.write(chunk);
+    if (chunk.type === "finish") added = chunk.messages;
+    if (chunk.type === "error") return undefined;
+  }
+  if (added === undefined) throw new CliError("the chat stream ended without a finish chunk", 1);
+  return added;
+}
+
+function approveMode(value: string | undefined): ApproveMode {
+  if (value === undefined) return Deno.stdin.isTerminal() ? "ask" : "none";
+  if (value === "all" || value === "none" || value === "ask") return value;
+  throw new CliError(`--approve must be all, none or ask, not ${JSON.stringify(value)}`);
+}
+
+/** Runs `lass chat`; the exit code. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags(
+    args,
+    {
+      workspace: { type: "string" },
+      model: { type: "string" },
+      agent: { type: "string" },
+      session: { type: "string" },
+      json: { type: "boolean" },
+      approve: { type: "string" },
+      url: { type: "string" },
+      token: { type: "string" },
+    },
+    "chat",
+    true,
+  );
+  if (values.help) return console.log(CHAT_HELP), 0;
+  if (positionals.length === 0) {
+    throw new CliError("give the message to send (see lass chat --help)");
+  }
+  const mode = approveMode(values.approve);
+  const url = values.url ?? Deno.env.get("LASS_URL");
+  const api = url
+    ? remoteApi(url, values.token ?? Deno.env.get("LASS_TOKEN"))
+    : inProcessApi(await openLass(values, { connectToolServers: false }));
+  const answers = new InteractionAnswers(api, mode);
+  try {
+    await answers.start();
+    const history = values.session ? await sessionMessages(api, values.session) : [];
+    for (const message of positionals) {
+      history.push({ role: "user", content: message });
+      const added = await runTurn({
+        api,
+        json: values.json ?? false,
+        answers,
+        body: {
+          messages: history,
+          ...(values.workspace && { workspaceId: values.workspace }),
+          ...(values.model && { llmId: values.model }),
+          ...(values.agent && { agentId: values.agent }),
+          ...(values.session && { sessionId: values.session }),
+        },
+      });
+      if (added === undefined) return 1;
+      history.push(...added);
+    }
+    return 0;
+  } finally {
+    await answers.stop();
+    await api.close();
+  }
+}

@@ -1,0 +1,158 @@
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { chatConfig, DEMO_LLM, fakeLlm, ofType, parseNdjson } from "./_chat.ts";
+import { cliHome, runLass, serveLass } from "./_cli.ts";
+import { startFakeVendor } from "./fixtures/fake_vendors.ts";
+
+const ADD = "Add 2 and 3 with a tool";
+
+Deno.test("lass chat prints the answer on stdout and the tool calls on stderr, exit 0", async () => {
+  const home = await cliHome(chatConfig());
+  try {
+    const ran = await runLass(["chat", ...home.args, ADD]);
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.equal(ran.stdout, 'Calling `demo__add` with {"a":2,"b":3}.\n`demo__add` returned 5.\n');
+    assert.match(ran.stderr, /^→ demo\.add \{"a":2,"b":3\}$/m);
+    assert.match(ran.stderr, /^← 5$/m);
+  } finally {
+    await home.close();
+  }
+});
+
+Deno.test("lass chat --json prints the chunks of POST /api/chat, one per line", async () => {
+  const home = await cliHome(chatConfig());
+  try {
+    const ran = await runLass(["chat", ...home.args, "--json", ADD]);
+    assert.equal(ran.code, 0, ran.stderr);
+    const chunks = parseNdjson(ran.stdout);
+    assert.equal(chunks[0].type, "start");
+    assert.equal(chunks.at(-1).type, "finish");
+    const [call] = ofType(chunks, "tool-call");
+    assert.deepEqual(
+      [call.name, call.tool, call.source, call.input],
+      ["demo__add", "add", "demo", { a: 2, b: 3 }],
+    );
+    assert.equal(ofType(chunks, "tool-result")[0].output, "5");
+    assert.equal(ran.stderr, "", "--json writes nothing else");
+  } finally {
+    await home.close();
+  }
+});
+
+Deno.test("lass chat exits 1 on an error chunk from a failing model profile", async () => {
+  const vendor = await startFakeVendor();
+  vendor.script([{ status: 401 }]);
+  const home = await cliHome(chatConfig({ llms: [fakeLlm(vendor.url)] }));
+  try {
+    const json = await runLass(["chat", ...home.args, "--json", "hello"]);
+    assert.equal(json.code, 1, json.stderr);
+    const last = parseNdjson(json.stdout).at(-1);
+    assert.equal(last.type, "error");
+    const text = await runLass(["chat", ...home.args, "hello"]);
+    assert.equal(text.code, 1);
+    assert.match(text.stderr, /lass: the turn failed: .*401|lass: the turn failed: .*API key/i);
+  } finally {
+    await home.close();
+    await vendor.close();
+  }
+});
+
+Deno.test("lass chat: unknown workspace or model is a usage error (exit 2), no message too", async () => {
+  const home = await cliHome(chatConfig());
+  try {
+    const workspace = await runLass(["chat", ...home.args, "--workspace", "nope", "hi"]);
+    assert.equal(workspace.code, 2);
+    assert.match(workspace.stderr, /lass: the chat was refused: no workspace has id nope/);
+    const model = await runLass(["chat", ...home.args, "--model", "nope", "hi"]);
+    assert.equal(model.code, 2);
+    assert.match(model.stderr, /no model profile has id nope/);
+    const empty = await runLass(["chat", ...home.args]);
+    assert.equal(empty.code, 2);
+    assert.match(empty.stderr, /give the message/);
+  } finally {
+    await home.close();
+  }
+});
+
+Deno.test("lass chat --session: each message is a turn that sees the ones before, saved", async () => {
+  const home = await cliHome(chatConfig());
+  try {
+    const first = await runLass(["chat", ...home.args, "--json", "--session", "s1", ADD, ADD]);
+    assert.equal(first.code, 0, first.stderr);
+    const finishes = ofType(parseNdjson(first.stdout), "finish");
+    assert.equal(finishes.length, 2);
+    // The second turn's prompt holds the first turn: the same message costs more input.
+    assert.ok(
+      finishes[1].usage.inputTokens > finishes[0].usage.inputTokens,
+      `input tokens ${finishes[0].usage.inputTokens} then ${finishes[1].usage.inputTokens}`,
+    );
+    const again = await runLass(["chat", ...home.args, "--session", "s1", "hello"]);
+    assert.equal(again.code, 0, again.stderr);
+    const session = JSON.parse(
+      await readFile(join(home.dir, "data", "sessions", "s1.json"), "utf8"),
+    );
+    const users = session.messages.filter((m: { role: string }) => m.role === "user");
+    assert.deepEqual(users.map((m: { content: unknown }) => m.content), [ADD, ADD, "hello"]);
+    assert.ok(session.messages.some((m: { role: string }) => m.role === "tool"));
+  } finally {
+    await home.close();
+  }
+});
+
+Deno.test("lass chat --approve all runs a tool that needs approval, none denies it", async () => {
+  const home = await cliHome(chatConfig({ workspace: { requireApproval: true } }));
+  try {
+    const all = await runLass(["chat", ...home.args, "--approve", "all", ADD]);
+    assert.equal(all.code, 0, all.stderr);
+    assert.match(all.stderr, /^approved: run add \(demo\) with \{"a":2,"b":3\}/m);
+    assert.match(all.stdout, /returned 5/);
+    // stdin is not a terminal: the default is none.
+    const none = await runLass(["chat", ...home.args, "--json", ADD]);
+    assert.equal(none.code, 0, none.stderr);
+    assert.match(none.stderr, /^denied: run add \(demo\)/m);
+    const [result] = ofType(parseNdjson(none.stdout), "tool-result");
+    assert.deepEqual([result.isError, result.ending], [true, "denied"]);
+    const bad = await runLass(["chat", ...home.args, "--approve", "maybe", ADD]);
+    assert.equal(bad.code, 2);
+  } finally {
+    await home.close();
+  }
+});
+
+Deno.test("lass chat --url sends the turn to a running Lass, approvals included", async () => {
+  const home = await cliHome(chatConfig({ workspace: { requireApproval: true } }));
+  const served = await serveLass(home.args);
+  try {
+    // The printed URL carries the token.
+    const printed = await runLass(["chat", "--url", served.url, "--approve", "all", ADD]);
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.match(printed.stdout, /returned 5/);
+    const viaEnv = await runLass(["chat", "--json", ADD], {
+      LASS_URL: served.origin,
+      LASS_TOKEN: served.token,
+    });
+    assert.equal(viaEnv.code, 0, viaEnv.stderr);
+    assert.equal(ofType(parseNdjson(viaEnv.stdout), "tool-result")[0].ending, "denied");
+    const wrong = await runLass(["chat", "--url", served.origin, "--token", "wrong", ADD]);
+    assert.equal(wrong.code, 1);
+    assert.match(wrong.stderr, /token is wrong/);
+    const noToken = await runLass(["chat", "--url", served.origin, ADD]);
+    assert.equal(noToken.code, 2);
+    assert.match(noToken.stderr, /needs the service token/);
+  } finally {
+    await served.stop();
+    await home.close();
+  }
+});
+
+Deno.test("lass chat --model picks another profile of the config", async () => {
+  const home = await cliHome(chatConfig({ llms: [DEMO_LLM, { ...DEMO_LLM, id: "other" }] }));
+  try {
+    const ran = await runLass(["chat", ...home.args, "--json", "--model", "other", "hello"]);
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.equal(parseNdjson(ran.stdout)[0].profileId, "other");
+  } finally {
+    await home.close();
+  }
+});
