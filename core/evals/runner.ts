@@ -248,6 +248,9 @@ async function runAll(service: Service, file: EvalFile, plan: RunAll): Promise<E
     cases: new Set(plan.runs.map((key) => key.caseIndex)).size,
     runs: plan.runs.length,
   });
+  // Every run finds the workspace's tool servers connected (or failed), none still starting.
+  const workspace = service.config.config.workspaces.find((w) => w.id === plan.workspace);
+  await Promise.allSettled((workspace?.mcpServerIds ?? []).map((id) => service.mcp.connect(id)));
   let next = 0;
   const worker = async () => {
     while (next < plan.runs.length && !abort.signal.aborted) {

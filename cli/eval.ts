@@ -1,0 +1,258 @@
+/** `lass eval`: runs an eval file's cases on models in process, or merges shard reports. */
+import { percent } from "../core/evals/junit.ts";
+import type { EvalReport } from "../core/evals/report.ts";
+import { LassError } from "../core/errors.ts";
+import type { EvalProgress } from "../wire/evals.ts";
+import { CliError } from "./errors.ts";
+import { COMMON_HELP, openLass, parseFlags } from "./options.ts";
+import { Spinner } from "./spinner.ts";
+
+/** The help of `lass eval`. */
+export const EVAL_HELP = `Usage: lass eval <file.eval.yaml|json> [options]
+       lass eval --merge <report.json>... [--json <file>] [--junit <file>] [--min-pass-rate R]
+
+Runs each case of the eval file as one chat turn on each model, --repeat times, and checks the
+turn against the case's expectations (tools called with which arguments, in order, tools not
+called, the answer's text, steps and tokens). Prints a table of pass rates per case and model on
+stdout and each failed run on stderr. The file's reference: docs/evals.md.
+
+Exit code 0 when the pass rate reaches --min-pass-rate, 1 below it, 2 for a usage error or an
+invalid eval file (every problem at its path).
+
+Options:
+  --model <id>          A model profile to run on; repeat the flag for several (default the
+                        file's models, else the workspace's model)
+  --repeat <n>          Runs per case and model (default 1)
+  --concurrency <n>     Runs at the same time (default 4)
+  --shard <i/n>         Only the i-th of n stable slices of the runs (a CI matrix job each)
+  --min-pass-rate <r>   The pass rate (0 to 1) below which the exit code is 1 (default 1)
+  --approve all|none    Answer the runs' tool approval questions (default none: denied)
+  --json <file>         Write the report as JSON (- for stdout, instead of the table)
+  --junit <file>        Write a JUnit XML report (a test case per eval case and model)
+  --merge               Join the shard reports given as arguments into one report
+${COMMON_HELP}
+`;
+
+/** A whole number of at least 1 given to `flag`. */
+function count(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number < 1) {
+    throw new CliError(
+      `${flag} must be a whole number of at least 1, not ${JSON.stringify(value)}`,
+    );
+  }
+  return number;
+}
+
+/** The minimum pass rate, 0 to 1. */
+function passRate(value: string | undefined): number {
+  if (value === undefined) return 1;
+  const rate = Number(value);
+  if (value.trim() === "" || !Number.isFinite(rate) || rate < 0 || rate > 1) {
+    throw new CliError(
+      `--min-pass-rate must be a number from 0 to 1, not ${JSON.stringify(value)}`,
+    );
+  }
+  return rate;
+}
+
+/** A usage error (exit 2) for an invalid eval or report, with every problem at its path. */
+function invalid(error: unknown): never {
+  if (!(error instanceof LassError) || error.code !== "invalid-request") throw error;
+  const details = (error.details ?? []).map((d) => `\n  ${d.path || "(top level)"}: ${d.message}`);
+  // With details, the message's summary (up to its first colon) heads the list of problems.
+  const head = details.length > 0 ? `${error.message.replace(/: .*$/s, "")}:` : error.message;
+  throw new CliError(`${head}${details.join("")}`);
+}
+
+/** Reads a text file named on the command line; a missing one is a usage error. */
+async function readArgumentFile(path: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    throw new CliError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** Writes an output file; a failure is exit 1. */
+async function writeOutput(path: string, text: string, what: string): Promise<void> {
+  try {
+    await Deno.writeTextFile(path, text);
+  } catch (error) {
+    throw new CliError(`cannot write the ${what} ${path}: ${(error as Error).message}`, 1);
+  }
+}
+
+/** Rows as columns padded to the widest cell. */
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd())
+    .join("\n");
+}
+
+/** The report as a person reads it: a row per case and model, the failures, the totals. */
+function formatReport(report: EvalReport, minPassRate: number): string {
+  const rows = [
+    ["CASE", "MODEL", "PASSED", "RATE", "TOKENS", "TIME"],
+    ...report.cases.map((entry) => [
+      entry.name,
+      entry.model,
+      `${entry.passed}/${entry.runs}`,
+      percent(entry.passRate),
+      String(entry.tokens),
+      `${(entry.durationMs / 1000).toFixed(1)} s`,
+    ]),
+  ];
+  const failures = report.cases.flatMap((entry) =>
+    entry.failures.map((f) => `✗ ${entry.name} · ${entry.model} · run ${f.run}: ${f.reason}`)
+  );
+  const verdict = report.passRate >= minPassRate
+    ? "ok"
+    : `below the minimum pass rate ${percent(minPassRate)}`;
+  const totals = `${report.runs} runs, ${report.passed} passed (${percent(report.passRate)}), ` +
+    `${report.tokens} tokens: ${verdict}`;
+  return [table(rows), ...(failures.length > 0 ? [failures.join("\n")] : []), totals].join("\n\n");
+}
+
+/** Shows progress: a spinner on a terminal, and each failed run as a line on stderr. */
+function progress(spinner: Spinner) {
+  let total = 0;
+  return (line: EvalProgress) => {
+    if (line.type === "start") {
+      total = line.runs;
+      spinner.start(`running ${total} runs on ${line.models.join(", ")}`);
+      return;
+    }
+    if (!line.passed) {
+      spinner.stop();
+      console.error(`✗ ${line.case} · ${line.model} · run ${line.run}: ${line.reason}`);
+    }
+    spinner.start(`${line.done}/${total} runs done`);
+  };
+}
+
+/** What `runFile` takes from the flags. */
+interface RunFlags {
+  config?: string;
+  "data-dir"?: string;
+  model?: string[];
+  repeat?: number;
+  concurrency?: number;
+  shard?: string;
+  approve?: "all" | "none";
+}
+
+/** Runs the eval file: the report. */
+async function runFile(path: string, values: RunFlags): Promise<EvalReport> {
+  const { parseEval, readEvalText } = await import("../core/evals/file.ts");
+  const { parseShard, prepareEval } = await import("../core/evals/runner.ts");
+  let file;
+  let shard;
+  try {
+    file = parseEval(readEvalText(await readArgumentFile(path), path));
+    shard = values.shard === undefined ? undefined : parseShard(values.shard, "--shard");
+  } catch (error) {
+    invalid(error);
+  }
+  const lass = await openLass(values, { connectToolServers: false });
+  const spinner = new Spinner();
+  const abort = new AbortController();
+  const interrupt = () => abort.abort(new CliError("interrupted", 1));
+  Deno.addSignalListener("SIGINT", interrupt);
+  try {
+    let prepared;
+    try {
+      prepared = prepareEval(lass.service, file, {
+        models: values.model,
+        repeat: values.repeat,
+        concurrency: values.concurrency,
+        shard,
+        approve: values.approve,
+      });
+    } catch (error) {
+      invalid(error);
+    }
+    return await prepared.run({ signal: abort.signal, onProgress: progress(spinner) });
+  } finally {
+    spinner.stop();
+    Deno.removeSignalListener("SIGINT", interrupt);
+    await lass.close();
+  }
+}
+
+/** Reads and merges shard reports. */
+async function mergeFiles(paths: string[]): Promise<EvalReport> {
+  const { mergeReports, parseReport } = await import("../core/evals/report.ts");
+  const reports = [];
+  for (const path of paths) {
+    const text = await readArgumentFile(path);
+    try {
+      reports.push(parseReport(JSON.parse(text), path));
+    } catch (error) {
+      if (error instanceof SyntaxError) {
+        throw new CliError(`${path} is not JSON: ${error.message}`);
+      }
+      invalid(error);
+    }
+  }
+  try {
+    return mergeReports(reports);
+  } catch (error) {
+    invalid(error);
+  }
+}
+
+function parseEvalFlags(args: string[]) {
+  return parseFlags(
+    args,
+    {
+      model: { type: "string", multiple: true },
+      repeat: { type: "string" },
+      concurrency: { type: "string" },
+      shard: { type: "string" },
+      "min-pass-rate": { type: "string" },
+      approve: { type: "string" },
+      json: { type: "string" },
+      junit: { type: "string" },
+      merge: { type: "boolean" },
+    },
+    "eval",
+    true,
+  );
+}
+
+/** Runs `lass eval`; the exit code. */
+export async function run(args: string[]): Promise<number> {
+  const { values, positionals } = parseEvalFlags(args);
+  if (values.help) return console.log(EVAL_HELP), 0;
+  const minPassRate = passRate(values["min-pass-rate"]);
+  if (values.approve !== undefined && values.approve !== "all" && values.approve !== "none") {
+    throw new CliError(`--approve must be all or none, not ${JSON.stringify(values.approve)}`);
+  }
+  if (values.merge) {
+    const runFlag = ["model", "repeat", "concurrency", "shard", "approve"] as const;
+    const given = runFlag.find((flag) => values[flag] !== undefined);
+    if (given) throw new CliError(`--merge joins reports; --${given} is for running an eval`);
+    if (positionals.length === 0) throw new CliError("--merge needs the report files to join");
+  } else if (positionals.length !== 1) {
+    throw new CliError("give one eval file (see lass eval --help)");
+  }
+  const report = values.merge ? await mergeFiles(positionals) : await runFile(positionals[0], {
+    ...values,
+    repeat: count(values.repeat, "--repeat"),
+    concurrency: count(values.concurrency, "--concurrency"),
+    approve: values.approve as RunFlags["approve"],
+  });
+  const { evalJunit } = await import("../core/evals/junit.ts");
+  if (values.json !== undefined && values.json !== "-") {
+    await writeOutput(values.json, JSON.stringify(report, null, 2) + "\n", "JSON report");
+  }
+  if (values.junit !== undefined) {
+    await writeOutput(values.junit, evalJunit(report, minPassRate), "JUnit report");
+  }
+  console.log(
+    values.json === "-" ? JSON.stringify(report, null, 2) : formatReport(report, minPassRate),
+  );
+  return report.passRate >= minPassRate ? 0 : 1;
+}

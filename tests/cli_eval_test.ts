@@ -1,0 +1,204 @@
+/** `lass eval` as a user runs it: a child process on the demo model and demo server. */
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEMO_LLM, DEMO_SERVER } from "./_chat.ts";
+import type { Json } from "./_helpers.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const EXAMPLE = new URL("../examples/demo.eval.yaml", import.meta.url).pathname;
+/** The start task's permissions. */
+const PERMISSIONS = [
+  "--allow-net",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+  "--allow-sys=hostname,networkInterfaces",
+];
+
+/** A config with two demo-kind profiles on the `playground` workspace. */
+const CONFIG = {
+  llms: [DEMO_LLM, { ...DEMO_LLM, id: "demo2", name: "Demo 2" }],
+  mcpServers: [DEMO_SERVER],
+  workspaces: [{ id: "playground", name: "Playground", llmId: "demo", mcpServerIds: ["demo"] }],
+  activeWorkspaceId: "playground",
+};
+
+/** One passing and one failing case. */
+const HALF = `cases:
+  - name: adds
+    prompt: Add 2 and 3 with a tool
+    expect: { calls: [{ tool: demo__add, args: { a: 2, b: 3 } }] }
+  - name: wrong
+    prompt: Add 2 and 3 with a tool
+    expect: { notCalled: [demo__add], text: { contains: ["seven"] } }
+`;
+
+/** A temp folder with the config, and `lass eval` run in it. */
+async function folder() {
+  const dir = await mkdtemp(join(tmpdir(), "lass-cli-eval-"));
+  await writeFile(join(dir, "service.json"), JSON.stringify(CONFIG));
+  const env = {
+    NO_COLOR: "1",
+    LASS_CONFIG: join(dir, "service.json"),
+    LASS_DATA_DIR: join(dir, "data"),
+  };
+  return {
+    dir,
+    path: (name: string) => join(dir, name),
+    async eval(...args: string[]) {
+      const output = await new Deno.Command(Deno.execPath(), {
+        args: ["run", ...PERMISSIONS, MAIN, "eval", ...args],
+        cwd: dir,
+        env,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+      return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+    },
+    async json(name: string): Promise<Json> {
+      return JSON.parse(await readFile(join(dir, name), "utf8"));
+    },
+    close: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/** The numbers of a report per case and model. */
+function numbers(report: Json): unknown[] {
+  return report.cases.map((c: Json) => [c.name, c.model, c.runs, c.passed, c.tokens]);
+}
+
+Deno.test("lass eval runs the example on two models: exit 0, a table, the JSON and JUnit reports", async () => {
+  const f = await folder();
+  try {
+    const result = await f.eval(
+      EXAMPLE,
+      "--model",
+      "demo",
+      "--model",
+      "demo2",
+      "--repeat",
+      "2",
+      "--json",
+      "report.json",
+      "--junit",
+      "report.xml",
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^CASE +MODEL +PASSED +RATE +TOKENS +TIME$/m);
+    assert.match(result.stdout, /^adds two numbers +demo2 +2\/2 +100%/m);
+    assert.match(result.stdout, /16 runs, 16 passed \(100%\), \d+ tokens: ok/);
+    const report = await f.json("report.json");
+    assert.deepEqual(report.models, ["demo", "demo2"]);
+    assert.equal(report.cases.length, 8);
+    assert.ok(report.cases.every((c: Json) => c.runs === 2 && c.passRate === 1 && c.tokens > 0));
+    assert.deepEqual([report.runs, report.passed, report.passRate], [16, 16, 1]);
+    const junit = await readFile(f.path("report.xml"), "utf8");
+    assert.match(junit, /<testsuites name="lass eval" tests="8" failures="0" errors="0"/);
+    assert.equal(junit.match(/<testsuite /g)?.length, 2, "a suite per model");
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("lass eval exits 1 below --min-pass-rate, names each failed run, and merges a report", async () => {
+  const f = await folder();
+  try {
+    await writeFile(f.path("half.eval.yaml"), HALF);
+    const failed = await f.eval("half.eval.yaml", "--repeat", "2", "--json", "half.json");
+    assert.equal(failed.code, 1, failed.stderr);
+    assert.match(
+      failed.stdout,
+      /4 runs, 2 passed \(50%\), \d+ tokens: below the minimum pass rate 100%/,
+    );
+    assert.match(
+      failed.stderr,
+      /✗ wrong · demo · run \d: notCalled: demo__add was called; text.contains: the answer has no "seven"/,
+    );
+    const report = await f.json("half.json");
+    assert.deepEqual(report.cases.map((c: Json) => [c.name, c.passed, c.runs, c.passRate]), [
+      ["adds", 2, 2, 1],
+      ["wrong", 0, 2, 0],
+    ]);
+    assert.deepEqual(report.cases[1].failures.map((x: Json) => x.run), [1, 2]);
+    const enough = await f.eval("--merge", "half.json", "--min-pass-rate", "0.5", "--json", "-");
+    assert.equal(enough.code, 0, enough.stderr);
+    assert.equal(JSON.parse(enough.stdout).passRate, 0.5);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("lass eval exits 2 for an invalid file with every problem at its path, and for bad flags", async () => {
+  const f = await folder();
+  try {
+    await writeFile(
+      f.path("bad.eval.yaml"),
+      "models: [ghost]\ncases:\n  - name: a\n    expect: { maxSteps: 0 }\n",
+    );
+    const invalid = await f.eval("bad.eval.yaml");
+    assert.equal(invalid.code, 2);
+    assert.equal(invalid.stdout, "");
+    assert.match(invalid.stderr, /^lass: the eval is invalid:$/m);
+    assert.match(invalid.stderr, /^ {2}cases\.0\.expect\.maxSteps: /m);
+    assert.match(invalid.stderr, /^ {2}cases\.0\.prompt: a case needs `prompt` or `messages`$/m);
+    const ghost = await f.eval(EXAMPLE, "--model", "ghost");
+    assert.equal(ghost.code, 2);
+    assert.match(ghost.stderr, /models\.0: no model profile has id "ghost"/);
+    for (
+      const args of [
+        [EXAMPLE, "--repeat", "0"],
+        [EXAMPLE, "--shard", "3/2"],
+        [EXAMPLE, "--min-pass-rate", "2"],
+        [EXAMPLE, "--frobnicate"],
+        ["missing.eval.yaml"],
+        [],
+      ]
+    ) {
+      const result = await f.eval(...args);
+      assert.equal(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
+      assert.match(result.stderr, /^lass: /, args.join(" "));
+    }
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("lass eval --shard i/n runs slices that --merge joins into the whole report", async () => {
+  const f = await folder();
+  try {
+    const common = ["--model", "demo", "--model", "demo2"];
+    const whole = await f.eval(EXAMPLE, ...common, "--json", "whole.json");
+    assert.equal(whole.code, 0, whole.stderr);
+    for (const shard of ["1/3", "2/3", "3/3"]) {
+      const result = await f.eval(
+        EXAMPLE,
+        ...common,
+        "--shard",
+        shard,
+        "--json",
+        `${shard[0]}.json`,
+      );
+      assert.equal(result.code, 0, result.stderr);
+    }
+    const shards = await Promise.all(["1", "2", "3"].map((i) => f.json(`${i}.json`)));
+    assert.deepEqual(shards.map((shard) => shard.runs), [2, 3, 3], "8 runs in 3 slices");
+    const merged = await f.eval("--merge", "3.json", "1.json", "2.json", "--json", "merged.json");
+    assert.equal(merged.code, 0, merged.stderr);
+    const [report, all] = [await f.json("merged.json"), await f.json("whole.json")];
+    assert.deepEqual(numbers(report), numbers(all));
+    assert.deepEqual([report.runs, report.passed, report.tokens], [
+      all.runs,
+      all.passed,
+      all.tokens,
+    ]);
+    const missing = await f.eval("--merge", "1.json", "3.json");
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /shard 2\/3 is missing/);
+  } finally {
+    await f.close();
+  }
+});
