@@ -2,6 +2,7 @@
 import { VERSION } from "../core/version.ts";
 import { hostName, isLoopbackName } from "../routes/security.ts";
 import { CliError } from "./errors.ts";
+import { type GuardedServer, serveWithTimeouts } from "./listen.ts";
 import { COMMON_HELP, openLass, parseFlags } from "./options.ts";
 
 const EXPOSE_FLAG = "unsafe-expose-to-network";
@@ -146,12 +147,10 @@ export async function run(args: string[]): Promise<number> {
     serve: (req: Request) => Promise<Response>,
   ) => {
     try {
-      return Deno.serve({
-        hostname: host,
-        port: which.port,
-        signal: shutdown.signal,
-        onListen() {},
-      }, serve);
+      return serveWithTimeouts(
+        { hostname: host, port: which.port, signal: shutdown.signal },
+        serve,
+      );
     } catch (error) {
       const reason = error instanceof Deno.errors.AddrInUse
         ? `port ${which.port} is already in use (pass ${which.flag} to pick another, or ${which.flag} 0 for any)`
@@ -159,8 +158,8 @@ export async function run(args: string[]): Promise<number> {
       throw new CliError(`cannot listen on ${host}:${which.port}${which.what}: ${reason}`, 1);
     }
   };
-  let server: Deno.HttpServer<Deno.NetAddr>;
-  let sandboxServer: Deno.HttpServer<Deno.NetAddr>;
+  let server: GuardedServer;
+  let sandboxServer: GuardedServer;
   try {
     server = listen({ port, flag: "--port", what: "" }, lass.handler);
     try {
