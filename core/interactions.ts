@@ -13,10 +13,23 @@ export type {
   SamplingRequest,
 } from "../wire/interactions.ts";
 
-/** The answer to an approval or sampling request. */
+/** The answer to an approval request. */
 export const ApprovalResponseSchema = z.strictObject({
   approved: z.boolean(),
   remember: z.enum(["session", "always"]).optional(),
+});
+
+/**
+ * The answer to a sampling request: allowed (the model answers) or not, or the reply typed by
+ * the user (`text`, with `approved: true`), which goes back to the server as the completion.
+ */
+export const SamplingResponseSchema = z.strictObject({
+  approved: z.boolean(),
+  remember: z.enum(["session", "always"]).optional(),
+  text: z.string().max(100_000).optional(),
+}).refine((answer) => answer.text === undefined || answer.approved, {
+  message: "a typed reply needs approved: true",
+  path: ["text"],
 });
 
 /** The answer to an elicitation request. */
@@ -30,7 +43,7 @@ export const ElicitationResponseSchema = z.strictObject({
 
 const RESPONSE_SCHEMAS = {
   approval: ApprovalResponseSchema,
-  sampling: ApprovalResponseSchema,
+  sampling: SamplingResponseSchema,
   elicitation: ElicitationResponseSchema,
 } as const;
 

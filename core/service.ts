@@ -1,6 +1,7 @@
 /** Opens the parts of a running Lass that hold state: config, events, interactions and sessions. */
 import { basename, dirname, join } from "node:path";
 import { ApprovalGate } from "./chat/approvals.ts";
+import { RunningCalls } from "./chat/running_calls.ts";
 import type { EnvLookup } from "./config/env_refs.ts";
 import { SCHEMA_FILE_NAME } from "./config/defaults.ts";
 import { ConfigStore } from "./config/store.ts";
@@ -44,6 +45,8 @@ export interface Service {
   readonly catalogs: CatalogRegistry;
   /** Which tool calls of chats wait for approval, and the approvals remembered for this process. */
   readonly approvals: ApprovalGate;
+  /** The tool calls of chat runs that are running now, which the user may cancel one by one. */
+  readonly runningCalls: RunningCalls;
   readonly env: EnvLookup;
   /** Names of the provider env variables that were set when the service opened. */
   readonly detectedEnv: readonly string[];
@@ -112,6 +115,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
       home: homeDir(options.env),
     }),
     approvals: new ApprovalGate({ config, interactions }),
+    runningCalls: new RunningCalls(),
     env: options.env,
     detectedEnv: detectedEnvKeys(options.env),
     dataDir: options.dataDir,

@@ -7,7 +7,12 @@ import type { Bootstrap } from "../wire/bootstrap.ts";
 import type { ChatChunk, ChatRequest } from "../wire/chat.ts";
 import type { ErrorBody, ErrorCode, ErrorDetail } from "../wire/errors.ts";
 import type { EventLine } from "../wire/events.ts";
-import type { ApprovalAnswer, ElicitationAnswer, Interaction } from "../wire/interactions.ts";
+import type {
+  ApprovalAnswer,
+  ElicitationAnswer,
+  Interaction,
+  SamplingAnswer,
+} from "../wire/interactions.ts";
 import type { SessionInput, SessionRecord, SessionSummary } from "../wire/sessions.ts";
 
 /** A failed call: the contract's error (`code`, sentence, details), or `network` when Lass is gone. */
@@ -104,8 +109,13 @@ export function createApi(token: string, options: ApiOptions = {}) {
     );
   }
 
-  async function json<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await call(method, path, body);
+  async function json<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const response = await call(method, path, body, signal);
     return await response.json() as T;
   }
 
@@ -113,7 +123,8 @@ export function createApi(token: string, options: ApiOptions = {}) {
 
   return {
     /**
-     * Any JSON route: `json("POST", "/api/llm/test", body)`. Typed wrappers of a page's routes
+     * Any JSON route: `json("POST", "/api/llm/test", body)`; aborting `signal` abandons the
+     * request (the server hears the client go away). Typed wrappers of a page's routes
      * live next to the page and go through this (one client, one token header, one error type).
      */
     json,
@@ -136,8 +147,10 @@ export function createApi(token: string, options: ApiOptions = {}) {
     interactions: {
       list: async () =>
         (await json<{ interactions: Interaction[] }>("GET", "/api/interactions")).interactions,
-      answer: (interactionId: string, response: ApprovalAnswer | ElicitationAnswer) =>
-        json<{ ok: true }>("POST", `/api/interactions/${id(interactionId)}`, { response }),
+      answer: (
+        interactionId: string,
+        response: ApprovalAnswer | SamplingAnswer | ElicitationAnswer,
+      ) => json<{ ok: true }>("POST", `/api/interactions/${id(interactionId)}`, { response }),
     },
 
     /** Starts a chat turn; aborting `signal` stops it (the server stops the model and tools). */

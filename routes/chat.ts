@@ -1,8 +1,13 @@
-/** `POST /api/chat`: one chat turn, streamed as NDJSON chunks. */
+/** `POST /api/chat`: one chat turn, streamed as NDJSON chunks; cancelling one of its tool calls. */
+import { z } from "zod";
 import { ChatBodySchema } from "../core/chat/request.ts";
+import { LassError } from "../core/errors.ts";
 import { readBody } from "./body.ts";
 import type { Routes } from "./context.ts";
+import { json } from "./http.ts";
 import { ndjsonGeneratorResponse } from "./ndjson.ts";
+
+const NoBody = z.strictObject({});
 
 /** Chat routes. */
 export const chatRoutes: Routes = {
@@ -20,6 +25,18 @@ export const chatRoutes: Routes = {
         () => abort.abort(new DOMException("the client went away", "AbortError")),
         { headers: { "x-run-id": chat.runId } },
       );
+    },
+  },
+  "/api/chat/runs/:runId/tool-calls/:callId/cancel": {
+    POST: async (req, { service, params }) => {
+      await readBody(req, NoBody, { optional: true });
+      if (!service.runningCalls.cancel(params.runId, params.callId)) {
+        throw new LassError(
+          "not-found",
+          `no running tool call ${params.callId} in the chat run ${params.runId}`,
+        );
+      }
+      return json({ ok: true });
     },
   },
 };

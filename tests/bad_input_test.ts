@@ -15,6 +15,7 @@ const OPTIONAL_BODY = new Set([
   "/api/mcp/:id/disconnect",
   "/api/mcp/:id/signout",
   "/api/mcp/:id/tasks/:taskId/cancel",
+  "/api/chat/runs/:runId/tool-calls/:callId/cancel",
 ]);
 
 /** A concrete path for a route: ids of things that exist where the route checks the id first. */

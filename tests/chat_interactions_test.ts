@@ -6,7 +6,11 @@ import { chat, chatConfig, DEMO_LLM, DEMO_SERVER, ofType, readChunks, user } fro
 
 /** Starts a turn and waits for the interaction it creates; returns both. */
 async function turnWithInteraction(t: TestService, body: Record<string, unknown>) {
-  const created = waitForEvent(t, (e) => e.type === "interaction.created");
+  // The first turn of a process loads the model SDK and starts the demo server: slow when loaded.
+  const created = waitForEvent(t, (e) => e.type === "interaction.created", {
+    what: "interaction.created",
+    ms: 30_000,
+  });
   const turn = chat(t, body);
   const event = await created;
   return { turn, interaction: event.data.interaction as Json };
@@ -144,6 +148,34 @@ Deno.test("sampling during a chat: asked, then answered by the chat's own model"
     await t.close();
   }
 });
+
+for (const era of ["auto", "legacy"] as const) {
+  Deno.test(`sampling by hand: the reply the user types goes to the server as the completion (${era})`, async () => {
+    const t = await startService({
+      config: chatConfig({ servers: [{ ...DEMO_SERVER, protocolEra: era }] }),
+    });
+    try {
+      const { turn, interaction } = await turnWithInteraction(t, {
+        messages: [user("summarize with model 'A long story about a fox.'")],
+      });
+      assert.equal(interaction.kind, "sampling");
+      const refused = await post(t, `/api/interactions/${interaction.id}`, {
+        response: { approved: false, text: "no" },
+      });
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body.error.details[0].path, "response.text");
+      await answer(t, interaction.id, { approved: true, text: "A fox, briefly." });
+      const { chunks } = await turn;
+      const [result] = ofType(chunks, "tool-result");
+      assert.equal(result.isError, false, JSON.stringify(result));
+      assert.deepEqual(result.raw.structuredContent, { summary: "A fox, briefly.", model: "user" });
+      const resolved = t.service.events.history().find((e) => e.type === "interaction.resolved");
+      assert.deepEqual(resolved?.data.response, { approved: true, text: "A fox, briefly." });
+    } finally {
+      await t.close();
+    }
+  });
+}
 
 Deno.test("sampling: auto answers at once, deny refuses, a declined request is a tool error", async () => {
   const ask = "summarize with model 'Some text to shorten.'";

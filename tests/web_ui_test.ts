@@ -7,10 +7,14 @@ import { readFile } from "node:fs/promises";
 import type { z } from "zod";
 import { buildUi, UI_OUT, uiIsStale } from "../scripts/build_ui.ts";
 import type { ChatBodySchema } from "../core/chat/request.ts";
-import type { ApprovalResponseSchema, ElicitationResponseSchema } from "../core/interactions.ts";
+import type {
+  ApprovalResponseSchema,
+  ElicitationResponseSchema,
+  SamplingResponseSchema,
+} from "../core/interactions.ts";
 import type { Session, SessionInputSchema } from "../core/sessions.ts";
 import type { ChatRequest } from "../wire/chat.ts";
-import type { ApprovalAnswer, ElicitationAnswer } from "../wire/interactions.ts";
+import type { ApprovalAnswer, ElicitationAnswer, SamplingAnswer } from "../wire/interactions.ts";
 import type { SessionInput, SessionRecord } from "../wire/sessions.ts";
 import { type Json, startService, TOKEN } from "./_helpers.ts";
 
@@ -138,10 +142,14 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 Deno.test("the wire types match what the server validates", () => {
   const approval: Same<ApprovalAnswer, z.output<typeof ApprovalResponseSchema>> = true;
   const elicitation: Same<ElicitationAnswer, z.output<typeof ElicitationResponseSchema>> = true;
+  const sampling: Same<SamplingAnswer, z.output<typeof SamplingResponseSchema>> = true;
   // What the UI sends is accepted by the server's schemas.
   const chat: [ChatRequest] extends [z.input<typeof ChatBodySchema>] ? true : false = true;
   const session: [SessionInput] extends [z.input<typeof SessionInputSchema>] ? true : false = true;
   // What the server stores is what the UI reads, field by field (messages are stored as given).
   const record: Same<keyof SessionRecord, keyof Session> = true;
-  assert.deepEqual([approval, elicitation, chat, session, record], [true, true, true, true, true]);
+  assert.deepEqual(
+    [approval, elicitation, sampling, chat, session, record],
+    [true, true, true, true, true, true],
+  );
 });

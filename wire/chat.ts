@@ -30,6 +30,13 @@ export type ToolUi =
 import type { TaskStatus as ToolTaskStatus } from "./tool_tasks.ts";
 export type { ToolTaskStatus };
 
+/**
+ * Why a tool call did not run to its end: `cancelled` by the user while it ran
+ * (`POST /api/chat/runs/:runId/tool-calls/:callId/cancel`), or `denied` (its approval was denied,
+ * or not given in time). A call that failed on its own has no ending.
+ */
+export type ToolCallEnding = "cancelled" | "denied";
+
 /** Where a tool comes from: a tool server's id, or `ui`, `skills`, `agent`. */
 export type ToolSource = string;
 
@@ -76,6 +83,8 @@ export type ChatChunk =
     durationMs: number;
     ui?: ToolUi;
     raw?: unknown;
+    /** Set when the call did not run to its end (then `isError` is true). */
+    ending?: ToolCallEnding;
   }
   | { type: "step"; usage: ChatUsage; finishReason: string }
   | { type: "finish"; usage: ChatUsage; durationMs: number; messages: unknown[] }
@@ -93,4 +102,6 @@ export interface StoredToolCall {
   ui?: ToolUi | { kind: ToolUi["kind"] };
   /** The raw MCP result, when it is at most 16,000 characters of JSON. */
   raw?: unknown;
+  /** The `ending` of its `tool-result` chunk, when it had one. */
+  ending?: ToolCallEnding;
 }

@@ -38,10 +38,18 @@ export type InteractionKind = InteractionRequest["kind"];
 /** A pending interaction as `GET /api/interactions` lists it. */
 export type Interaction = InteractionRequest & { id: string; createdAt: string };
 
-/** The answer to an approval or sampling request. */
+/** The answer to an approval request (and the base of a sampling answer). */
 export interface ApprovalAnswer {
   approved: boolean;
   remember?: "session" | "always";
+}
+
+/**
+ * The answer to a sampling request: `approved` lets the model answer it; `text` (with
+ * `approved: true`) is the user's own reply, sent to the server instead of a model's.
+ */
+export interface SamplingAnswer extends ApprovalAnswer {
+  text?: string;
 }
 
 /** The answer to an elicitation request. */
@@ -52,5 +60,5 @@ export interface ElicitationAnswer {
 
 /** The body of `POST /api/interactions/:id`. */
 export interface InteractionAnswerBody {
-  response: ApprovalAnswer | ElicitationAnswer;
+  response: ApprovalAnswer | SamplingAnswer | ElicitationAnswer;
 }

@@ -2,7 +2,7 @@
 import type { ChatChunk } from "../../wire/chat.ts";
 import type { ToolOrigin } from "./tools.ts";
 
-export type { ChatChunk, ChatUsage, ToolSource, ToolUi } from "../../wire/chat.ts";
+export type { ChatChunk, ChatUsage, ToolCallEnding, ToolSource, ToolUi } from "../../wire/chat.ts";
 
 /** The `tool-call` chunk of a call of `name`; without an origin, `source` is `fallbackSource`. */
 export function toolCallChunk(

@@ -173,5 +173,6 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
     // Ended early by the client going away (`return()` at a `yield`): saved as aborted.
     await saveUnfinished({ aborted: true });
     service.interactions.rejectRun(runId);
+    service.runningCalls.endRun(runId);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The details of a turn's tool calls that the messages cannot hold (source, duration, UI, raw
- * result), collected from its chunks for the session's `meta.toolCalls`.
+ * result, ending), collected from its chunks for the session's `meta.toolCalls`.
  */
 import type { ChatChunk, StoredToolCall } from "../../wire/chat.ts";
 
@@ -31,6 +31,7 @@ export class ToolCallDetails {
       call.durationMs = chunk.durationMs;
       if (chunk.ui) call.ui = fits(chunk.ui, UI_KEPT_CHARS) ? chunk.ui : { kind: chunk.ui.kind };
       if (chunk.raw !== undefined && fits(chunk.raw, RAW_KEPT_CHARS)) call.raw = chunk.raw;
+      if (chunk.ending) call.ending = chunk.ending;
     }
   }
 

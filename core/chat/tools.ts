@@ -5,7 +5,7 @@ import type { Workspace } from "../config/schema.ts";
 import type { Service } from "../service.ts";
 import type { ToolServerState } from "../mcp/state.ts";
 import type { ApprovalGate } from "./approvals.ts";
-import type { ChatChunk, ToolUi } from "./chunks.ts";
+import type { ChatChunk, ToolCallEnding, ToolUi } from "./chunks.ts";
 import { modelOutputOf, uiOf } from "./tool_output.ts";
 
 /** What one tool call of a run produced: what the model sees, and what the chunk shows besides. */
@@ -16,7 +16,12 @@ export interface ToolRun {
   ui?: ToolUi;
   /** The full `CallToolResult`, when the server answered. */
   raw?: unknown;
+  /** Why the call did not run to its end: the user cancelled it, or did not approve it. */
+  ending?: ToolCallEnding;
 }
+
+/** What the model reads of a call the user cancelled. */
+export const CANCELLED_BY_USER = "The user cancelled this tool call before it finished.";
 
 /**
  * How a running call is getting on (progress, or the status of its MCP task): yielded by a tool's
@@ -156,7 +161,9 @@ export async function toolServerTools(run: RunContext): Promise<RunTools> {
 /**
  * Runs one call: approval first when needed, then the call on the manager. Yields a
  * {@link ToolUpdate} for each progress notification or task status change, then the
- * {@link ToolRun}. Never throws but for aborts (which cancel a task the call runs as).
+ * {@link ToolRun}. The call is registered in the service's running calls while it runs, so the
+ * user may cancel it (the turn then goes on with a result saying so). Never throws but for aborts
+ * of the run (which cancel a task the call runs as).
  */
 async function* callServerTool(
   run: RunContext,
@@ -166,73 +173,89 @@ async function* callServerTool(
   toolCallId: string,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<ToolUpdate | ToolRun> {
-  const { service, gate, workspace } = run;
-  const callSignal = signal ?? run.signal;
-  const server = service.config.config.mcpServers.find((record) => record.id === serverId);
-  if (server && gate.needsApproval(workspace, server, tool)) {
-    const decision = await gate.ask({ runId: run.runId, server, tool, input, signal: callSignal });
-    if (!decision.approved) {
-      yield {
-        model: { type: "execution-denied", reason: decision.reason },
-        isError: true,
-        durationMs: 0,
-      };
+  const runSignal = signal ?? run.signal;
+  const running = run.service.runningCalls.start(run.runId, toolCallId);
+  const callSignal = AbortSignal.any([runSignal, running.signal]);
+  const started = performance.now();
+  const cancelled = (): ToolRun => ({
+    model: { type: "error-text", value: CANCELLED_BY_USER },
+    isError: true,
+    durationMs: Math.round(performance.now() - started),
+    ending: "cancelled",
+  });
+  try {
+    const { service, gate, workspace } = run;
+    const server = service.config.config.mcpServers.find((record) => record.id === serverId);
+    if (server && gate.needsApproval(workspace, server, tool)) {
+      let decision;
+      try {
+        decision = await gate.ask({ runId: run.runId, server, tool, input, signal: callSignal });
+      } catch (error) {
+        if (runSignal.aborted || !running.cancelled()) throw error;
+        yield cancelled();
+        return;
+      }
+      if (!decision.approved) {
+        yield {
+          model: { type: "execution-denied", reason: decision.reason },
+          isError: true,
+          durationMs: 0,
+          ending: "denied",
+        };
+        return;
+      }
+    }
+    const updates: ToolUpdate[] = [];
+    let wake = () => {};
+    const call = service.mcp.callTool(
+      serverId,
+      tool,
+      (input ?? {}) as Record<string, unknown>,
+      {
+        signal: callSignal,
+        context: { runId: run.runId, llmId: run.llmId, toolCallId },
+        onProgress: (progress, total, message) => {
+          updates.push({
+            update: {
+              progress,
+              ...(total !== undefined && { total }),
+              ...(message !== undefined && { message }),
+            },
+          });
+          wake();
+        },
+        onTask: (task) => {
+          updates.push({
+            update: {
+              task: { taskId: task.taskId, status: task.status },
+              ...(task.message !== undefined && { message: task.message }),
+            },
+          });
+          wake();
+        },
+      },
+    );
+    let settled = false;
+    const done = call.then(() => {}, () => {}).finally(() => {
+      settled = true;
+      wake();
+    });
+    while (true) {
+      while (updates.length > 0) yield updates.shift()!;
+      if (settled) break;
+      await new Promise<void>((resolve) => wake = resolve);
+    }
+    await done;
+    // The user's cancel wins over whatever the server answered after it.
+    if (running.cancelled() && !runSignal.aborted) {
+      yield cancelled();
       return;
     }
+    // The last value yielded is the tool's output (a generator's return value is not seen).
+    yield await toolRunOf(run, serverId, tool, call, callSignal, started);
+  } finally {
+    running.end();
   }
-  const started = performance.now();
-  const updates: ToolUpdate[] = [];
-  let wake = () => {};
-  const call = service.mcp.callTool(
-    serverId,
-    tool,
-    (input ?? {}) as Record<string, unknown>,
-    {
-      signal: callSignal,
-      context: { runId: run.runId, llmId: run.llmId, toolCallId },
-      onProgress: (progress, total, message) => {
-        service.events.emit("tool.progress", {
-          runId: run.runId,
-          toolCallId,
-          serverId,
-          tool,
-          progress,
-          ...(total !== undefined && { total }),
-          ...(message !== undefined && { message }),
-        });
-        updates.push({
-          update: {
-            progress,
-            ...(total !== undefined && { total }),
-            ...(message !== undefined && { message }),
-          },
-        });
-        wake();
-      },
-      onTask: (task) => {
-        updates.push({
-          update: {
-            task: { taskId: task.taskId, status: task.status },
-            ...(task.message !== undefined && { message: task.message }),
-          },
-        });
-        wake();
-      },
-    },
-  );
-  let settled = false;
-  const done = call.then(() => {}, () => {}).finally(() => {
-    settled = true;
-    wake();
-  });
-  while (true) {
-    while (updates.length > 0) yield updates.shift()!;
-    if (settled) break;
-    await new Promise<void>((resolve) => wake = resolve);
-  }
-  await done;
-  // The last value yielded is the tool's output (a generator's return value is not seen).
-  yield await toolRunOf(run, serverId, tool, call, callSignal, started);
 }
 
 /** What a finished (or failed) call gives the model and the card. */

@@ -69,11 +69,20 @@ export async function callTool(
   const origin = {
     serverId: id,
     tool,
-    ...(context.runId
-      ? { runId: context.runId, toolCallId: context.toolCallId }
-      : { source: "api" }),
+    ...(context.runId ? { runId: context.runId } : { source: "api" }),
+    ...(context.toolCallId !== undefined && { toolCallId: context.toolCallId }),
   };
   host.events.emit("tool.call", { ...origin, input: args });
+  // Every call asks for progress: each notification is an event, and goes to the caller.
+  const onProgress = (progress: number, total?: number, message?: string) => {
+    host.events.emit("tool.progress", {
+      ...origin,
+      progress,
+      ...(total !== undefined && { total }),
+      ...(message !== undefined && { message }),
+    });
+    options.onProgress?.(progress, total, message);
+  };
   const started = performance.now();
   entry.calls.push(context);
   let result: CallToolResult;
@@ -90,13 +99,13 @@ export async function callTool(
             args,
             timeoutMs: host.callTimeoutMs,
             signal: options.signal,
-            onProgress: options.onProgress,
+            onProgress,
             onTask: options.onTask,
           })
           : session.callTool(tool, args, {
             timeoutMs: host.callTimeoutMs,
             signal: options.signal,
-            onProgress: options.onProgress,
+            onProgress,
           }),
       { signal: options.signal },
     );
@@ -108,6 +117,7 @@ export async function callTool(
       isError: true,
       durationMs,
       error: message,
+      ...(options.signal?.aborted && { cancelled: true }),
     });
     throw error;
   } finally {

@@ -9,7 +9,10 @@ export interface CallContext {
   runId?: string;
   /** The model profile of the chat; sampling requests during the call use it. */
   llmId?: string;
-  /** The model's id for this call, in `tool.call` / `tool.result` events. */
+  /**
+   * The model's id for this call (or the API caller's `callId`), in its `tool.call`,
+   * `tool.progress` and `tool.result` events.
+   */
   toolCallId?: string;
 }
 

@@ -15,6 +15,19 @@ export type Sampler = (
   context: { serverId: string; signal: AbortSignal; llmId?: string },
 ) => Promise<CreateMessageResult>;
 
+/** The model name of a completion the user typed by hand. */
+export const TYPED_REPLY_MODEL = "user";
+
+/** A sampling result made of what the user typed in the interaction card. */
+function typedReply(text: string): CreateMessageResult {
+  return {
+    role: "assistant",
+    content: { type: "text", text },
+    model: TYPED_REPLY_MODEL,
+    stopReason: "endTurn",
+  };
+}
+
 /** The chat run a server request belongs to (the run whose tool call was in flight), if any. */
 export interface RequestOrigin {
   runId?: string;
@@ -36,7 +49,8 @@ export interface ServerRequestOptions {
 
 /**
  * Answers sampling per the server's `sampling` setting (`deny` refuses, `ask` waits for the user
- * through an interaction, `auto` goes straight to the model) and turns elicitation into
+ * through an interaction, who lets the model answer or types the reply, `auto` goes straight to
+ * the model) and turns elicitation into
  * interactions. A "remember" answer lasts for the process (`session`) or is written into the
  * config (`always`).
  */
@@ -76,6 +90,7 @@ export class ServerRequests {
       if (!answer.approved) throw new Error("the user declined the sampling request");
       if (answer.remember === "session") this.#samplingApproved.add(id);
       if (answer.remember === "always") await this.#rememberSampling(id);
+      if (answer.text !== undefined) return typedReply(answer.text);
     }
     if (!this.#options.sampler) throw new Error("Lass has no model to answer sampling requests");
     return await this.#options.sampler(params, { serverId: id, signal, llmId: origin.llmId });

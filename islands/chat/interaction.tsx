@@ -10,7 +10,12 @@ import { ApiError } from "../api.ts";
 import { showValue } from "../format.ts";
 import { api, describeError, removePending } from "../state.ts";
 import { SchemaForm } from "./schema_form.tsx";
-import type { ApprovalAnswer, ElicitationAnswer, Interaction } from "../../wire/interactions.ts";
+import type {
+  ApprovalAnswer,
+  ElicitationAnswer,
+  Interaction,
+  SamplingAnswer,
+} from "../../wire/interactions.ts";
 
 function samplingText(messages: unknown[]): string {
   return messages.map((message) => {
@@ -25,10 +30,13 @@ function samplingText(messages: unknown[]): string {
   }).join("\n");
 }
 
+/** What an interaction card can answer. */
+type Answer = ApprovalAnswer | SamplingAnswer | ElicitationAnswer;
+
 /** One answer button of an interaction card. */
 interface Choice {
   label: string;
-  response: ApprovalAnswer | ElicitationAnswer;
+  response: Answer;
   title?: string;
   primary?: boolean;
   danger?: boolean;
@@ -57,6 +65,33 @@ function Choices(
         </button>
       ))}
     </div>
+  );
+}
+
+/** A sampling request answered by hand: the reply the user types goes back as the completion. */
+function TypedReply(
+  { id, busy, answer }: { id: string; busy: boolean; answer: (response: Answer) => void },
+) {
+  const text = useSignal("");
+  const fieldId = `reply-${id}`;
+  const submit = (event: Event) => {
+    event.preventDefault();
+    if (text.peek().trim() !== "") answer({ approved: true, text: text.peek() });
+  };
+  return (
+    <form class="typed-reply" onSubmit={submit}>
+      <label for={fieldId}>Your reply</label>
+      <textarea
+        id={fieldId}
+        rows={3}
+        value={text.value}
+        disabled={busy}
+        onInput={(event) => text.value = event.currentTarget.value}
+      />
+      <div class="actions">
+        <button type="submit" disabled={busy || text.value.trim() === ""}>Send my reply</button>
+      </div>
+    </form>
   );
 }
 
@@ -108,7 +143,7 @@ export function InteractionCard(
   const busy = useSignal(false);
   const error = useSignal<string | null>(null);
   const card = useRef<HTMLElement>(null);
-  const answer = async (response: ApprovalAnswer | ElicitationAnswer) => {
+  const answer = async (response: Answer) => {
     const answered = card.current;
     const next = nextFocus(answered);
     busy.value = true;
@@ -206,7 +241,10 @@ export function InteractionCard(
             ? <p class="message">System: {interaction.systemPrompt}</p>
             : null}
           <pre class="json" aria-label="Messages">{samplingText(interaction.messages)}</pre>
-          <p class="hint">Up to {interaction.maxTokens} tokens, answered by this chat's model.</p>
+          <p class="hint">
+            Up to {interaction.maxTokens}{" "}
+            tokens. Allow lets this chat's model answer; or type the reply yourself below.
+          </p>
           <Choices
             busy={busy.value}
             answer={answer}
@@ -220,6 +258,7 @@ export function InteractionCard(
               { label: "Deny", response: { approved: false }, danger: true },
             ]}
           />
+          <TypedReply id={interaction.id} busy={busy.value} answer={answer} />
         </>
       );
       break;
