@@ -11,7 +11,8 @@ import { ndjsonGeneratorResponse } from "./ndjson.ts";
 
 /** The body of `POST /api/evals/run` (see `wire/evals.ts`). */
 const EvalRunBodySchema = z.strictObject({
-  eval: z.record(z.string(), z.unknown()),
+  /** The eval as an object, or its text (YAML or JSON). */
+  eval: z.union([z.record(z.string(), z.unknown()), z.string()]),
   models: z.array(z.string().min(1)).min(1).optional(),
   repeat: z.int().min(1).max(1000).optional(),
   concurrency: z.int().min(1).max(64).optional(),
@@ -29,8 +30,11 @@ export const evalRoutes: Routes = {
   "/api/evals/run": {
     POST: async (req, { service }) => {
       const body = await readBody(req, EvalRunBodySchema);
-      const { parseEval } = await import("../core/evals/file.ts");
-      const file = parseEval(body.eval, "eval");
+      const { parseEval, readEvalText } = await import("../core/evals/file.ts");
+      const value = typeof body.eval === "string"
+        ? readEvalText(body.eval, "eval.yaml", "eval")
+        : body.eval;
+      const file = parseEval(value, "eval");
       // The AI SDK loads with the first run, not at startup.
       const { parseShard, prepareEval } = await import("../core/evals/runner.ts");
       const { evalLines } = await import("../core/evals/lines.ts");

@@ -24,7 +24,8 @@ async function runEval(
 Deno.test("POST /api/evals/run streams progress lines, then the report", async () => {
   const t = await startService();
   try {
-    const file = parseYaml(await readFile(EXAMPLE, "utf8"));
+    const text = await readFile(EXAMPLE, "utf8");
+    const file = parseYaml(text);
     const { status, type, lines } = await runEval(t, { eval: file, repeat: 2 });
     assert.equal(status, 200);
     assert.match(type!, /application\/x-ndjson/);
@@ -45,6 +46,9 @@ Deno.test("POST /api/evals/run streams progress lines, then the report", async (
       file.cases.map((c: Json) => [c.name, "demo", 2, 2, 1]),
     );
     assert.deepEqual([report.runs, report.passed, report.passRate], [8, 8, 1]);
+    // The file's text works as well as the object.
+    const fromText = await runEval(t, { eval: text });
+    assert.equal(fromText.lines.at(-1).passRate, 1);
   } finally {
     await t.close();
   }
@@ -111,6 +115,10 @@ Deno.test("POST /api/evals/run refuses an invalid eval with 400 and every proble
       "models",
       "repeat",
     ]);
+    const yaml = await post(t, "/api/evals/run", { eval: "cases:\n  - name: a\n   prompt: [" });
+    assert.equal(yaml.status, 400);
+    assert.equal(yaml.body.error.details[0].path, "eval");
+    assert.match(yaml.body.error.details[0].message, /^not valid YAML \(line \d\)/);
     const shard = await post(t, "/api/evals/run", {
       eval: { cases: [{ name: "a", prompt: "hi" }] },
       shard: "3/2",

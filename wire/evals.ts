@@ -3,8 +3,8 @@ import type { ChatChunk } from "./chat.ts";
 
 /** The body of `POST /api/evals/run`. */
 export interface EvalRunRequest {
-  /** The eval file's content as an object (YAML parsed). */
-  eval: unknown;
+  /** The eval file's content as an object, or its text (YAML or JSON). */
+  eval: Record<string, unknown> | string;
   /** Model profile ids; override the file's `models`. */
   models?: string[];
   /** Runs per case and model; default 1. */

@@ -170,14 +170,14 @@ export function parseEval(value: unknown, prefix = ""): EvalFile {
 
 /**
  * Reads an eval file's text: JSON when `name` ends in `.json`, else YAML. A syntax error is
- * 400 `invalid-request` with its line.
+ * 400 `invalid-request` with its line, at `path` (the text's place in the input, if any).
  */
-export function readEvalText(text: string, name: string): unknown {
+export function readEvalText(text: string, name: string, path = ""): unknown {
   if (name.toLowerCase().endsWith(".json")) {
     try {
       return JSON.parse(text);
     } catch (error) {
-      throw invalidEval([{ path: "", message: `not valid JSON: ${(error as Error).message}` }]);
+      throw invalidEval([{ path, message: `not valid JSON: ${(error as Error).message}` }]);
     }
   }
   const doc = parseDocument(text);
@@ -187,13 +187,13 @@ export function readEvalText(text: string, name: string): unknown {
     // The message's first line, without the position and the excerpt that follow it.
     const message = first.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
     throw invalidEval([{
-      path: "",
+      path,
       message: `not valid YAML${line ? ` (line ${line})` : ""}: ${message}`,
     }]);
   }
   try {
     return doc.toJS();
   } catch (error) {
-    throw invalidEval([{ path: "", message: `not valid YAML: ${(error as Error).message}` }]);
+    throw invalidEval([{ path, message: `not valid YAML: ${(error as Error).message}` }]);
   }
 }
