@@ -1,35 +1,23 @@
 /**
- * The web UI's built files: `GET /assets/<file>` from the build folder (`build/ui/`, written by
- * `scripts/build_ui.ts`), behind the token like every route. Only files the build's manifest
- * lists are served, so nothing else on disk can be reached.
+ * The web UI's built files: `GET /assets/<file>` from the UI a bundle carries, else from the build
+ * folder (`build/ui/`, written by `scripts/build_ui.ts`), behind the token like every route. Only
+ * files the build's manifest lists are served, so nothing else on disk can be reached.
  */
 import type { Routes } from "./context.ts";
 import { respond } from "./http.ts";
 import { LassError } from "../core/errors.ts";
+import {
+  type EmbeddedUi,
+  embeddedUiSource,
+  folderUiSource,
+  type UiManifest,
+  type UiSource,
+} from "./ui_sources.ts";
 
-/** The build folder, next to `routes/` (and next to `dist/` for the bundled `dist/lass.js`). */
+/** The build folder, next to `routes/` (and next to `dist/` for a bundle run from the repo). */
 export const UI_BUILD_DIR: URL = new URL("../build/ui/", import.meta.url);
 
-/** One built file as the manifest describes it. */
-export interface BuiltFile {
-  bytes: number;
-  gzipBytes: number;
-  /** The first 16 hex digits of the file's SHA-256: its ETag. */
-  hash: string;
-}
-
-/** `build/ui/manifest.json`: what the build wrote. */
-export interface UiManifest {
-  version: 1;
-  builtAt: string;
-  /** The entry module of the app shell. */
-  entry: string;
-  /** Style sheets the shell links. */
-  styles: string[];
-  /** Modules the entry imports statically (directly or through other chunks): preloaded. */
-  preload: string[];
-  files: Record<string, BuiltFile>;
-}
+export type { UiManifest } from "./ui_sources.ts";
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   js: "text/javascript; charset=utf-8",
@@ -50,49 +38,25 @@ const ASSET_HEADERS: Readonly<Record<string, string>> = {
   "referrer-policy": "no-referrer",
 };
 
-interface Loaded {
-  stamp: string;
-  manifest: UiManifest;
-  bodies: Map<string, Uint8Array>;
+const folder = folderUiSource(UI_BUILD_DIR);
+let embedded: UiSource | undefined;
+
+/**
+ * Serves the web UI from `ui` (the copy a bundle carries) instead of the build folder. Called by
+ * the entry of `dist/lass.js` and `dist/mod.js` before anything is served.
+ */
+export function useEmbeddedUi(ui: EmbeddedUi): void {
+  embedded = embeddedUiSource(ui);
 }
 
-let loaded: Loaded | undefined;
-let checking: Promise<Loaded | undefined> | undefined;
-
-async function fs() {
-  // Loaded on the first page or asset request, never at startup.
-  return await import("node:fs/promises");
-}
-
-async function readManifest(): Promise<Loaded | undefined> {
-  const { readFile, stat } = await fs();
-  const file = new URL("manifest.json", UI_BUILD_DIR);
-  let stamp: string;
-  try {
-    const info = await stat(file);
-    stamp = `${info.mtimeMs}:${info.size}`;
-  } catch {
-    return loaded = undefined;
-  }
-  if (loaded?.stamp === stamp) return loaded;
-  try {
-    const manifest = JSON.parse(await readFile(file, "utf8")) as UiManifest;
-    return loaded = { stamp, manifest, bodies: new Map() };
-  } catch {
-    // A build in progress or a damaged manifest: nothing is served until it is whole again.
-    return loaded = undefined;
-  }
-}
-
-/** The current build, re-read when its manifest changed; concurrent callers share one check. */
-function currentBuild(): Promise<Loaded | undefined> {
-  checking ??= readManifest().finally(() => checking = undefined);
-  return checking;
+/** The UI being served: the embedded copy when there is one, else the build folder. */
+function source(): UiSource {
+  return embedded ?? folder;
 }
 
 /** The current build's manifest, or `undefined` when the UI is not built. Checked at each call. */
 export async function uiManifest(): Promise<UiManifest | undefined> {
-  return (await currentBuild())?.manifest;
+  return await source().manifest();
 }
 
 function typeOf(name: string): string {
@@ -104,9 +68,9 @@ export const assetRoutes: Routes = {
   "/assets/:file": {
     GET: async (req, { params }) => {
       const name = params.file;
-      const current = await currentBuild();
-      const described = current?.manifest.files[name];
-      if (!current || !described || name === "manifest.json") {
+      const manifest = await source().manifest();
+      const described = manifest?.files[name];
+      if (!described || name === "manifest.json") {
         throw new LassError("not-found", `there is no web UI file ${name}`);
       }
       const etag = `"${described.hash}"`;
@@ -114,15 +78,9 @@ export const assetRoutes: Routes = {
       if (req.headers.get("if-none-match") === etag) {
         return new Response(null, { status: 304, headers });
       }
-      let body = current.bodies.get(name);
+      const body = await source().read(name);
       if (!body) {
-        const { readFile } = await fs();
-        try {
-          body = new Uint8Array(await readFile(new URL(name, UI_BUILD_DIR)));
-        } catch {
-          throw new LassError("not-found", `the web UI file ${name} is missing; rebuild the UI`);
-        }
-        current.bodies.set(name, body);
+        throw new LassError("not-found", `the web UI file ${name} is missing; rebuild the UI`);
       }
       return respond(body as Uint8Array<ArrayBuffer>, { type: typeOf(name), headers });
     },

@@ -8,18 +8,9 @@
  * stderr), so `deno task start` still starts and its stdout stays the one ready line.
  * Concurrent builds (parallel tests) take turns through a lock file.
  */
-import {
-  copyFile,
-  mkdir,
-  open,
-  readdir,
-  readFile,
-  rename,
-  rm,
-  stat,
-  writeFile,
-} from "node:fs/promises";
+import { copyFile, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { mtimeOf, newestIn, withLock } from "./_build_files.ts";
 
 const ROOT = new URL("../", import.meta.url);
 /** The build folder the server serves `/assets/` from (see `routes/assets.ts`). */
@@ -29,8 +20,6 @@ const LOCK = new URL("build/.ui-build.lock", ROOT);
 const ENTRIES = ["islands/app.tsx"];
 const SOURCE_DIRS = ["islands/", "wire/", "static/"];
 const SOURCE_FILES = ["deno.json", "scripts/build_ui.ts"];
-/** A lock older than this belongs to a build that died. */
-const STALE_LOCK_MS = 120_000;
 
 /** What {@link buildUi} did. */
 export interface BuildResult {
@@ -46,30 +35,6 @@ interface Manifest {
   styles: string[];
   preload: string[];
   files: Record<string, { bytes: number; gzipBytes: number; hash: string }>;
-}
-
-async function mtimeOf(url: URL): Promise<number> {
-  try {
-    return (await stat(url)).mtimeMs;
-  } catch {
-    return 0;
-  }
-}
-
-/** The newest modification time of any file under `dir`. */
-async function newestIn(dir: URL): Promise<number> {
-  let newest = await mtimeOf(dir);
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return newest;
-  }
-  for (const entry of entries) {
-    const url = new URL(entry.name + (entry.isDirectory() ? "/" : ""), dir);
-    newest = Math.max(newest, entry.isDirectory() ? await newestIn(url) : await mtimeOf(url));
-  }
-  return newest;
 }
 
 /** Whether `build/ui/` is missing or older than any of its sources. */
@@ -96,28 +61,6 @@ async function gzipSize(bytes: Uint8Array<ArrayBuffer>): Promise<number> {
 /** The modules a module imports statically (`import ... from "./x.js"`, `import "./x.js"`). */
 function staticImports(code: string): string[] {
   return [...code.matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([\w.-]+\.js)["']/g)].map((m) => m[1]);
-}
-
-async function withLock<T>(run: () => Promise<T>): Promise<T> {
-  await mkdir(new URL("build/", ROOT), { recursive: true });
-  const deadline = Date.now() + STALE_LOCK_MS;
-  while (true) {
-    try {
-      const handle = await open(LOCK, "wx");
-      await handle.close();
-      break;
-    } catch (error) {
-      if ((error as { code?: string }).code !== "EEXIST") throw error;
-      const age = Date.now() - await mtimeOf(LOCK);
-      if (age > STALE_LOCK_MS || Date.now() > deadline) await rm(LOCK, { force: true });
-      else await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  try {
-    return await run();
-  } finally {
-    await rm(LOCK, { force: true });
-  }
 }
 
 async function bundle(outdir: URL): Promise<void> {
@@ -215,7 +158,7 @@ export async function buildUi(options: { ifStale?: boolean } = {}): Promise<Buil
     return { built: false, ms: Math.round(performance.now() - started), manifest };
   };
   if (options.ifStale && !await uiIsStale()) return await fresh();
-  return await withLock(async () => {
+  return await withLock(LOCK, async () => {
     // Another build may have finished while this one waited for the lock.
     if (options.ifStale && !await uiIsStale()) return await fresh();
     const manifest = await build();

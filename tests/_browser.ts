@@ -64,6 +64,20 @@ export interface UiHarness {
   close(): Promise<void>;
 }
 
+/** Debian's Chromium, headless, with its config and cache under `home` (a temp folder). */
+export async function launchChromium(home: string): Promise<Browser> {
+  return await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    env: {
+      ...Deno.env.toObject(),
+      XDG_CONFIG_HOME: join(home, "config"),
+      XDG_CACHE_HOME: join(home, "cache"),
+    },
+  });
+}
+
 /** Builds the UI if needed, starts the service and the browser. */
 export async function startUi(options: StartOptions = {}): Promise<UiHarness> {
   await buildUi({ ifStale: true });
@@ -86,16 +100,7 @@ export async function startUi(options: StartOptions = {}): Promise<UiHarness> {
   const home = await mkdtemp(join(tmpdir(), "lass-chromium-"));
   let browser: Browser;
   try {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ARGS,
-      env: {
-        ...Deno.env.toObject(),
-        XDG_CONFIG_HOME: join(home, "config"),
-        XDG_CACHE_HOME: join(home, "cache"),
-      },
-    });
+    browser = await launchChromium(home);
   } catch (error) {
     await server.shutdown();
     await sandbox.shutdown();
@@ -111,7 +116,7 @@ export async function startUi(options: StartOptions = {}): Promise<UiHarness> {
       viewport: { width: 1280, height: 800 },
     });
     contexts.push(created);
-    created.on("page", (page) => watch(page, problems));
+    created.on("page", (page) => watchForProblems(page, problems));
     return created;
   };
   return {
@@ -133,7 +138,8 @@ export async function startUi(options: StartOptions = {}): Promise<UiHarness> {
   };
 }
 
-function watch(page: Page, problems: string[]): void {
+/** Collects a page's errors and console errors (besides the token page's 401) into `problems`. */
+export function watchForProblems(page: Page, problems: string[]): void {
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   page.on("console", (message) => {
     const text = message.text();

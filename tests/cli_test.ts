@@ -294,27 +294,6 @@ Deno.test("an invalid config file stops the start with its problems and stays un
   }
 });
 
-Deno.test("the bundled dist/lass.js (deno task build) starts and serves", async () => {
-  const dir = await tempDir();
-  try {
-    const bundle = join(dir, "lass.js");
-    const built = await run(["bundle", "--platform", "deno", "--quiet", "-o", bundle, MAIN]);
-    assert.equal(built.code, 0, built.stderr);
-    const server = await start(bundle, [
-      "--config",
-      join(dir, "service.json"),
-      "--data-dir",
-      join(dir, "data"),
-    ]);
-    const health = await fetch(`http://127.0.0.1:${server.port}/api/health`);
-    assert.equal((await health.json()).ok, true);
-    server.process.kill("SIGTERM");
-    assert.equal((await server.process.status).code, 0);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-});
-
 Deno.test("routes print no runtime warnings (POST /api/ui/generate, chat, llm/test, pages)", async () => {
   // The page needs the built UI (a clean checkout has none until a build).
   await buildUi({ ifStale: true });

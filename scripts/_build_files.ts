@@ -1,0 +1,56 @@
+/** What the build scripts share: modification times of sources and a lock between concurrent builds. */
+import { mkdir, open, readdir, rm, stat } from "node:fs/promises";
+
+/** A lock older than this belongs to a build that died. */
+const STALE_LOCK_MS = 120_000;
+
+/** A file's modification time, 0 when it does not exist. */
+export async function mtimeOf(url: URL): Promise<number> {
+  try {
+    return (await stat(url)).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** The newest modification time of any file under `dir` (a URL ending in `/`). */
+export async function newestIn(dir: URL): Promise<number> {
+  let newest = await mtimeOf(dir);
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return newest;
+  }
+  for (const entry of entries) {
+    const url = new URL(entry.name + (entry.isDirectory() ? "/" : ""), dir);
+    newest = Math.max(newest, entry.isDirectory() ? await newestIn(url) : await mtimeOf(url));
+  }
+  return newest;
+}
+
+/**
+ * Runs `run` holding the lock file `lock` (created exclusively), so that concurrent builds (tests
+ * under `--parallel`) take turns. A lock left by a build that died is taken over after 2 minutes.
+ */
+export async function withLock<T>(lock: URL, run: () => Promise<T>): Promise<T> {
+  await mkdir(new URL(".", lock), { recursive: true });
+  const deadline = Date.now() + STALE_LOCK_MS;
+  while (true) {
+    try {
+      const handle = await open(lock, "wx");
+      await handle.close();
+      break;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "EEXIST") throw error;
+      const age = Date.now() - await mtimeOf(lock);
+      if (age > STALE_LOCK_MS || Date.now() > deadline) await rm(lock, { force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  try {
+    return await run();
+  } finally {
+    await rm(lock, { force: true });
+  }
+}

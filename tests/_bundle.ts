@@ -1,0 +1,121 @@
+/**
+ * Helpers of the bundle tests: `dist/lass.js` and `dist/mod.js` built once (when stale), a file
+ * copied alone into an empty folder, processes started there, and the processes they leave.
+ */
+import assert from "node:assert/strict";
+import { copyFile, mkdtemp, readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { buildBundles, START_PERMISSIONS } from "../scripts/build_bundle.ts";
+
+export { START_PERMISSIONS };
+
+/** The ready line of `lass serve` and of the mounting recipes. */
+const READY = /^Lass ready: (http:\/\/[^/]+:(\d+))\/\?token=([A-Za-z0-9_-]+)$/;
+
+/** `dist/lass.js` and `dist/mod.js`, built by `deno task build`'s script when a source is newer. */
+export async function builtBundles(): Promise<{ lassJs: string; modJs: string }> {
+  const { files } = await buildBundles({ ifStale: true });
+  const [lassJs, modJs] = files;
+  return { lassJs, modJs };
+}
+
+/** A new empty temp folder holding only a copy of `file`; the copy's path. */
+export async function copyAlone(
+  file: string,
+  prefix: string,
+): Promise<{ dir: string; copy: string }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const copy = join(dir, basename(file));
+  await copyFile(file, copy);
+  return { dir, copy };
+}
+
+/** A server process that printed its ready line. */
+export interface ServerProcess {
+  process: Deno.ChildProcess;
+  /** `http://127.0.0.1:<port>` */
+  base: string;
+  token: string;
+  /** Everything it wrote to stderr, once it has exited. */
+  stderr: Promise<string>;
+}
+
+/** Starts `command args` in `cwd` and waits for the ready line on stdout. */
+export async function startServer(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<ServerProcess> {
+  const process = new Deno.Command(command, {
+    args,
+    cwd: options.cwd,
+    env: { NO_COLOR: "1", ...options.env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(process.stderr).text();
+  const reader = process.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  while (!buffered.includes("\n")) {
+    const { done, value } = await reader.read();
+    if (done) {
+      throw new Error(`${basename(command)} exited before its ready line: ${await stderr}`);
+    }
+    buffered += value;
+  }
+  // The rest of stdout is not read: drain it so that the process never blocks on a full pipe.
+  reader.releaseLock();
+  process.stdout.pipeTo(new WritableStream()).catch(() => {});
+  const match = READY.exec(buffered.split("\n")[0]);
+  assert.ok(match, `a ready line, not ${JSON.stringify(buffered)}`);
+  return { process, base: match[1], token: match[3], stderr };
+}
+
+/** Stops a server with SIGTERM and returns its exit code. */
+export async function stopServer(server: ServerProcess): Promise<number> {
+  server.process.kill("SIGTERM");
+  const { code } = await server.process.status;
+  await server.stderr;
+  return code;
+}
+
+/** Pids of live processes whose command line mentions `text` (Linux `/proc`). */
+export async function processesMentioning(text: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const name of await readdir("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmdline = await readFile(`/proc/${name}/cmdline`, "utf8");
+      if (cmdline.includes(text)) pids.push(Number(name));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return pids;
+}
+
+/** Runs a command to its end in `cwd`: its exit code and output. */
+export async function runToEnd(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; stdin?: string },
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = new Deno.Command(command, {
+    args,
+    cwd: options.cwd,
+    env: { NO_COLOR: "1", ...options.env },
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const output = await child.output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}

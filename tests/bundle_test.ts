@@ -1,0 +1,199 @@
+/**
+ * `dist/lass.js` (`deno task build`) is one self-contained file: copied alone into an empty folder
+ * it serves the web UI (embedded as data), the API and the sandbox port, and runs every subcommand.
+ */
+/// <reference lib="dom" />
+import assert from "node:assert/strict";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { launchChromium, skipBrowser, watchForProblems } from "./_browser.ts";
+import {
+  builtBundles,
+  copyAlone,
+  runToEnd,
+  START_PERMISSIONS,
+  startServer,
+  stopServer,
+} from "./_bundle.ts";
+import { parseNdjson } from "./_chat.ts";
+import type { Json } from "./_helpers.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const DENO = Deno.execPath();
+
+/** The bundle, built once for this file (the build is skipped when it is current). */
+let bundles: ReturnType<typeof builtBundles> | undefined;
+function lassJs(): Promise<string> {
+  bundles ??= builtBundles();
+  return bundles.then((built) => built.lassJs);
+}
+
+Deno.test({
+  name: "dist/lass.js alone in an empty folder serves the web UI, a chat and the sandbox page",
+  ignore: skipBrowser,
+  fn: async () => {
+    const { dir, copy } = await copyAlone(await lassJs(), "lass-bundle-");
+    const home = await mkdtemp(join(tmpdir(), "lass-bundle-chromium-"));
+    try {
+      assert.deepEqual(await readdir(dir), ["lass.js"], "nothing but the bundle in its folder");
+      const server = await startServer(DENO, [
+        "run",
+        ...START_PERMISSIONS,
+        copy,
+        "serve",
+        "--port",
+        "0",
+        "--config",
+        join(dir, "service.json"),
+        "--data-dir",
+        join(dir, "data"),
+      ], { cwd: dir });
+      const browser = await launchChromium(home);
+      try {
+        const page = await browser.newPage();
+        const problems: string[] = [];
+        watchForProblems(page, problems);
+        const response = await page.goto(`${server.base}/?token=${server.token}`);
+        assert.equal(response?.status(), 200, "the app shell, not the 503 of a missing UI");
+        // The default config's Playground: the chat page of the app, sent through the demo model.
+        await page.getByLabel("Message", { exact: true }).fill("Add 2 and 3 with a tool");
+        await page.getByRole("button", { name: "Send" }).click();
+        await page.getByRole("region", { name: "Tool call add on demo" }).waitFor();
+        await page.locator(".turn-done").waitFor();
+        assert.match(await page.locator(".turn").innerText(), /demo__add`? returned 5\./);
+        assert.deepEqual(problems, []);
+      } finally {
+        await browser.close();
+      }
+
+      const headers = { "x-service-token": server.token };
+      const asset = await fetch(`${server.base}/assets/app.js`, { headers });
+      assert.equal(asset.status, 200);
+      assert.equal(asset.headers.get("content-type"), "text/javascript; charset=utf-8");
+      assert.match(asset.headers.get("etag") ?? "", /^"[0-9a-f]{16}"$/);
+      await asset.body?.cancel();
+
+      const bootstrap = await (await fetch(`${server.base}/api/bootstrap`, { headers })).json();
+      const sandbox = await fetch(`${bootstrap.sandbox.origin}/`);
+      assert.equal(sandbox.status, 200, "the sandbox port serves its page");
+      assert.match(sandbox.headers.get("content-type") ?? "", /^text\/html/);
+      assert.match(sandbox.headers.get("content-security-policy") ?? "", /frame-ancestors http/);
+      await sandbox.body?.cancel();
+
+      const chat = await fetch(`${server.base}/api/chat`, {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify({ messages: [{ role: "user", content: "Add 2 and 3 with a tool" }] }),
+      });
+      assert.equal(chat.status, 200);
+      const chunks: Json[] = parseNdjson(await chat.text());
+      assert.deepEqual(
+        chunks.filter((chunk) => chunk.type === "tool-result").map((chunk) => chunk.output),
+        ["5"],
+      );
+      assert.equal(chunks.at(-1).type, "finish");
+      assert.equal(await stopServer(server), 0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await rm(home, { recursive: true, force: true });
+    }
+  },
+});
+
+Deno.test("dist/lass.js lists the same commands as main.ts, and each answers --help", async () => {
+  const { dir, copy } = await copyAlone(await lassJs(), "lass-bundle-");
+  try {
+    const run = (entry: string, args: string[]) =>
+      runToEnd(DENO, ["run", ...START_PERMISSIONS, entry, ...args], { cwd: dir });
+    const [bundled, source] = await Promise.all([run(copy, ["help"]), run(MAIN, ["help"])]);
+    assert.equal(bundled.code, 0, bundled.stderr);
+    assert.equal(bundled.stdout, source.stdout);
+    const commands = [
+      ...bundled.stdout.split("Commands:\n")[1].split("\n\n")[0].matchAll(
+        /^ {2}(\S+) /gm,
+      ),
+    ].map((match) => match[1]);
+    assert.ok(commands.includes("serve") && commands.includes("demo-server"), `${commands}`);
+    for (const command of commands) {
+      const help = await run(copy, [command, "--help"]);
+      assert.equal(help.code, 0, `${command} --help: ${help.stderr}`);
+      assert.match(help.stdout, /Usage: lass/, `${command} --help prints its usage`);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("dist/lass.js chat runs a turn with a tool call in process, text and --json", async () => {
+  const { dir, copy } = await copyAlone(await lassJs(), "lass-bundle-");
+  try {
+    const chat = (args: string[]) =>
+      runToEnd(DENO, [
+        "run",
+        ...START_PERMISSIONS,
+        copy,
+        "chat",
+        "Add 2 and 3 with a tool",
+        "--config",
+        join(dir, "service.json"),
+        "--data-dir",
+        join(dir, "data"),
+        ...args,
+      ], { cwd: dir });
+    const text = await chat([]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /demo__add`? returned 5\./);
+    assert.match(text.stderr, /→ demo\.add \{"a":2,"b":3\}/);
+    const json = await chat(["--json"]);
+    assert.equal(json.code, 0, json.stderr);
+    const chunks: Json[] = parseNdjson(json.stdout);
+    assert.deepEqual(
+      chunks.filter((chunk) => chunk.type === "tool-call").map((chunk) => chunk.name),
+      ["demo__add"],
+    );
+    assert.equal(chunks.at(-1).type, "finish");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("dist/lass.js demo-server answers an MCP initialize over stdio", async () => {
+  const { dir, copy } = await copyAlone(await lassJs(), "lass-bundle-");
+  try {
+    const child = new Deno.Command(DENO, {
+      args: ["run", ...START_PERMISSIONS, copy, "demo-server"],
+      cwd: dir,
+      env: { NO_COLOR: "1" },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "bundle-test", version: "1" },
+        },
+      }) + "\n",
+    ));
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while (!text.includes("\n")) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+    assert.equal(JSON.parse(text.split("\n")[0]).result.serverInfo.name, "lass-demo");
+    await writer.close();
+    await reader.cancel();
+    assert.equal((await child.status).code, 0, "it exits when stdin closes");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
