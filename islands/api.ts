@@ -163,6 +163,24 @@ export function createApi(token: string, options: ApiOptions = {}) {
       };
     },
 
+    /** Any NDJSON route read line by line as it arrives (`GET`), until `signal` aborts. */
+    async lines<T>(path: string, signal: AbortSignal): Promise<AsyncGenerator<T>> {
+      const response = await call("GET", path, undefined, signal);
+      if (!response.body) throw new ApiError(0, "bad-response", `${path} answered no body`);
+      return readNdjson<T>(response.body);
+    },
+
+    /** Any NDJSON route that takes a JSON body (`POST`), read line by line until `signal` aborts. */
+    async postLines<T>(
+      path: string,
+      body: unknown,
+      signal: AbortSignal,
+    ): Promise<AsyncGenerator<T>> {
+      const response = await call("POST", path, body, signal);
+      if (!response.body) throw new ApiError(0, "bad-response", `${path} answered no body`);
+      return readNdjson<T>(response.body);
+    },
+
     /** The event stream from `since` (all buffered events when absent) until `signal` aborts. */
     async events(
       since: number | undefined,

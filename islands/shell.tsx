@@ -86,6 +86,7 @@ const PAGES: [RegExp, () => Promise<PageModule>][] = [
   [/^\/settings(\/|$)/, () => import("./settings/page.tsx")],
   [/^\/inspector(\/|$)/, () => import("./inspector/page.tsx")],
   [/^\/events\/?$/, () => import("./events/page.tsx")],
+  [/^\/evals\/?$/, () => import("./evals/page.tsx")],
   [/^\/playground\/?$/, () => import("./genui/playground.tsx")],
 ];
 
@@ -130,6 +131,7 @@ const NAV: [string, string, RegExp][] = [
   ["/settings", "Settings", /^\/settings/],
   ["/inspector", "Inspector", /^\/inspector/],
   ["/events", "Events", /^\/events/],
+  ["/evals", "Evals", /^\/evals/],
   ["/playground", "UI playground", /^\/playground/],
 ];
 

@@ -21,6 +21,7 @@ export const PAGE_PATHS: readonly string[] = [
   "/settings/:section",
   "/settings/:section/:id",
   "/events",
+  "/evals",
   "/inspector",
   "/inspector/:serverId",
   "/playground",
