@@ -5,6 +5,7 @@ import { readBody } from "./body.ts";
 import { json } from "./http.ts";
 import type { Routes } from "./context.ts";
 import { LassError } from "../core/errors.ts";
+import { LOG_LEVELS } from "../wire/tool_servers.ts";
 
 const TestBody = z.strictObject({ server: McpServerSchema });
 const ImportBody = z.strictObject({
@@ -29,6 +30,16 @@ const PromptBody = z.strictObject({
   args: z.record(z.string(), z.string()).default({}),
 });
 const NoBody = z.strictObject({});
+const CompleteBody = z.strictObject({
+  ref: z.discriminatedUnion("type", [
+    z.strictObject({ type: z.literal("ref/prompt"), name: z.string().min(1) }),
+    z.strictObject({ type: z.literal("ref/resource"), uri: z.string().min(1) }),
+  ]),
+  argument: z.strictObject({ name: z.string().min(1), value: z.string() }),
+  context: z.strictObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
+});
+const LogLevelBody = z.strictObject({ level: z.enum(LOG_LEVELS) });
+
 
 /** Tool-server routes. */
 export const mcpRoutes: Routes = {
@@ -120,6 +131,43 @@ export const mcpRoutes: Routes = {
     POST: async (req, { service, params }) => {
       const { uri } = await readBody(req, ResourceBody);
       return json(await service.mcp.readResource(params.id, uri));
+    },
+  },
+  "/api/mcp/:id/complete": {
+    POST: async (req, { service, params }) =>
+      json(await service.mcp.complete(params.id, await readBody(req, CompleteBody))),
+  },
+  "/api/mcp/:id/log-level": {
+    POST: async (req, { service, params }) => {
+      const { level } = await readBody(req, LogLevelBody);
+      await service.mcp.setLogLevel(params.id, level);
+      return json({ ok: true, level });
+    },
+  },
+  "/api/mcp/:id/subscribe": {
+    POST: async (req, { service, params }) => {
+      const { uri } = await readBody(req, ResourceBody);
+      await service.mcp.subscribe(params.id, uri);
+      return json({ ok: true });
+    },
+  },
+  "/api/mcp/:id/unsubscribe": {
+    POST: async (req, { service, params }) => {
+      const { uri } = await readBody(req, ResourceBody);
+      await service.mcp.unsubscribe(params.id, uri);
+      return json({ ok: true });
+    },
+  },
+  "/api/mcp/:id/ping": {
+    POST: async (req, { service, params }) => {
+      await readBody(req, NoBody, { optional: true });
+      return json({ ok: true, ms: await service.mcp.ping(params.id) });
+    },
+  },
+  "/api/mcp/:id/refresh": {
+    POST: async (req, { service, params }) => {
+      await readBody(req, NoBody, { optional: true });
+      return json(await service.mcp.refresh(params.id));
     },
   },
   "/api/mcp/:id/prompt": {

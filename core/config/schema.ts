@@ -124,6 +124,24 @@ export const TRANSPORTS = ["stdio", "http", "sse"] as const;
 
 const ApprovalMode = z.enum(["auto", "ask"]);
 
+/** Whether a text is an absolute `file:` URI (`file:///home/me/project`). */
+function isFileUri(value: string): boolean {
+  if (!value.startsWith("file://")) return false;
+  try {
+    return new URL(value).pathname.startsWith("/");
+  } catch {
+    return false;
+  }
+}
+
+/** One root offered to a tool server (`roots/list`): a folder or file it may work in. */
+const Root = z.strictObject({
+  uri: z.string().refine(isFileUri, {
+    message: "must be a file:// URI, e.g. file:///home/me/project",
+  }),
+  name: z.string().optional().meta({ description: "A label for the root" }),
+});
+
 /** One `mcpServers[]` record: a tool server. */
 export const McpServerSchema = z.strictObject({
   id: Id.refine((id) => !id.includes("__"), {
@@ -188,6 +206,10 @@ export const McpServerSchema = z.strictObject({
   }),
   sampling: z.enum(["ask", "auto", "deny"]).default(CONFIG_DEFAULTS.sampling).meta({
     description: "How sampling requests from this server are handled",
+  }),
+  roots: z.array(Root).optional().meta({
+    description: "Roots offered to the server when it asks (`roots/list`): file URIs, each " +
+      "with an optional name. A change is announced to the connected server, without a reconnect",
   }),
   approval: z.strictObject({
     default: ApprovalMode.optional(),

@@ -80,6 +80,8 @@ export class TaskEnded extends Error {
 export interface TaskInputHandlers {
   sampling(params: never, signal: AbortSignal): Promise<unknown>;
   elicitation(params: never, signal: AbortSignal): Promise<unknown>;
+  /** The roots offered to the server; without it, none. */
+  roots?(): { uri: string; name?: string }[];
 }
 
 type Message = { id?: string | number; method?: string; params?: Record<string, unknown> } & {
@@ -262,6 +264,8 @@ export interface ClientTasksOptions {
   clientInfo: Record<string, unknown>;
   clientCapabilities: Record<string, unknown>;
   protocolVersion?: string;
+  /** The log level a 2026 task call asks for (the session's current one). */
+  logLevel: () => string;
 }
 
 /** The tasks of one session: which tools run as tasks, calls that follow them, and control. */
@@ -343,7 +347,7 @@ export class ClientTasks {
         resetTimeoutOnProgress: true,
         ...(modern && {
           metadata: {
-            [LOG_LEVEL_META_KEY]: "debug",
+            [LOG_LEVEL_META_KEY]: this.#options.logLevel(),
             ...(progress && { progressToken: progress.token }),
           },
         }),
@@ -402,8 +406,7 @@ export class ClientTasks {
         ) as never,
       sampling: async (request, context) =>
         await handlers.sampling(request.params as never, context.signal ?? neverAborted) as never,
-      // Roots come with the debugger's `roots` field; until then Lass offers none.
-      roots: () => ({ roots: [] }),
+      roots: () => ({ roots: handlers.roots?.() ?? [] }),
     });
     const tools = {
       currentTool: (name: string) => {

@@ -17,6 +17,7 @@ import {
   planConfigChange,
   usedServerIds,
 } from "./_entry.ts";
+import { announceRoots, restoreSubscriptions } from "./_controls.ts";
 import { establish, readList } from "./_establish.ts";
 import { type LogLine, ServerLog } from "./_log_limit.ts";
 import { ReconnectTimers, startHeartbeat } from "./_reconnects.ts";
@@ -228,6 +229,12 @@ export class ToolServerConnections {
             this.lost(entry, session, `cannot reach ${entry.record.url}: the connection was lost`),
         );
       }
+      // The connect answers once the resources followed before are followed again.
+      await restoreSubscriptions(
+        entry,
+        session,
+        (entry, level, message) => this.log(entry, level, message),
+      );
     } else if (opened.state.status === "error") {
       this.#healLater(entry);
     }
@@ -290,6 +297,12 @@ export class ToolServerConnections {
           entry.session!,
           tail ? `the server exited\nstderr:\n${tail}` : "the connection closed",
         );
+      },
+      roots: () => entry.record.roots ?? [],
+      resourceUpdated: (uri) => {
+        if (entry.generation === generation) {
+          events.emit("mcp.resource-updated", { serverId: id, uri });
+        }
       },
       troubled: () => {
         if (!live()) return;
@@ -446,6 +459,8 @@ export class ToolServerConnections {
     // Only now do new ids resolve.
     for (const id of plan.reconnect) this.connect(id, { force: true }).catch(() => {});
     for (const id of plan.close) this.disconnect(id).catch(() => {});
+    const report = { events: this.#options.events, log: this.log.bind(this) };
+    for (const id of plan.rootsChanged) announceRoots(this.entry(id), report);
   }
 }
 

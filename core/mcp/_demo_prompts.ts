@@ -1,6 +1,16 @@
-/** The demo server's prompts: `code_review` and `plan_trip`, both with arguments. */
+/** The demo server's prompts: `code_review` and `plan_trip`, both with arguments that complete. */
 import { z } from "zod";
-import type { McpServer } from "@modelcontextprotocol/server";
+import { completable, type McpServer } from "@modelcontextprotocol/server";
+
+/** Suggestions for `code_review`'s `language` (`completion/complete`). */
+const LANGUAGES = ["Go", "JavaScript", "Python", "Rust", "TypeScript"];
+/** Suggestions for `plan_trip`'s `destination`. */
+const DESTINATIONS = ["Berlin", "Kyoto", "Lisbon", "Montreal", "Oslo", "Oaxaca"];
+
+/** The suggestions that start with what was typed, ignoring case. */
+function startingWith(choices: string[]): (value: string) => string[] {
+  return (value) => choices.filter((c) => c.toLowerCase().startsWith(value.toLowerCase()));
+}
 
 /** Registers `code_review` and `plan_trip`. */
 export function registerDemoPrompts(server: McpServer): void {
@@ -9,7 +19,9 @@ export function registerDemoPrompts(server: McpServer): void {
     description: "Asks the model for a focused code review.",
     argsSchema: z.object({
       code: z.string().min(1).describe("The code to review"),
-      language: z.string().optional().describe("Programming language, e.g. TypeScript"),
+      // The SDK looks for the completer inside `optional()`.
+      language: completable(z.string(), startingWith(LANGUAGES)).optional()
+        .describe("Programming language, e.g. TypeScript"),
     }),
   }, ({ code, language }) => ({
     description: `Code review${language ? ` (${language})` : ""}`,
@@ -30,7 +42,10 @@ export function registerDemoPrompts(server: McpServer): void {
     title: "Plan a trip",
     description: "Asks the model for a day-by-day travel plan.",
     argsSchema: z.object({
-      destination: z.string().min(1).describe("Where to go"),
+      destination: completable(
+        z.string().min(1).describe("Where to go"),
+        startingWith(DESTINATIONS),
+      ),
       // Prompt arguments travel as strings, so the number of days is coerced.
       days: z.coerce.number().int().min(1).max(30).describe("Number of days, 1-30"),
     }),

@@ -1,6 +1,6 @@
 /** The manager's record of one tool server: its config, state, open session and bookkeeping. */
 import type { McpServerConfig, ServiceConfig } from "../config/schema.ts";
-import type { EraVerdict, McpSession } from "./client.ts";
+import type { EraVerdict, LogLevel, McpSession } from "./client.ts";
 import { emptyState, type ToolServerState, withSettings } from "./state.ts";
 
 /** Who made a tool call: a chat run (and its model) or the API. Server requests during it inherit it. */
@@ -34,6 +34,10 @@ export interface Entry {
   usedAt: number;
   /** Stops the heartbeat of the open session. */
   stopHeartbeat?: () => void;
+  /** The log level chosen over the API; each new session asks for it (in memory only). */
+  logLevel?: LogLevel;
+  /** The resources followed over the API; each new session subscribes to them again. */
+  subscriptions: Set<string>;
 }
 
 /** A new entry for a record, not connected. */
@@ -45,6 +49,7 @@ export function newEntry(record: McpServerConfig): Entry {
     generation: 0,
     calls: [],
     usedAt: 0,
+    subscriptions: new Set(),
   };
 }
 
@@ -85,6 +90,8 @@ export interface ConfigPlan {
   reconnect: string[];
   close: string[];
   removed: Entry[];
+  /** Connected servers whose `roots` changed: they are told, not reconnected. */
+  rootsChanged: string[];
 }
 
 /**
@@ -99,12 +106,22 @@ export function planConfigChange(
 ): ConfigPlan {
   const used = usedServerIds(config);
   const before = new Map(previous.mcpServers.map((record) => [record.id, connectionKey(record)]));
-  const plan: ConfigPlan = { next: new Map(), reconnect: [], close: [], removed: [] };
+  const plan: ConfigPlan = {
+    next: new Map(),
+    reconnect: [],
+    close: [],
+    removed: [],
+    rootsChanged: [],
+  };
   for (const record of config.mcpServers) {
     const existing = entries.get(record.id);
     const entry = existing ?? newEntry(record);
     plan.next.set(record.id, entry);
     if (existing && before.get(record.id) === connectionKey(record)) {
+      const roots = (r: McpServerConfig) => JSON.stringify(r.roots ?? []);
+      if (existing.session && roots(existing.record) !== roots(record)) {
+        plan.rootsChanged.push(record.id);
+      }
       existing.record = record;
       existing.state = withSettings(existing.state, record);
       continue;

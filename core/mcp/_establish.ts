@@ -57,7 +57,11 @@ export async function establish(
     }
     const key = connectionKey(record);
     const prior = entry.verdict?.key === key ? entry.verdict.verdict : undefined;
-    const options = { timeoutMs: record.timeoutMs, era: record.protocolEra };
+    const options = {
+      timeoutMs: record.timeoutMs,
+      era: record.protocolEra,
+      ...(entry.logLevel && { logLevel: entry.logLevel }),
+    };
     try {
       session = await context.open(spec, context.handlers, { ...options, prior });
     } catch (error) {

@@ -12,7 +12,6 @@ import {
   type ElicitRequest,
   type ElicitResult,
   type GetPromptResult,
-  LOG_LEVEL_META_KEY,
   type McpSubscription,
   type Prompt,
   type ReadResourceResult,
@@ -29,6 +28,7 @@ import type {
 } from "@modelcontextprotocol/client";
 import { VERSION } from "../version.ts";
 import { taskGenerationOf } from "./_task_support.ts";
+import { type LogLevel, openControls, type SessionControls } from "./_client_controls.ts";
 import type { SessionAuth } from "./oauth/provider.ts";
 import { createTransport, looksLikeSseEndpoint } from "./_transports.ts";
 import {
@@ -52,6 +52,13 @@ export {
   isSessionGone,
   isTimeout,
 } from "./_client_errors.ts";
+export {
+  type Completion,
+  type CompletionRequest,
+  LOG_LEVELS,
+  type LogLevel,
+  type SessionControls,
+} from "./_client_controls.ts";
 export {
   type TaskCallOptions,
   TaskEnded,
@@ -105,6 +112,10 @@ export interface SessionHandlers {
   closed(): void;
   /** A remote transport reported a failure; the connection may be gone (the owner checks). */
   troubled(reason: string): void;
+  /** The roots Lass offers the server (file URIs); without it, none. */
+  roots?(): { uri: string; name?: string }[];
+  /** A resource the session follows has changed. */
+  resourceUpdated?(uri: string): void;
 }
 
 /** Options of a tool call. */
@@ -122,6 +133,8 @@ export interface OpenOptions {
   era?: EraSetting;
   /** A verdict kept from an earlier connect to the same server: skips the probe. */
   prior?: EraVerdict;
+  /** The log level chosen for this server before (kept across reconnects); default `debug`. */
+  logLevel?: LogLevel;
 }
 
 /** An open connection to one tool server. */
@@ -137,6 +150,8 @@ export interface McpSession {
   readonly verdict: EraVerdict;
   /** Whether the peer is across the network (http, sse). */
   readonly remote: boolean;
+  /** Completion, log level, resource subscriptions, ping and roots changes (`_client_controls.ts`). */
+  readonly controls: SessionControls;
   /** Lists (every page); `timeoutMs` bounds the request. */
   listTools(timeoutMs?: number): Promise<Tool[]>;
   listPrompts(timeoutMs?: number): Promise<Prompt[]>;
@@ -189,7 +204,7 @@ const CLIENT_INFO = { name: "lass", version: VERSION };
 const CLIENT_CAPABILITIES = {
   sampling: { tools: {} },
   elicitation: { form: { applyDefaults: true }, url: {} },
-  roots: {},
+  roots: { listChanged: true },
   extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } },
 };
 /** The 2026 revision that `modern` pins. */
@@ -235,6 +250,7 @@ export const openSession: SessionOpener = async (spec, handlers, options) => {
     return await connectOnce(spec, handlers, {
       timeoutMs: Math.max(1000, left),
       era: "legacy",
+      logLevel: options.logLevel,
     });
   }
 };
@@ -262,8 +278,12 @@ async function connectOnce(
     "elicitation/create",
     (request, ctx) => handlers.elicitation(request.params, ctx.mcpReq.signal),
   );
-  // Roots come with the debugger's `roots` field; until then Lass offers none.
-  client.setRequestHandler("roots/list", () => ({ roots: [] }));
+  // The record's `roots`; on 2026 the SDK answers a request's input_required roots with it too.
+  client.setRequestHandler("roots/list", () => ({ roots: handlers.roots?.() ?? [] }));
+  client.setNotificationHandler(
+    "notifications/resources/updated",
+    (notification) => handlers.resourceUpdated?.(notification.params.uri),
+  );
   client.setNotificationHandler("notifications/message", (notification) => {
     const { level, data, logger } = notification.params;
     handlers.log(level, data, logger);
@@ -316,8 +336,18 @@ async function connectOnce(
   subscription?.closed.then((how) => {
     if (how === "remote" && !closing) handlers.troubled("the subscription stream ended");
   });
-  // On the 2026 era a server logs only for requests that carry the wanted level.
-  const meta = modern ? { _meta: { [LOG_LEVEL_META_KEY]: "debug" } } : {};
+  const reachable = (timeoutMs: number) =>
+    spec.kind === "http" || spec.kind === "sse"
+      ? answersHttp(spec.url, spec.headers, timeoutMs)
+      : Promise.resolve(true);
+  // On the 2026 era a server logs only for requests that carry the wanted level (`requestMeta`).
+  const controls = await openControls(client, {
+    modern,
+    capabilities,
+    remote: opened.remote,
+    reachable,
+    logLevel: options.logLevel,
+  });
   const taskGeneration = taskGenerationOf(
     client.getProtocolEra(),
     client.getServerCapabilities() as Record<string, unknown> | undefined,
@@ -330,6 +360,7 @@ async function connectOnce(
     clientInfo: CLIENT_INFO,
     clientCapabilities: CLIENT_CAPABILITIES,
     protocolVersion: client.getNegotiatedProtocolVersion(),
+    logLevel: () => controls.logLevel,
   });
 
   const requestOptions = (call: CallOptions) => ({
@@ -354,6 +385,7 @@ async function connectOnce(
     protocolVersion: client.getNegotiatedProtocolVersion(),
     verdict,
     remote: opened.remote,
+    controls,
     listTools: async (timeoutMs) => {
       if (!capabilities?.tools) return [];
       const { tools: list } = await client.listTools(undefined, listOptions(timeoutMs));
@@ -375,7 +407,10 @@ async function connectOnce(
         : [],
     callTool: async (name, args, call) => {
       const send = () =>
-        client.callTool({ name, arguments: args, ...meta }, requestOptions(call)) as Promise<
+        client.callTool(
+          { name, arguments: args, ...controls.requestMeta() },
+          requestOptions(call),
+        ) as Promise<
           CallToolResult
         >;
       try {
@@ -398,20 +433,19 @@ async function connectOnce(
         return await send();
       }
     },
-    readResource: (uri, call) => client.readResource({ uri, ...meta }, requestOptions(call)),
+    readResource: (uri, call) =>
+      client.readResource({ uri, ...controls.requestMeta() }, requestOptions(call)),
     getPrompt: (name, args, call) =>
-      client.getPrompt({ name, arguments: args, ...meta }, requestOptions(call)),
+      client.getPrompt({ name, arguments: args, ...controls.requestMeta() }, requestOptions(call)),
     runsAsTask: (tool) => tasks.runsAsTask(tool),
     callToolTask: (name, args, options) => tasks.call(name, args, options),
     getTask: (taskId, timeoutMs) => tasks.get(taskId, timeoutMs),
     cancelTask: (taskId) => tasks.cancel(taskId),
-    reachable: (timeoutMs) =>
-      spec.kind === "http" || spec.kind === "sse"
-        ? answersHttp(spec.url, spec.headers, timeoutMs)
-        : Promise.resolve(true),
+    reachable,
     close: async () => {
       closing = true;
       await tasks.close();
+      await controls.close();
       await subscription?.close().catch(() => {});
       await opened.terminate?.().catch(() => {});
       await closeClient();

@@ -2,7 +2,13 @@
 import type { McpServerConfig } from "../config/schema.ts";
 import { LassError } from "../errors.ts";
 import { SignInFailure } from "./oauth/sign_in.ts";
-import type { GetPromptResult, ReadResourceResult } from "./client.ts";
+import type {
+  Completion,
+  CompletionRequest,
+  GetPromptResult,
+  LogLevel,
+  ReadResourceResult,
+} from "./client.ts";
 import { type ManagerOptions, ToolServerConnections } from "./_connections.ts";
 import type { LogLine } from "./_log_limit.ts";
 import {
@@ -12,12 +18,14 @@ import {
   runRequest,
   type ToolCallOptions,
 } from "./_calls.ts";
+import * as controls from "./_controls.ts";
 import type { ToolServerState } from "./state.ts";
 import { type TaskRecord, TaskRecords, type TaskStatus, whyNotTask } from "./tasks.ts";
 
 export type { ManagerOptions } from "./_connections.ts";
 export type { CallContext } from "./_entry.ts";
 export type { CallOutcome } from "./_calls.ts";
+export type { Completion, CompletionRequest, LogLevel } from "./client.ts";
 export type { Sampler } from "./server_requests.ts";
 export type { ServerStatus, ToolInfo, ToolServerState } from "./state.ts";
 export type { TaskRecord, TaskStatus } from "./tasks.ts";
@@ -177,6 +185,36 @@ export class ToolServerManager {
       (session) => session.getPrompt(name, args, { timeoutMs: this.#callTimeoutMs }),
       { notFound },
     );
+  }
+
+  /** Suggestions for a prompt argument or resource-template variable; `{values: []}` without the capability. */
+  async complete(id: string, request: CompletionRequest): Promise<Completion> {
+    return await controls.complete(this.#host(), this.#connections.entry(id), request);
+  }
+
+  /** Sets the level of log messages the server sends, kept across reconnects; 409 without logging. */
+  async setLogLevel(id: string, level: LogLevel): Promise<void> {
+    await controls.setLogLevel(this.#host(), this.#connections.entry(id), level);
+  }
+
+  /** Follows a resource (`mcp.resource-updated` events); 409 for a server that cannot send updates. */
+  async subscribe(id: string, uri: string): Promise<void> {
+    await controls.subscribe(this.#host(), this.#connections.entry(id), uri);
+  }
+
+  /** Stops following a resource. */
+  async unsubscribe(id: string, uri: string): Promise<void> {
+    await controls.unsubscribe(this.#host(), this.#connections.entry(id), uri);
+  }
+
+  /** The round trip to the server in ms; 409 where the era and transport have no way to ask. */
+  async ping(id: string): Promise<number> {
+    return await controls.ping(this.#host(), this.#connections.entry(id));
+  }
+
+  /** Reads the server's lists again (no reconnect) and returns its state. */
+  async refresh(id: string): Promise<ToolServerState> {
+    return await controls.refreshLists(this.#host(), this.#connections.entry(id));
   }
 
   /** Sets where Lass really listens; OAuth callback URLs are built from it. */

@@ -62,6 +62,18 @@ export function summarize(event: LassEvent): string {
       return words(d.serverId, `[${d.level}]`, d.logger ? `${d.logger}:` : "", short(d.message));
     case "mcp.notification":
       return words(d.serverId, d.method);
+    case "mcp.log-level":
+      return words(d.serverId, `log level ${d.level}`);
+    case "mcp.subscription":
+      return words(d.serverId, d.subscribed ? "subscribed to" : "unsubscribed from", d.uri);
+    case "mcp.resource-updated":
+      return words(d.serverId, "updated", d.uri);
+    case "mcp.roots":
+      return words(
+        d.serverId,
+        typeof d.roots === "number" ? plural(d.roots, "root") : undefined,
+        d.notified ? "(list_changed sent)" : "(asked for per request)",
+      );
     case "interaction.created": {
       const i = (d.interaction ?? {}) as Record<string, unknown>;
       return words(i.kind, i.tool ?? i.message, i.serverId ? `(${i.serverId})` : undefined);
