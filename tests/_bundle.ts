@@ -3,7 +3,7 @@
  * copied alone into an empty folder, processes started there, and the processes they leave.
  */
 import assert from "node:assert/strict";
-import { copyFile, mkdtemp, readdir, readFile } from "node:fs/promises";
+import { copyFile, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { buildBundles, START_PERMISSIONS } from "../scripts/build_bundle.ts";
@@ -29,6 +29,18 @@ export async function copyAlone(
   const copy = join(dir, basename(file));
   await copyFile(file, copy);
   return { dir, copy };
+}
+
+/**
+ * The program of a fenced code block in a doc page whose first line is `// <name>: ...` (the
+ * mounting recipes of docs/mounting.md), so that the tests run what the docs show.
+ */
+export async function recipeFrom(doc: URL, name: string): Promise<string> {
+  const text = await readFile(doc, "utf8");
+  for (const [, code] of text.matchAll(/```js\n([\s\S]*?)```/g)) {
+    if (code.startsWith(`// ${name}:`)) return code;
+  }
+  throw new Error(`${doc.pathname} has no code block starting with // ${name}:`);
 }
 
 /** A server process that printed its ready line. */
@@ -81,41 +93,20 @@ export async function stopServer(server: ServerProcess): Promise<number> {
   return code;
 }
 
-/** Pids of live processes whose command line mentions `text` (Linux `/proc`). */
-export async function processesMentioning(text: string): Promise<number[]> {
-  const pids: number[] = [];
-  for (const name of await readdir("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const cmdline = await readFile(`/proc/${name}/cmdline`, "utf8");
-      if (cmdline.includes(text)) pids.push(Number(name));
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  return pids;
-}
-
 /** Runs a command to its end in `cwd`: its exit code and output. */
 export async function runToEnd(
   command: string,
   args: string[],
-  options: { cwd: string; env?: Record<string, string>; stdin?: string },
+  options: { cwd: string; env?: Record<string, string> },
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const child = new Deno.Command(command, {
+  const output = await new Deno.Command(command, {
     args,
     cwd: options.cwd,
     env: { NO_COLOR: "1", ...options.env },
-    stdin: options.stdin === undefined ? "null" : "piped",
+    stdin: "null",
     stdout: "piped",
     stderr: "piped",
-  }).spawn();
-  if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(options.stdin));
-    await writer.close();
-  }
-  const output = await child.output();
+  }).output();
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
   return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
 }

@@ -115,10 +115,10 @@ Deno.test("dist/lass.js lists the same commands as main.ts, and each answers --h
       ),
     ].map((match) => match[1]);
     assert.ok(commands.includes("serve") && commands.includes("demo-server"), `${commands}`);
-    for (const command of commands) {
-      const help = await run(copy, [command, "--help"]);
-      assert.equal(help.code, 0, `${command} --help: ${help.stderr}`);
-      assert.match(help.stdout, /Usage: lass/, `${command} --help prints its usage`);
+    const helps = await Promise.all(commands.map((command) => run(copy, [command, "--help"])));
+    for (const [i, help] of helps.entries()) {
+      assert.equal(help.code, 0, `${commands[i]} --help: ${help.stderr}`);
+      assert.match(help.stdout, /Usage: lass/, `${commands[i]} --help prints its usage`);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
