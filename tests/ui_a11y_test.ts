@@ -22,6 +22,7 @@ const PAGES: [path: string, ready: string][] = [
   ["/inspector", "main h1"],
   ["/inspector/demo", "main h1"],
   ["/events", "main h1"],
+  ["/evals", "main h1"],
   ["/playground", "main h1"],
 ];
 

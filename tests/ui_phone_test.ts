@@ -41,6 +41,7 @@ const PAGES: [path: string, ready: string][] = [
   ["/settings/config", "textarea"],
   ["/inspector", "main h1"],
   ["/events", ".event-row, main h1"],
+  ["/evals", "main h1"],
   ["/playground", "main h1"],
 ];
 

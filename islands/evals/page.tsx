@@ -216,7 +216,7 @@ export default function EvalsPage() {
     `${entry.name}\n${entry.model}` === open.value
   );
   return (
-    <section class="evals-page" id="page" tabIndex={-1} aria-labelledby="evals-title">
+    <section class="evals-page" aria-labelledby="evals-title">
       <div class="evals-head">
         <h1 id="evals-title">Evals</h1>
         <p class="hint">
@@ -234,32 +234,31 @@ export default function EvalsPage() {
           onInput={(event) => text.value = event.currentTarget.value}
         />
         <div class="eval-options">
-          <label>
-            Models{" "}
+          <label for="eval-models">Models</label>
+          <input
+            id="eval-models"
+            value={models.value}
+            placeholder="the file's models"
+            onInput={(event) => models.value = event.currentTarget.value}
+          />
+          <label for="eval-repeat">Repeat</label>
+          <input
+            id="eval-repeat"
+            type="number"
+            min={1}
+            max={1000}
+            value={repeat.value}
+            onInput={(event) => repeat.value = event.currentTarget.value}
+          />
+          <span class="eval-approve">
             <input
-              value={models.value}
-              placeholder="the file's models"
-              onInput={(event) => models.value = event.currentTarget.value}
-            />
-          </label>
-          <label>
-            Repeat{" "}
-            <input
-              type="number"
-              min={1}
-              max={1000}
-              value={repeat.value}
-              onInput={(event) => repeat.value = event.currentTarget.value}
-            />
-          </label>
-          <label class="eval-approve">
-            <input
+              id="eval-approve"
               type="checkbox"
               checked={approve.value}
               onChange={(event) => approve.value = event.currentTarget.checked}
-            />{" "}
-            Approve tool calls that ask
-          </label>
+            />
+            <label for="eval-approve">Approve tool calls that ask</label>
+          </span>
           {running.value
             ? (
               <button type="button" class="danger" onClick={() => running.peek()?.abort()}>
