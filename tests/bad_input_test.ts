@@ -14,6 +14,8 @@ const OPTIONAL_BODY = new Set([
   "/api/mcp/:id/connect",
   "/api/mcp/:id/disconnect",
   "/api/mcp/:id/signout",
+  "/api/mcp/:id/ping",
+  "/api/mcp/:id/refresh",
   "/api/mcp/:id/tasks/:taskId/cancel",
   "/api/chat/runs/:runId/tool-calls/:callId/cancel",
 ]);

@@ -86,6 +86,7 @@ async function exerciseFeatures(client: Client, seen: Seen): Promise<void> {
     "show_app",
     "slow",
     "toggle_tool",
+    "touch",
     "where",
   ]);
   assert.equal(await text(client, "echo", { text: "hello" }), "hello");
