@@ -1,4 +1,5 @@
 /** `lass chat`: one chat turn per message, in process or on a running Lass (`--url`). */
+import type { Lass } from "../core/lass.ts";
 import type { ChatChunk } from "../wire/chat.ts";
 import { type Api, apiError, inProcessApi, ndjsonLines, remoteApi } from "./api.ts";
 import { type ApproveMode, InteractionAnswers } from "./answers.ts";
@@ -132,6 +133,28 @@ async function runTurn(options: TurnOptions): Promise<unknown[] | undefined> {
   return added;
 }
 
+/**
+ * Gets an in-process Lass ready for a turn on a workspace while the chat code loads: connects the
+ * workspace's tool servers (each within its connect timeout), so that the turn neither waits for
+ * them nor, on a slow machine, starts without them. An unknown workspace is left to the API.
+ */
+async function warmUp(lass: Lass, workspaceId: string | undefined): Promise<void> {
+  const config = lass.service.config.config;
+  const id = workspaceId ?? config.activeWorkspaceId;
+  const workspace = config.workspaces.find((candidate) => candidate.id === id);
+  const loading = import("../core/chat/run.ts");
+  await Promise.all((workspace?.mcpServerIds ?? []).map((serverId) => {
+    const record = config.mcpServers.find((server) => server.id === serverId);
+    if (!record) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    return Promise.race([
+      lass.service.mcp.connect(serverId).catch(() => {}),
+      new Promise((resolve) => timer = setTimeout(resolve, record.timeoutMs)),
+    ]).finally(() => clearTimeout(timer));
+  }));
+  await loading;
+}
+
 function approveMode(value: string | undefined): ApproveMode {
   if (value === undefined) return Deno.stdin.isTerminal() ? "ask" : "none";
   if (value === "all" || value === "none" || value === "ask") return value;
@@ -161,9 +184,17 @@ export async function run(args: string[]): Promise<number> {
   }
   const mode = approveMode(values.approve);
   const url = values.url ?? Deno.env.get("LASS_URL");
-  const api = url
-    ? remoteApi(url, values.token ?? Deno.env.get("LASS_TOKEN"))
-    : inProcessApi(await openLass(values, { connectToolServers: false }));
+  let api: Api;
+  if (url) {
+    api = remoteApi(url, values.token ?? Deno.env.get("LASS_TOKEN"));
+  } else {
+    const lass = await openLass(values, { connectToolServers: false });
+    api = inProcessApi(lass);
+    await warmUp(lass, values.workspace).catch(async (error) => {
+      await lass.close();
+      throw error;
+    });
+  }
   const answers = new InteractionAnswers(api, mode);
   try {
     await answers.start();

@@ -1,11 +1,5 @@
 /** Model profiles to AI SDK language models: the one module that knows the provider packages. */
-import { createAnthropic } from "@ai-sdk/anthropic";
-import { createAzure } from "@ai-sdk/azure";
-import { createGoogle } from "@ai-sdk/google";
-import { createOpenAI } from "@ai-sdk/openai";
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { JSONObject, LanguageModelV4 } from "@ai-sdk/provider";
-import { createOllama } from "ollama-ai-provider-v2";
 import type { EnvLookup } from "../config/env_refs.ts";
 import type { LlmProfile } from "../config/schema.ts";
 import { connectionOf, usesAzureDeployments } from "./connection.ts";
@@ -95,19 +89,20 @@ interface ProviderSetup {
   fetch?: typeof fetch;
 }
 
-function modelOf(profile: LlmProfile, setup: ProviderSetup): LanguageModelV4 {
+/** Builds a profile's model with its provider package (loaded on first use). */
+async function loadModel(profile: LlmProfile, setup: ProviderSetup): Promise<LanguageModelV4> {
   switch (profile.provider) {
     case "hosted-a": {
-      const openai = createOpenAI(setup);
+      const openai = (await import("@ai-sdk/openai")).createOpenAI(setup);
       return profile.useChatApi ? openai.chat(profile.model) : openai.responses(profile.model);
     }
     case "hosted-b":
-      return createAnthropic(setup)(profile.model);
+      return (await import("@ai-sdk/anthropic")).createAnthropic(setup)(profile.model);
     case "hosted-c":
-      return createGoogle(setup)(profile.model);
+      return (await import("@ai-sdk/google")).createGoogle(setup)(profile.model);
     case "cloud-d": {
       const classic = usesAzureDeployments(profile);
-      const azure = createAzure({
+      const azure = (await import("@ai-sdk/azure")).createAzure({
         ...setup,
         apiVersion: profile.apiVersion,
         useDeploymentBasedUrls: classic,
@@ -118,14 +113,51 @@ function modelOf(profile: LlmProfile, setup: ProviderSetup): LanguageModelV4 {
     }
     case "local-e": {
       const { apiKey: _unused, ...rest } = setup;
-      return createOllama(rest)(profile.model);
+      return (await import("ollama-ai-provider-v2")).createOllama(rest)(profile.model);
     }
     case "compatible-api":
-      return createOpenAICompatible({
+      return (await import("@ai-sdk/openai-compatible")).createOpenAICompatible({
         ...setup,
         name: profile.id,
         apiKey: setup.apiKey || undefined,
         includeUsage: true,
       }).chatModel(profile.model);
   }
+}
+
+/** The provider name a profile's model reports before its package has loaded. */
+const PROVIDER_NAMES: Record<LlmProfile["provider"], (profile: LlmProfile) => string> = {
+  "hosted-a": (profile) => `openai.${profile.useChatApi ? "chat" : "responses"}`,
+  "hosted-b": () => "anthropic.messages",
+  "hosted-c": () => "google.generative-ai",
+  "cloud-d": () => "azure",
+  "local-e": () => "ollama",
+  "compatible-api": (profile) => `${profile.id}.chat`,
+};
+
+/**
+ * A profile's model whose provider package loads on its first use (a chat on the demo model, or
+ * a command that never calls a model, loads none of the six): the AI SDK awaits `supportedUrls`
+ * before every call, and from then on the loaded model answers everything.
+ */
+function modelOf(profile: LlmProfile, setup: ProviderSetup): LanguageModelV4 {
+  let loaded: LanguageModelV4 | undefined;
+  let loading: Promise<LanguageModelV4> | undefined;
+  const model = () =>
+    loading ??= loadModel(profile, setup).then((ready) => (loaded = ready), (error) => {
+      loading = undefined;
+      throw error;
+    });
+  return {
+    specificationVersion: "v4",
+    get provider() {
+      return loaded?.provider ?? PROVIDER_NAMES[profile.provider](profile);
+    },
+    modelId: profile.model,
+    get supportedUrls() {
+      return loaded?.supportedUrls ?? model().then((ready) => ready.supportedUrls);
+    },
+    doGenerate: async (options) => await (await model()).doGenerate(options),
+    doStream: async (options) => await (await model()).doStream(options),
+  };
 }
