@@ -23,6 +23,10 @@ const CallBody = z.strictObject({
     description: "Answer at once with `{taskId, status}` and let the call run as an MCP task " +
       "(400 when the server or the tool cannot run tasks)",
   }),
+  callId: z.string().min(1).max(128).optional().meta({
+    description: "An id of the caller's choosing, carried as `toolCallId` by the call's " +
+      "`tool.call`, `tool.progress` and `tool.result` events",
+  }),
 });
 const ResourceBody = z.strictObject({ uri: z.string().min(1) });
 const PromptBody = z.strictObject({
@@ -39,7 +43,6 @@ const CompleteBody = z.strictObject({
   context: z.strictObject({ arguments: z.record(z.string(), z.string()).optional() }).optional(),
 });
 const LogLevelBody = z.strictObject({ level: z.enum(LOG_LEVELS) });
-
 
 /** Tool-server routes. */
 export const mcpRoutes: Routes = {
@@ -94,7 +97,7 @@ export const mcpRoutes: Routes = {
   },
   "/api/mcp/:id/call": {
     POST: async (req, { service, params }) => {
-      const { tool, args, from, task } = await readBody(req, CallBody);
+      const { tool, args, from, task, callId } = await readBody(req, CallBody);
       if (from === "app") {
         // MCP Apps: a View may call only tools whose `_meta.ui.visibility` includes "app"
         // (absent means ["model", "app"]), and only on its own server (this route's).
@@ -111,7 +114,21 @@ export const mcpRoutes: Routes = {
         }
       }
       if (task) return json(await service.mcp.startToolTask(params.id, tool, args));
-      return json(await service.mcp.callTool(params.id, tool, args));
+      // A client that goes away while the call runs (the inspector's Cancel) cancels it on the
+      // server. Only while it runs: Deno also aborts `req.signal` after a delivered response.
+      const abort = new AbortController();
+      const onAbort = () => abort.abort(new DOMException("the client went away", "AbortError"));
+      req.signal.addEventListener("abort", onAbort, { once: true });
+      try {
+        return json(
+          await service.mcp.callTool(params.id, tool, args, {
+            signal: abort.signal,
+            ...(callId && { context: { toolCallId: callId } }),
+          }),
+        );
+      } finally {
+        req.signal.removeEventListener("abort", onAbort);
+      }
     },
   },
   "/api/mcp/:id/tasks": {

@@ -8,6 +8,7 @@ import type {
   ChatChunk,
   ChatUsage,
   StoredToolCall,
+  ToolCallEnding,
   ToolTaskStatus,
   ToolUi,
 } from "../../wire/chat.ts";
@@ -21,6 +22,8 @@ export interface ToolResultView {
   durationMs?: number;
   ui?: ToolUi | { kind: ToolUi["kind"] };
   raw?: unknown;
+  /** The call did not run to its end: the user cancelled it, or did not approve it. */
+  ending?: ToolCallEnding;
 }
 
 /** How a running call is getting on, from its `tool-progress` chunks (the latest of each field). */
@@ -42,6 +45,8 @@ export interface ToolCallView {
   result: Signal<ToolResultView | undefined>;
   /** Progress and task status while it runs (streamed calls only). */
   progress?: Signal<ToolProgressView | undefined>;
+  /** When its `tool-call` chunk arrived (epoch ms; streamed calls only), for the elapsed time. */
+  startedAt?: number;
 }
 
 /** A piece of an answer, in the order it arrived. */
@@ -133,6 +138,7 @@ export function applyChunks(turn: Turn, chunks: ChatChunk[]): void {
             input: chunk.input,
             result: signal(undefined),
             progress: signal(undefined),
+            startedAt: Date.now(),
           },
         }];
         changed = true;
@@ -154,6 +160,7 @@ export function applyChunks(turn: Turn, chunks: ChatChunk[]): void {
             durationMs: chunk.durationMs,
             ui: chunk.ui,
             raw: chunk.raw,
+            ...(chunk.ending && { ending: chunk.ending }),
           };
         }
         break;
@@ -274,8 +281,13 @@ export function turnsFromMessages(
         const call = calls.get(String(part.toolCallId));
         if (!call) continue;
         const stored = meta[call.id];
+        const output = part.output as ToolResultOutput;
+        // A denial is in the messages too, for sessions saved before endings were kept.
+        const ending = stored?.ending ??
+          (output?.type === "execution-denied" ? "denied" : undefined);
         call.result.value = {
-          ...resultOf(part.output as ToolResultOutput),
+          ...resultOf(output),
+          ...(ending && { ending }),
           ...(stored?.durationMs !== undefined && { durationMs: stored.durationMs }),
           ...(stored?.ui && { ui: stored.ui }),
           raw: stored?.raw ?? part.output,

@@ -1,5 +1,10 @@
-/** A card per tool call: server, tool, input, result or error, duration, and the raw exchange. */
+/**
+ * A card per tool call: server, tool, input, result or error, duration, and the raw exchange;
+ * while it runs, its progress, the elapsed time and Cancel.
+ */
+import { CancelButton, Elapsed, ProgressReport } from "../call_progress.tsx";
 import { formatDuration, showValue } from "../format.ts";
+import { api } from "../state.ts";
 import { ToolUiView } from "../genui/render.tsx";
 import { InteractionCard } from "./interaction.tsx";
 import type { ToolCallView, ToolProgressView } from "./model.ts";
@@ -30,12 +35,32 @@ const TASK_STATUS_TEXT: Record<string, string> = {
   cancelled: "cancelled",
 };
 
+/** Sources whose calls answer at once: they cannot be cancelled. */
+const LOCAL_SOURCES = new Set(["ui", "skills", "agent", "unknown"]);
+
+/** Asks the server to cancel one running call of a run. */
+async function cancelCall(runId: string, callId: string): Promise<void> {
+  await api().json(
+    "POST",
+    `/api/chat/runs/${encodeURIComponent(runId)}/tool-calls/${encodeURIComponent(callId)}/cancel`,
+    {},
+  );
+}
+
 /**
  * How the call is getting on while it runs: the status of the MCP task it runs as, a progress
- * bar when the server counts, and the latest message. Once the call ended, only the task's id.
+ * bar when the server counts (else the count), the latest message, the elapsed time and Cancel.
+ * Once the call ended, only the task's id.
  */
-function CallProgress({ view, running }: { view: ToolProgressView; running: boolean }) {
-  const { task, progress, total, message } = view;
+function CallProgress(
+  { call, view, running, runId }: {
+    call: ToolCallView;
+    view: ToolProgressView | undefined;
+    running: boolean;
+    runId?: string;
+  },
+) {
+  const task = view?.task;
   if (!running) {
     return task
       ? (
@@ -45,6 +70,9 @@ function CallProgress({ view, running }: { view: ToolProgressView; running: bool
       )
       : null;
   }
+  const cancellable = runId !== undefined && call.source !== "" &&
+    !LOCAL_SOURCES.has(call.source);
+  if (!view && call.startedAt === undefined && !cancellable) return null;
   return (
     <div class="tool-progress" role="status" aria-live="polite">
       {task
@@ -54,16 +82,16 @@ function CallProgress({ view, running }: { view: ToolProgressView; running: bool
           </span>
         )
         : null}
-      {progress !== undefined
+      {view ? <ProgressReport {...view} /> : null}
+      {call.startedAt !== undefined ? <Elapsed since={call.startedAt} /> : null}
+      {cancellable
         ? (
-          <progress
-            value={progress}
-            max={total ?? undefined}
-            aria-label={total ? `${progress} of ${total}` : `${progress}`}
+          <CancelButton
+            label={`Cancel ${call.tool}`}
+            onCancel={() => cancelCall(runId!, call.id)}
           />
         )
         : null}
-      {message ? <span class="tool-progress-message">{message}</span> : null}
     </div>
   );
 }
@@ -72,7 +100,11 @@ function CallProgress({ view, running }: { view: ToolProgressView; running: bool
 export function ToolCard({ call, interactions, streaming, runId }: ToolCardProps) {
   const result = call.result.value;
   const progress = call.progress?.value;
-  const status = result ? (result.isError ? "error" : "ok") : streaming ? "running" : "ended";
+  const status = result
+    ? (result.ending ?? (result.isError ? "error" : "ok"))
+    : streaming
+    ? "running"
+    : "ended";
   const source = SOURCE_LABELS[call.source] ?? call.source;
   const statusText = status === "running"
     ? (interactions.length > 0 || progress?.task?.status === "input_required"
@@ -82,7 +114,9 @@ export function ToolCard({ call, interactions, streaming, runId }: ToolCardProps
     ? "failed"
     : status === "ended"
     ? "no result"
-    : "done";
+    : status === "ok"
+    ? "done"
+    : status;
   return (
     <section
       class={`tool-card tool-${status}`}
@@ -98,7 +132,12 @@ export function ToolCard({ call, interactions, streaming, runId }: ToolCardProps
           ? <span class="duration">{formatDuration(result.durationMs)}</span>
           : null}
       </header>
-      {progress ? <CallProgress view={progress} running={status === "running"} /> : null}
+      <CallProgress
+        call={call}
+        view={progress}
+        running={status === "running"}
+        runId={runId}
+      />
       <div class="tool-io">
         <div>
           <h4>Input</h4>
@@ -107,8 +146,10 @@ export function ToolCard({ call, interactions, streaming, runId }: ToolCardProps
         {result
           ? (
             <div>
-              <h4>{result.isError ? "Error" : "Result"}</h4>
-              <pre class={result.isError ? "json error" : "json"}>{showValue(result.output)}</pre>
+              <h4>{result.isError && !result.ending ? "Error" : "Result"}</h4>
+              <pre class={result.isError && !result.ending ? "json error" : "json"}>
+                {showValue(result.output)}
+              </pre>
             </div>
           )
           : null}

@@ -1,15 +1,16 @@
 /**
  * One tool: its description and annotations, a form generated from its input schema (or the
- * arguments as raw JSON), Call, and the result with its content blocks, structured content,
- * duration and the raw answer.
+ * arguments as raw JSON), Call (with progress, elapsed time and Cancel while it runs), and the
+ * result with its content blocks, structured content, duration and the raw answer.
  */
 import { useSignal } from "@preact/signals";
 import { initialValue } from "../json_schema.ts";
 import { FieldErrors, SchemaFields } from "../schema_fields.tsx";
 import { formatDuration, showValue } from "../format.ts";
 import { ContentBlocks } from "./content.tsx";
-import { CallError, useCall } from "./panel.tsx";
-import { type CallOutcome, mcpApi } from "../tool_servers.ts";
+import { CallError } from "./panel.tsx";
+import { CancelledCall, RunningCall, useToolCall } from "./running_call.tsx";
+import type { CallOutcome } from "../tool_servers.ts";
 import type { ToolInfo } from "../../wire/bootstrap.ts";
 import type { ErrorDetail } from "../../wire/errors.ts";
 
@@ -80,7 +81,7 @@ export function ToolPanel({ serverId, tool }: ToolPanelProps) {
   /** The arguments as JSON text while in raw mode, else `null`. */
   const raw = useSignal<string | null>(null);
   const rawError = useSignal<string | null>(null);
-  const [call, run] = useCall<CallOutcome>();
+  const call = useToolCall(serverId, tool.name);
   const idPrefix = `tool-${serverId}-${tool.name}`.replace(/[^\w-]/g, "_");
   const hasFields = Object.keys((schema.properties ?? {}) as object).length > 0;
 
@@ -110,10 +111,10 @@ export function ToolPanel({ serverId, tool }: ToolPanelProps) {
   const submit = (event: Event) => {
     event.preventDefault();
     const body = raw.peek() === null ? args.peek() : parseRaw();
-    if (body) void run(() => mcpApi.call(serverId, tool.name, body));
+    if (body) void call.start(body);
   };
 
-  const state = call.value;
+  const state = call.state.value;
   const errors = state.state === "failed" ? fieldErrorsOf(state.details) : {};
   const rawId = `${idPrefix}-raw`;
   return (
@@ -174,6 +175,17 @@ export function ToolPanel({ serverId, tool }: ToolPanelProps) {
           </button>
         </div>
       </form>
+      {state.state === "running"
+        ? (
+          <RunningCall
+            tool={tool.name}
+            startedAt={state.startedAt}
+            progress={state.progress}
+            onCancel={call.cancel}
+          />
+        )
+        : null}
+      {state.state === "cancelled" ? <CancelledCall afterMs={state.afterMs} /> : null}
       {state.state === "done" ? <CallResult outcome={state.value} serverId={serverId} /> : null}
       {state.state === "failed" ? <CallError error={state.error} details={state.details} /> : null}
       <details class="schemas">

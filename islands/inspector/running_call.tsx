@@ -1,0 +1,115 @@
+/**
+ * One tool call made from the inspector: its progress while it runs (the `tool.progress` events
+ * that carry the call's own id), the elapsed time, and Cancel, which abandons the request so
+ * that Lass cancels the call on the server; then its answer, its error, or that it was cancelled.
+ */
+import { type Signal, useSignal } from "@preact/signals";
+import { useEffect, useRef } from "preact/hooks";
+import { ApiError } from "../api.ts";
+import { CancelButton, Elapsed, ProgressReport, type ProgressValues } from "../call_progress.tsx";
+import { formatDuration } from "../format.ts";
+import { api, describeError, subscribe } from "../state.ts";
+import type { CallOutcome } from "../tool_servers.ts";
+import type { ErrorDetail } from "../../wire/errors.ts";
+
+/** Where one inspector call is. */
+export type ToolCallState =
+  | { state: "idle" }
+  | { state: "running"; startedAt: number; progress?: ProgressValues }
+  | { state: "done"; value: CallOutcome }
+  | { state: "cancelled"; afterMs: number }
+  | { state: "failed"; error: string; details: ErrorDetail[] };
+
+/** A call in flight: how to abandon it, and how to stop hearing its progress. */
+interface InFlight {
+  abort: AbortController;
+  unsubscribe: () => void;
+}
+
+/** What {@link useToolCall} gives the panel. */
+export interface ToolCallHandle {
+  state: Signal<ToolCallState>;
+  /** Calls the tool with `args`; a new call replaces the last answer. */
+  start(args: Record<string, unknown>): Promise<void>;
+  /** Cancels the running call (its request is abandoned: Lass tells the server). */
+  cancel(): void;
+}
+
+/** The state of the calls of one tool of one server, with start and cancel. */
+export function useToolCall(serverId: string, tool: string): ToolCallHandle {
+  const state = useSignal<ToolCallState>({ state: "idle" });
+  const current = useRef<InFlight | null>(null);
+  // A panel that goes away stops listening; its call runs on, as a request in flight would.
+  useEffect(() => () => current.current?.unsubscribe(), []);
+  const start = async (args: Record<string, unknown>) => {
+    const callId = crypto.randomUUID();
+    const abort = new AbortController();
+    const unsubscribe = subscribe((event) => {
+      if (event.type !== "tool.progress" || event.data.toolCallId !== callId) return;
+      const now = state.peek();
+      if (now.state !== "running") return;
+      const { progress, total, message } = event.data as ProgressValues;
+      state.value = { ...now, progress: { progress, total, message } };
+    });
+    current.current = { abort, unsubscribe };
+    const startedAt = Date.now();
+    state.value = { state: "running", startedAt };
+    try {
+      const value = await api().json<CallOutcome>(
+        "POST",
+        `/api/mcp/${encodeURIComponent(serverId)}/call`,
+        { tool, args, callId },
+        abort.signal,
+      );
+      state.value = { state: "done", value };
+    } catch (error) {
+      state.value = abort.signal.aborted
+        ? { state: "cancelled", afterMs: Date.now() - startedAt }
+        : {
+          state: "failed",
+          error: describeError(error),
+          details: error instanceof ApiError ? error.details : [],
+        };
+    } finally {
+      unsubscribe();
+      if (current.current?.abort === abort) current.current = null;
+    }
+  };
+  const cancel = () => current.current?.abort.abort();
+  return { state, start, cancel };
+}
+
+/** A running call: its progress, the elapsed time and Cancel. */
+export function RunningCall(
+  { tool, startedAt, progress, onCancel }: {
+    tool: string;
+    startedAt: number;
+    progress?: ProgressValues;
+    onCancel: () => void;
+  },
+) {
+  return (
+    <div class="tool-progress running-call" role="status" aria-live="polite">
+      <span class="badge badge-running">running…</span>
+      {progress ? <ProgressReport {...progress} /> : null}
+      <Elapsed since={startedAt} />
+      <CancelButton label={`Cancel ${tool}`} onCancel={onCancel} />
+    </div>
+  );
+}
+
+/** A call the user cancelled. */
+export function CancelledCall({ afterMs }: { afterMs: number }) {
+  return (
+    <section class="call-result is-cancelled" aria-label="Result">
+      <header>
+        <h3>Call cancelled</h3>
+        <span class="badge badge-cancelled">cancelled</span>
+        <span class="duration" title="When it was cancelled">
+          after {formatDuration(afterMs)}
+        </span>
+      </header>
+      <p class="hint">Lass told the server to stop the call; no result came back.</p>
+    </section>
+  );
+}

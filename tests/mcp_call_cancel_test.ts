@@ -1,0 +1,81 @@
+/**
+ * `POST /api/mcp/:id/call` as the inspector uses it: the call's progress as `tool.progress` events
+ * carrying the caller's `callId`, and a client that goes away cancels the call on the server.
+ */
+import assert from "node:assert/strict";
+import { post, serveOverHttp, startService, TOKEN, waitForEvent } from "./_helpers.ts";
+import { DEMO_SERVER } from "./_chat.ts";
+import type { LassEvent } from "../wire/events.ts";
+
+const config = (era: string) => ({
+  mcpServers: [{ ...DEMO_SERVER, protocolEra: era }],
+  workspaces: [{ id: "w", name: "W", mcpServerIds: ["demo"] }],
+  activeWorkspaceId: "w",
+});
+
+for (const era of ["auto", "legacy"] as const) {
+  Deno.test(`an API call reports progress with its callId, and a client that goes away cancels it (${era})`, async () => {
+    const t = await startService({ config: config(era) });
+    const http = serveOverHttp(t);
+    try {
+      const done = await post(t, "/api/mcp/demo/call", {
+        tool: "slow_count",
+        args: { steps: 3, delayMs: 5 },
+        callId: "inspector-1",
+      });
+      assert.equal(done.status, 200);
+      const progress = t.service.events.history().filter((e) => e.type === "tool.progress");
+      assert.deepEqual(
+        progress.map((e) => [e.data.toolCallId, e.data.source, e.data.progress, e.data.total]),
+        [["inspector-1", "api", 1, 3], ["inspector-1", "api", 2, 3], [
+          "inspector-1",
+          "api",
+          3,
+          3,
+        ]],
+      );
+      assert.equal(progress[0].data.message, "Step 1 of 3");
+
+      const isLog = (text: string) => (e: LassEvent) =>
+        e.type === "mcp.log" && String(e.data.message).includes(`slow_count: ${text}`);
+      const firstStep = waitForEvent(
+        t,
+        (e) => e.type === "tool.progress" && e.data.toolCallId === "inspector-2",
+        { what: "tool.progress of inspector-2 (the call runs)" },
+      );
+      const sawCancel = waitForEvent(t, isLog("cancelled after"), {
+        what: "mcp.log `slow_count: cancelled after …` (the demo server saw the cancellation)",
+      });
+      const ended = waitForEvent(
+        t,
+        (e) => e.type === "tool.result" && e.data.toolCallId === "inspector-2",
+        { what: "tool.result of inspector-2" },
+      );
+      const client = new AbortController();
+      const call = fetch(`${http.url}/api/mcp/demo/call`, {
+        method: "POST",
+        headers: { "x-service-token": TOKEN, "content-type": "application/json" },
+        body: JSON.stringify({
+          tool: "slow_count",
+          args: { steps: 40, delayMs: 250 },
+          callId: "inspector-2",
+        }),
+        signal: client.signal,
+      });
+      call.catch(() => {});
+      await firstStep;
+      client.abort();
+      await assert.rejects(call);
+      const result = (await ended).data;
+      assert.equal(result.isError, true);
+      assert.equal(result.cancelled, true);
+      const [, counted] = /cancelled after (\d+) of 40/.exec(
+        String((await sawCancel).data.message),
+      ) ?? [];
+      assert.ok(Number(counted) < 40, `the call was cut short, not after ${counted} steps`);
+    } finally {
+      await http.close();
+      await t.close();
+    }
+  });
+}
