@@ -135,15 +135,24 @@ Deno.test("POST /api/evals/run: a client that goes away stops the runs", async (
   const t = await startService({ config: chatConfig({ llms: [fakeLlm(vendor.url)] }) });
   const server = serveOverHttp(t);
   try {
+    const started = waitForEvent(t, (event) => event.type === "chat.start", {
+      what: "chat.start of the first run",
+    });
     const aborted = waitForEvent(t, (event) => event.type === "chat.error", {
       what: "chat.error of the aborted run",
+      ms: 30_000,
     });
     const response = await fetch(`${server.url}/api/evals/run`, {
       method: "POST",
       headers: { "x-service-token": TOKEN, "content-type": "application/json" },
       body: JSON.stringify({ eval: { cases: [{ name: "slow", prompt: "hi" }] }, repeat: 3 }),
     });
-    const lines = await readChunks(response, (line) => line.type === "start");
+    // The client goes away once a turn is under way.
+    const lines = await readChunks(response, async (line) => {
+      if (line.type !== "start") return false;
+      await started;
+      return true;
+    });
     assert.equal(lines[0].runs, 3);
     const event = await aborted;
     assert.equal((event.data as Json).aborted, true);

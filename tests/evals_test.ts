@@ -401,13 +401,21 @@ Deno.test("aborting an eval stops its turns and rejects", async () => {
   const t = await startService({ config: chatConfig({ llms: [fakeLlm(vendor.url)] }) });
   try {
     const abort = new AbortController();
+    // Stopped once the first turn is under way.
+    const stop = t.service.events.subscribe((event) => {
+      if (event.type === "chat.start") abort.abort(new Error("stop"));
+    });
+    const progress: EvalProgress[] = [];
     const running = prepareEval(t.service, TWO_CASES, { repeat: 4 }).run({
       signal: abort.signal,
-      onProgress: (line) => {
-        if (line.type === "start") queueMicrotask(() => abort.abort(new Error("stop")));
-      },
+      onProgress: (line) => progress.push(line),
     });
     await assert.rejects(running, /stop/);
+    stop();
+    const ended = t.service.events.history().filter((event) => event.type === "chat.error");
+    assert.ok(ended.length > 0, "a turn was aborted");
+    assert.ok(ended.every((event) => (event.data as Json).aborted === true));
+    assert.deepEqual(progress.map((line) => line.type), ["start"], "no run was counted");
   } finally {
     await t.close();
     await vendor.close();
