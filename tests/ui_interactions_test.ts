@@ -80,6 +80,19 @@ Deno.test({
         await page.locator(".turn-done").nth(1).waitFor();
       });
 
+      await test.step("a sampling request is answered by hand with typed text", async () => {
+        await message.fill("summarize with model 'Typed replies go back to the server'");
+        await message.press("Enter");
+        const request = page.getByRole("region", { name: "Model completion requested (demo)" });
+        await request.getByLabel("Your reply").fill("Typed by hand.");
+        await request.getByRole("button", { name: "Send my reply" }).click();
+        const card = page.locator(".turn").nth(2)
+          .getByRole("region", { name: "Tool call summarize_with_model on demo" });
+        await card.getByText("done").waitFor();
+        assert.match(await card.locator(".tool-io").innerText(), /Typed by hand\./);
+        await page.locator(".turn-done").nth(2).waitFor();
+      });
+
       await test.step("requests from elsewhere wait in the sidebar and can be answered there", async () => {
         const approval = t.service.interactions.create({
           kind: "approval",
