@@ -1,10 +1,12 @@
 /**
  * Tool calls through Lass (`POST /api/mcp/:id/call`) against the same v2 client called directly,
- * per protocol era and transport, and connect times of `auto` against `legacy`.
+ * per protocol era and transport; tool-call throughput with the wire trace on against
+ * `trace: false`; and connect times of `auto` against `legacy`.
  */
 import { type EraSetting, openSession, type TransportSpec } from "../core/mcp/client.ts";
 import type { SessionHandlers } from "../core/mcp/client.ts";
 import { createDemoHandler } from "../core/mcp/demo_server.ts";
+import { ToolServerTraces } from "../core/mcp/trace.ts";
 import { BENCH_TOKEN, startLassProcess } from "./_lass_process.ts";
 import { type RawClient, rawHttpClient } from "./_raw_http.ts";
 import { EVERYTHING, startEverything } from "../tests/_everything.ts";
@@ -15,6 +17,11 @@ const CALLS = 2000;
 const STDIO_CONNECTS = 5;
 const HTTP_CONNECTS = 20;
 const GOAL_ADDED_P50_MS = 0.3;
+/** Recording the wire may cost at most this share of tool-call throughput. */
+const GOAL_TRACE_COST = 0.05;
+/** Blocks of calls of each side (trace on, trace off), alternating; the median block counts. */
+const TRACE_BLOCKS = 20;
+const TRACE_BLOCK_CALLS = 250;
 
 /** The servers both sides call, with their protocol era setting. */
 const demoStdio = { command: Deno.execPath(), args: ["run", "-A", MAIN_TS, "demo-server"] };
@@ -27,6 +34,9 @@ const SERVERS = [
   { id: "everything", label: "everything stdio, legacy", stdio: everythingStdio, era: "auto" },
 ] as const;
 type Server = (typeof SERVERS)[number];
+/** The demo servers measured with the trace on (as configured above) and off (a twin). */
+const TRACED = SERVERS.filter((server) => server.id.startsWith("demo"));
+const untraced = (id: string) => `${id}notrace`;
 
 /** p50 and p99 of a list of milliseconds. */
 interface Latency {
@@ -51,6 +61,54 @@ async function time(runs: number, call: () => Promise<unknown>): Promise<Latency
   return summarise(times);
 }
 
+/** Calls per second over `runs` sequential calls. */
+async function throughput(runs: number, call: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < runs; i++) await call();
+  return runs / ((performance.now() - started) / 1000);
+}
+
+/**
+ * Trace on against off in short alternating blocks (so a busy moment of the machine hits both
+ * sides alike); the median block rate of each side, and their ratio.
+ */
+async function traceCost(on: () => Promise<unknown>, off: () => Promise<unknown>) {
+  for (let i = 0; i < WARMUP; i++) await on(), await off();
+  const rates = { on: [] as number[], off: [] as number[] };
+  for (let block = 0; block < TRACE_BLOCKS; block++) {
+    rates.on.push(await throughput(TRACE_BLOCK_CALLS, on));
+    rates.off.push(await throughput(TRACE_BLOCK_CALLS, off));
+  }
+  const [medianOn, medianOff] = [median(rates.on), median(rates.off)];
+  return { on: medianOn, off: medianOff, ratio: medianOn / medianOff };
+}
+
+/**
+ * One in-process session to the demo whose wire sink is switched on and off between reps: the
+ * recording's own cost, without HTTP around it.
+ */
+async function sessionTraceCost(server: Server) {
+  const traces = new ToolServerTraces();
+  let recording = true;
+  const session = await openSession(
+    specOf(server),
+    { ...quietHandlers, wire: () => traces.channel(server.id, () => recording) },
+    { timeoutMs: 60_000, era: server.era as EraSetting },
+  );
+  const call = () =>
+    session.runsAsTask("add")
+      ? session.callToolTask("add", { a: 2, b: 3 }, { timeoutMs: 10_000 })
+      : session.callTool("add", { a: 2, b: 3 }, { timeoutMs: 10_000 });
+  try {
+    return await traceCost(
+      () => (recording = true, call()),
+      () => (recording = false, call()),
+    );
+  } finally {
+    await session.close();
+  }
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
@@ -58,7 +116,15 @@ function median(values: number[]): number {
 
 /** Starts Lass with every bench server in one workspace and waits until all are connected. */
 async function startLass(dir: string) {
-  const config = {
+  const record = (server: Server) => ({
+    id: server.id as string,
+    name: server.label,
+    transport: "stdio",
+    protocolEra: server.era,
+    timeoutMs: 60_000,
+    ...("inProcess" in server ? { command: "service:demo" } : server.stdio),
+  });
+  const config: Record<string, unknown> & { mcpServers: { id: string }[] } = {
     llms: [{
       id: "demo",
       name: "Demo",
@@ -66,16 +132,17 @@ async function startLass(dir: string) {
       model: "demo",
       baseURL: "service:demo",
     }],
-    mcpServers: SERVERS.map((server) => ({
-      id: server.id,
-      name: server.label,
-      transport: "stdio",
-      protocolEra: server.era,
-      timeoutMs: 60_000,
-      ...("inProcess" in server ? { command: "service:demo" } : server.stdio),
-    })),
-    workspaces: [{ id: "w", name: "W", llmId: "demo", mcpServerIds: SERVERS.map((s) => s.id) }],
+    mcpServers: [
+      ...SERVERS.map((server) => record(server)),
+      ...TRACED.map((server) => ({ ...record(server), id: untraced(server.id), trace: false })),
+    ],
   };
+  config.workspaces = [{
+    id: "w",
+    name: "W",
+    llmId: "demo",
+    mcpServerIds: config.mcpServers.map((server) => server.id),
+  }];
   const lass = await startLassProcess(dir, config);
   const { port, base } = lass;
   const headers = { "x-service-token": BENCH_TOKEN, "content-type": "application/json" };
@@ -87,17 +154,35 @@ async function startLass(dir: string) {
     if (servers.every((s) => s.status === "connected")) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const clients: RawClient[] = [];
+  const clients = new Set<RawClient>();
   const call = async (server: string, tool: string, args: unknown) => {
-    const client = await rawHttpClient({
-      port,
-      method: "POST",
-      path: `/api/mcp/${server}/call`,
-      headers,
-      body: JSON.stringify({ tool, args }),
-    });
-    clients.push(client);
-    return () => client.send();
+    const open = async () => {
+      const client = await rawHttpClient({
+        port,
+        method: "POST",
+        path: `/api/mcp/${server}/call`,
+        headers,
+        body: JSON.stringify({ tool, args }),
+      });
+      clients.add(client);
+      return client;
+    };
+    let client = await open();
+    return async () => {
+      try {
+        await client.send();
+      } catch {
+        // Lass closes a keep-alive connection after 5 s idle (`cli/listen.ts`): a new one.
+        clients.delete(client);
+        try {
+          client.close();
+        } catch {
+          // Already closed.
+        }
+        client = await open();
+        await client.send();
+      }
+    };
   };
   return {
     eras,
@@ -171,6 +256,7 @@ async function main(): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "lass-mcp-bench-" });
   const lass = await startLass(dir);
   const rows: { label: string; era: string; direct: Latency; lass: Latency }[] = [];
+  const traceRows: { label: string; on: number; off: number; ratio: number }[] = [];
   try {
     for (const server of SERVERS) {
       const session = await direct(server);
@@ -196,8 +282,17 @@ async function main(): Promise<void> {
       });
       await session.close();
     }
+    for (const server of TRACED) {
+      const args = { a: 2, b: 3 };
+      const on = await lass.call(server.id, "add", args);
+      const off = await lass.call(untraced(server.id), "add", args);
+      traceRows.push({ label: `${server.label}, Lass API`, ...await traceCost(on, off) });
+    }
   } finally {
     await lass.stop();
+  }
+  for (const server of TRACED.filter((server) => "inProcess" in server)) {
+    traceRows.push({ label: `${server.label}, session`, ...await sessionTraceCost(server) });
   }
 
   const http = [await startEverything("streamableHttp"), demoHttp()];
@@ -240,6 +335,17 @@ async function main(): Promise<void> {
       }  ${row.era}`,
     );
   }
+  console.log(
+    `\nTool-call throughput, wire trace on against trace: false (calls/s, median of ` +
+      `${TRACE_BLOCKS} alternating blocks of ${TRACE_BLOCK_CALLS} sequential calls per side)`,
+  );
+  for (const row of traceRows) {
+    console.log(
+      `  ${row.label.padEnd(38)} on ${row.on.toFixed(0).padStart(6)}  off ${
+        row.off.toFixed(0).padStart(6)
+      }  ratio ${row.ratio.toFixed(3)}  cost ${((1 - row.ratio) * 100).toFixed(1)}%`,
+    );
+  }
   console.log("\nConnect, median (ms): auto against legacy");
   for (const [label, { auto, legacy }] of Object.entries(connects)) {
     console.log(
@@ -256,7 +362,20 @@ async function main(): Promise<void> {
       }  ${label}: added p50 <= ${GOAL_ADDED_P50_MS} ms (${value.toFixed(3)} ms)`,
     );
   }
-  console.log(JSON.stringify({ calls: rows, addedP50Ms: added, connectMedianMs: connects }));
+  for (const row of traceRows) {
+    console.log(
+      `  ${row.ratio >= 1 - GOAL_TRACE_COST ? "PASS" : "FAIL"}  ${row.label}: recording the wire ` +
+        `costs <= ${GOAL_TRACE_COST * 100}% of throughput (${((1 - row.ratio) * 100).toFixed(1)}%)`,
+    );
+  }
+  console.log(
+    JSON.stringify({
+      calls: rows,
+      addedP50Ms: added,
+      traceThroughput: traceRows,
+      connectMedianMs: connects,
+    }),
+  );
 }
 
 if (import.meta.main) await main();

@@ -1,8 +1,9 @@
 /** Tool servers: state, drafts, import, and connect / call / read / prompt on one server. */
 import { z } from "zod";
 import { McpServerSchema } from "../core/config/schema.ts";
-import { readBody } from "./body.ts";
+import { readBody, validate } from "./body.ts";
 import { json } from "./http.ts";
+import { ndjsonResponse } from "./ndjson.ts";
 import type { Routes } from "./context.ts";
 import { LassError } from "../core/errors.ts";
 import { LOG_LEVELS } from "../wire/tool_servers.ts";
@@ -44,6 +45,27 @@ const CompleteBody = z.strictObject({
 });
 const LogLevelBody = z.strictObject({ level: z.enum(LOG_LEVELS) });
 
+/** The most messages one trace read returns (a server's ring holds 2,000). */
+const MAX_TRACE_LIMIT = 2000;
+const TraceQuery = z.object({
+  since: z.string().regex(/^\d{1,15}$/, { message: "must be a non-negative integer" })
+    .transform(Number).optional(),
+  limit: z.string().regex(/^\d{1,4}$/, { message: "must be an integer from 1 to 2000" })
+    .transform(Number).refine((n) => n >= 1 && n <= MAX_TRACE_LIMIT, {
+      message: "must be an integer from 1 to 2000",
+    }).optional(),
+  follow: z.enum(["0", "1", "false", "true"]).optional(),
+});
+const TraceBody = z.strictObject({
+  messages: z.array(z.strictObject({
+    dir: z.enum(["view-out", "view-in"]),
+    message: z.record(z.string(), z.unknown()).meta({ description: "A JSON-RPC message" }),
+    ms: z.number().min(0).optional().meta({
+      description: "On a response: milliseconds since its request, measured by the host",
+    }),
+  })).min(1).max(100),
+});
+
 /** Tool-server routes. */
 export const mcpRoutes: Routes = {
   "/api/mcp": {
@@ -76,6 +98,23 @@ export const mcpRoutes: Routes = {
   },
   "/api/mcp/:id/log": {
     GET: (_req, { service, params }) => json({ lines: service.mcp.recentLog(params.id) }),
+  },
+  "/api/mcp/:id/trace": {
+    GET: (_req, { service, params, url }) => {
+      const query = validate(TraceQuery, Object.fromEntries(url.searchParams));
+      if (query.follow === "1" || query.follow === "true") {
+        // A client that goes away cancels the body, which ends the follow (no `req.signal`:
+        // Deno aborts it after every delivered response too).
+        const { since, limit } = query;
+        return ndjsonResponse(service.mcp.followTrace(params.id, { since, limit }));
+      }
+      const limit = query.limit ?? 500;
+      return json({ messages: service.mcp.trace(params.id, { since: query.since, limit }) });
+    },
+    POST: async (req, { service, params }) => {
+      const { messages } = await readBody(req, TraceBody);
+      return json({ ok: true, recorded: service.mcp.recordView(params.id, messages) });
+    },
   },
   "/api/mcp/:id/connect": {
     POST: async (req, { service, params }) => {

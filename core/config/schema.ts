@@ -175,6 +175,10 @@ export const McpServerSchema = z.strictObject({
     description: "MCP protocol era: `auto` probes 2026-07-28 and falls back to the 2025 " +
       "`initialize`; `legacy` speaks only 2025; `modern` only 2026-07-28",
   }),
+  trace: z.boolean().default(true).meta({
+    description: "Record every JSON-RPC message to and from the server (the last 2,000, " +
+      "`GET /api/mcp/:id/trace`); `false` records nothing. A change applies without a reconnect",
+  }),
   oauth: z.union([
     z.boolean(),
     z.strictObject({

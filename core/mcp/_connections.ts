@@ -23,6 +23,7 @@ import { type LogLine, ServerLog } from "./_log_limit.ts";
 import { ReconnectTimers, startHeartbeat } from "./_reconnects.ts";
 import { type Sampler, ServerRequests } from "./server_requests.ts";
 import { emptyState, type ToolServerState } from "./state.ts";
+import { ToolServerTraces } from "./trace.ts";
 import { scrubSecrets, secretsOf } from "./transport_spec.ts";
 
 /** What the manager needs; everything with a side effect comes in here. */
@@ -59,6 +60,8 @@ export class ToolServerConnections {
   readonly #secrets = new WeakMap<object, string[]>();
   /** Each server's log: the rate limit of its `mcp.log` events and its last lines. */
   readonly #logs = new Map<Entry, ServerLog>();
+  /** The wire trace of each configured server (`trace.ts`). */
+  readonly traces = new ToolServerTraces();
   #demo?: Promise<InProcessHandler & { close?: () => Promise<void> }>;
   #unsubscribe: () => void;
   #closed = false;
@@ -267,7 +270,10 @@ export class ToolServerConnections {
     const id = entry.record.id;
     const events = this.#options.events;
     const live = () => entry.generation === generation && !this.#closed && !!entry.session;
+    // A draft (`testDraft`) is not traced; a configured server while its record says so.
+    const traced = () => entry.record.trace !== false && this.#entries.get(id) === entry;
     return {
+      wire: () => this.traces.channel(id, traced),
       sampling: (params, signal) =>
         this.#requests.sample(entry.record, params, signal, entry.calls.at(-1)),
       elicitation: (params, signal) =>
@@ -446,6 +452,7 @@ export class ToolServerConnections {
   #configChanged(config: ServiceConfig, previous: ServiceConfig): void {
     const plan = planConfigChange(this.#entries, config, previous);
     for (const entry of plan.removed) {
+      this.traces.forget(entry.record.id);
       this.#logs.get(entry)?.close();
       this.#logs.delete(entry);
       const id = entry.record.id;

@@ -7,6 +7,8 @@ import type {
 import type { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { TransportSpec } from "./client.ts";
 import { stopProcessTree } from "./_process_tree.ts";
+import type { WireSink } from "./trace.ts";
+import { tapTransport } from "./_wire_tap.ts";
 
 /** Where in-process servers are addressed; never dialled (the handler's `fetch` answers). */
 const IN_PROCESS_URL = "http://in-process.lass.invalid/mcp";
@@ -27,10 +29,27 @@ export interface OpenedTransport {
   stop?: (closeClient: () => Promise<void>) => Promise<void>;
 }
 
-/** Builds the transport of a spec; `stderr` receives a stdio server's stderr line by line. */
+/** What a transport reports besides its messages to the client. */
+export interface TransportHooks {
+  /** A stdio server's stderr, line by line. */
+  stderr: (line: string) => void;
+  /** A wire-trace sink for each transport opened (the session's, and an era probe's). */
+  wire?: () => WireSink;
+}
+
+/** Builds the transport of a spec, tapped for the wire trace when `hooks.wire` is given. */
 export async function createTransport(
   spec: TransportSpec,
-  stderr: (line: string) => void,
+  hooks: TransportHooks,
+): Promise<OpenedTransport> {
+  const opened = await openTransport(spec, hooks);
+  if (hooks.wire) tapTransport(opened.transport, hooks.wire());
+  return opened;
+}
+
+async function openTransport(
+  spec: TransportSpec,
+  { stderr, wire }: TransportHooks,
 ): Promise<OpenedTransport> {
   switch (spec.kind) {
     case "stdio": {
@@ -43,7 +62,7 @@ export async function createTransport(
         stderr: "pipe",
       });
       transport.stderr?.on("data", lineSplitter(stderr));
-      reapProbeSiblings(transport, StdioClientTransport);
+      reapProbeSiblings(transport, { Base: StdioClientTransport, wire });
       return {
         transport,
         remote: false,
@@ -90,16 +109,18 @@ export async function createTransport(
  * SIGKILL that does nothing under Deno, then a wait for the exit: a server that ignores SIGTERM
  * would hang the connect for ever, and a server's children would be left behind). An own
  * `constructor` on the instance (the class and its prototype stay the SDK's, which the probe
- * checks) builds the same sibling and reaps it with its process tree instead.
+ * checks) builds the same sibling and reaps it with its process tree instead; the probe's
+ * messages go to the wire trace too.
  */
 function reapProbeSiblings(
   transport: StdioClientTransport,
-  Base: typeof StdioClientTransport,
+  { Base, wire }: { Base: typeof StdioClientTransport; wire?: () => WireSink },
 ): void {
   type Params = ConstructorParameters<typeof StdioClientTransport>[0];
   type Disposable = { _dispose?: () => Promise<void> };
   function Sibling(params: Params): StdioClientTransport {
     const sibling = new Base(params);
+    if (wire) tapTransport(sibling, wire());
     const dispose = (sibling as unknown as Disposable)._dispose;
     if (typeof dispose === "function") {
       const pid = () => sibling.pid;

@@ -30,6 +30,7 @@ import { VERSION } from "../version.ts";
 import { taskGenerationOf } from "./_task_support.ts";
 import { type LogLevel, openControls, type SessionControls } from "./_client_controls.ts";
 import type { SessionAuth } from "./oauth/provider.ts";
+import type { WireSink } from "./trace.ts";
 import { createTransport, looksLikeSseEndpoint } from "./_transports.ts";
 import {
   ClientTasks,
@@ -112,6 +113,11 @@ export interface SessionHandlers {
   closed(): void;
   /** A remote transport reported a failure; the connection may be gone (the owner checks). */
   troubled(reason: string): void;
+  /**
+   * A wire-trace sink for each transport the session opens (its own, and an era probe's): every
+   * JSON-RPC message that crosses it. Absent: nothing is recorded.
+   */
+  wire?(): WireSink;
   /** The roots Lass offers the server (file URIs); without it, none. */
   roots?(): { uri: string; name?: string }[];
   /** A resource the session follows has changed. */
@@ -295,7 +301,7 @@ async function connectOnce(
     );
   }
 
-  const opened = await createTransport(spec, handlers.stderr);
+  const opened = await createTransport(spec, { stderr: handlers.stderr, wire: handlers.wire });
   let closing = false;
   // A stdio server is stopped with its whole process tree (see `_process_tree.ts`).
   const closeClient = () => {

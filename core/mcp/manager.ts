@@ -20,6 +20,7 @@ import {
 } from "./_calls.ts";
 import * as controls from "./_controls.ts";
 import type { ToolServerState } from "./state.ts";
+import type { FollowOptions, TraceMessage, TraceQuery, ViewMessage } from "./trace.ts";
 import { type TaskRecord, TaskRecords, type TaskStatus, whyNotTask } from "./tasks.ts";
 
 export type { ManagerOptions } from "./_connections.ts";
@@ -29,6 +30,7 @@ export type { Completion, CompletionRequest, LogLevel } from "./client.ts";
 export type { Sampler } from "./server_requests.ts";
 export type { ServerStatus, ToolInfo, ToolServerState } from "./state.ts";
 export type { TaskRecord, TaskStatus } from "./tasks.ts";
+export type { FollowOptions, TraceMessage, TraceQuery, ViewMessage } from "./trace.ts";
 
 /** What `GET /oauth/callback` did: signed in (and the server's state after its reconnect), or not. */
 export type SignInResult =
@@ -62,6 +64,36 @@ export class ToolServerManager {
   /** One server's last log lines (stderr and log messages, 200 at most); 404 for an unknown id. */
   recentLog(id: string): LogLine[] {
     return this.#connections.recentLog(id);
+  }
+
+  /** One server's wire trace (`trace.ts`), oldest first; 404 for an unknown id. */
+  trace(id: string, query: TraceQuery): TraceMessage[] {
+    this.#connections.entry(id);
+    return this.#connections.traces.read(id, query);
+  }
+
+  /**
+   * One server's buffered trace messages newer than `since` (or its last `limit`), then live
+   * ones, until `signal` aborts, the reader cancels or the server is removed; 404 for an unknown id.
+   */
+  followTrace(id: string, options: FollowOptions = {}): ReadableStream<TraceMessage> {
+    this.#connections.entry(id);
+    return this.#connections.traces.follow(id, options);
+  }
+
+  /**
+   * Records MCP Apps bridge messages of a server and says how many (none when its record says
+   * `trace: false`); 404 for an unknown id.
+   */
+  recordView(id: string, messages: readonly ViewMessage[]): number {
+    if (this.#connections.entry(id).record.trace === false) return 0;
+    this.#connections.traces.recordView(id, messages);
+    return messages.length;
+  }
+
+  /** How many trace follow streams of a server are open; for tests and diagnostics. */
+  traceFollowers(id: string): number {
+    return this.#connections.traces.followers(id);
   }
 
   /** Connects in the background every server that some workspace uses. */

@@ -3,7 +3,8 @@
  * sandbox proxy, and answers the View through `AppBridge`. Tool calls and resource reads go to
  * the View's own server through Lass's API (visibility is enforced there); `ui/message` becomes a
  * user turn, `ui/update-model-context` context for the next one, `ui/open-link` a question to the
- * person. Every message that crosses is logged locally and as a `ui.rpc` event.
+ * person. Every message that crosses is logged locally, as a `ui.rpc` event, and in the server's
+ * wire trace (`view-out` / `view-in`).
  *
  * The bridge is ext-apps 2 (a `Protocol` of the MCP SDK v2 client) with no MCP client of its own
  * (`null`): nothing is auto-wired to a client, so a View's `tools/call` is always an app call
@@ -21,6 +22,7 @@ import type { LinkRequests } from "./mcp_consent.tsx";
 import { createSandboxFrame, PROXY_TIMEOUT_MS, sandboxUrl, setFrameHeight } from "./mcp_frame.ts";
 import { containerContext, hostContext, themeContext, watchTheme } from "./mcp_host.ts";
 import type { BridgeLog } from "./mcp_log.tsx";
+import { viewTrace } from "./mcp_trace.ts";
 import { type Direction, SandboxTransport } from "./mcp_transport.ts";
 import type {
   CallToolResult,
@@ -98,8 +100,10 @@ export function startAppSession(options: AppSessionOptions): () => void {
   let initialized = false;
   let initializing = false;
   const cleanups: (() => void)[] = [];
+  const trace = viewTrace(serverId);
 
   const onCross = (direction: Direction, message: JsonRpcMessage) => {
+    trace(direction, message);
     const entry = log.addJsonRpc(direction, message);
     if (direction === "from-app" && entry.method === "ui/initialize") initializing = true;
     const params = (message as { params?: { name?: unknown } }).params;

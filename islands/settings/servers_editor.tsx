@@ -5,7 +5,7 @@ import { formatDuration, plural } from "../format.ts";
 import { mcpApi, stateOf } from "../tool_servers.ts";
 import { CheckActions, CheckButton, failedSentence, TestResult, useCheck } from "./checks.tsx";
 import { SettingsChoiceField } from "./choices.tsx";
-import { LinesField, SelectField, TextField } from "./fields.tsx";
+import { CheckField, LinesField, SelectField, TextField } from "./fields.tsx";
 import { MoreErrors, type RecordDraft, withStandIns } from "./form.tsx";
 import type { EditorProps } from "./kit.tsx";
 import { StatusBadge } from "./servers_status.tsx";
@@ -192,6 +192,13 @@ export function ServerEditor({ draft, original }: EditorProps) {
           ]}
           shown={(value) => value === "ask" ? "" : value}
           hint="When the server asks Lass's model for a completion."
+        />
+        <CheckField
+          draft={draft}
+          name="trace"
+          label="Record the wire trace"
+          defaultOn
+          hint="Every JSON-RPC message to and from the server, for the inspector (the last 2,000)."
         />
         <ToolSettings draft={draft} known={known} />
       </MoreErrors>
