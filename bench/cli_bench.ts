@@ -1,0 +1,217 @@
+/**
+ * `lass chat "Add 2 and 3 with a tool"` on the demo model, process start to exit, against the MCP
+ * Inspector's CLI (`@modelcontextprotocol/inspector` 2.12 `--cli`, Node 22 from `npx -p node@22`)
+ * calling the same tool of the same demo server (`lass demo-server`). Both run in one go,
+ * interleaved, several times; the medians count. Goal: Lass at most half the Inspector's time.
+ *
+ * The Inspector is installed with npm into a temp folder outside the repo (kept between runs;
+ * `LASS_BENCH_INSPECTOR_DIR` picks another). `LASS_BENCH_REPEATS` sets the repeats (default 7).
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
+const INSPECTOR_VERSION = "2.12";
+const PROMPT = "Add 2 and 3 with a tool";
+const GOAL_RATIO = 0.5;
+/** The permissions of `deno task lass`. */
+const LASS_PERMISSIONS = [
+  "--allow-net",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
+  "--allow-sys=hostname,networkInterfaces",
+];
+const DEMO_SERVER = [Deno.execPath(), "run", ...LASS_PERMISSIONS, MAIN_TS, "demo-server"];
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Runs a command to its end, timing it from spawn to exit. */
+async function timed(command: string, args: string[], cwd?: string): Promise<Ran> {
+  const started = performance.now();
+  const output = await new Deno.Command(command, {
+    args,
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const ms = performance.now() - started;
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr), ms };
+}
+
+/** Fails with the command's output when it did not do what it should. */
+function expect(ran: Ran, ok: boolean, what: string): void {
+  if (ran.code !== 0 || !ok) {
+    throw new Error(`${what} failed (exit ${ran.code}):\n${ran.stdout}\n${ran.stderr}`);
+  }
+}
+
+/** The Inspector's CLI entry, installed into `dir` with npm if it is not there yet. */
+async function inspectorEntry(dir: string): Promise<string> {
+  const root = join(dir, "node_modules", "@modelcontextprotocol", "inspector");
+  const installed = await Deno.readTextFile(join(root, "package.json"))
+    .then((text) => (JSON.parse(text) as { version: string }).version)
+    .catch(() => "");
+  if (!installed.startsWith(`${INSPECTOR_VERSION}.`)) {
+    console.error(`installing @modelcontextprotocol/inspector@${INSPECTOR_VERSION} in ${dir}...`);
+    await Deno.mkdir(dir, { recursive: true });
+    await writeFile(join(dir, "package.json"), '{"private": true}\n');
+    const ran = await timed("npm", [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      `@modelcontextprotocol/inspector@${INSPECTOR_VERSION}`,
+    ], dir);
+    expect(ran, true, "npm install of the Inspector");
+  }
+  const { bin } = JSON.parse(await Deno.readTextFile(join(root, "package.json"))) as {
+    bin: Record<string, string>;
+  };
+  return join(root, bin["mcp-inspector"]);
+}
+
+/** The path of a Node 22 binary, from `npx -p node@22` (the machine's Node may be older). */
+async function node22(): Promise<string> {
+  const ran = await timed("npx", [
+    "-y",
+    "-p",
+    "node@22",
+    "--",
+    "node",
+    "-e",
+    "process.stdout.write(process.execPath + ' ' + process.version)",
+  ]);
+  expect(ran, /^\S+ v22\./.test(ran.stdout), "npx -p node@22");
+  const [path, version] = ran.stdout.split(" ");
+  console.error(`Node ${version}: ${path}`);
+  return path;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** A config with the demo model and the demo server, built in or as a `lass demo-server` child. */
+function demoConfig(stdio: boolean): Record<string, unknown> {
+  const server = stdio
+    ? { command: DEMO_SERVER[0], args: DEMO_SERVER.slice(1) }
+    : { command: "service:demo" };
+  return {
+    llms: [{
+      id: "demo",
+      name: "Demo",
+      provider: "compatible-api",
+      model: "demo",
+      baseURL: "service:demo",
+    }],
+    mcpServers: [{ id: "demo", name: "Demo tools", transport: "stdio", ...server }],
+    // A loaded machine may take more than the default 3 s to start a child server.
+    workspaces: [{ id: "w", name: "W", mcpServerIds: ["demo"], toolServerWaitMs: 60_000 }],
+    activeWorkspaceId: "w",
+  };
+}
+
+async function main(): Promise<void> {
+  const repeats = Number(Deno.env.get("LASS_BENCH_REPEATS") ?? "7");
+  const inspectorDir = Deno.env.get("LASS_BENCH_INSPECTOR_DIR") ??
+    join(tmpdir(), "lass-bench-inspector");
+  const [entry, node] = [await inspectorEntry(inspectorDir), await node22()];
+  const dir = await mkdtemp(join(tmpdir(), "lass-cli-bench-"));
+  try {
+    const lassArgs = (config: string) => [
+      "run",
+      ...LASS_PERMISSIONS,
+      MAIN_TS,
+      "chat",
+      "--config",
+      join(dir, config),
+      "--data-dir",
+      join(dir, "data"),
+      PROMPT,
+    ];
+    await writeFile(join(dir, "builtin.json"), JSON.stringify(demoConfig(false)));
+    await writeFile(join(dir, "stdio.json"), JSON.stringify(demoConfig(true)));
+    const sides = {
+      "lass chat (built-in demo server)": () => timed(Deno.execPath(), lassArgs("builtin.json")),
+      "lass chat (demo server as a child)": () => timed(Deno.execPath(), lassArgs("stdio.json")),
+      "inspector --cli tools/call": () =>
+        timed(node, [
+          entry,
+          "--cli",
+          ...DEMO_SERVER,
+          "--method",
+          "tools/call",
+          "--tool-name",
+          "add",
+          "--tool-arg",
+          "a=2",
+          "--tool-arg",
+          "b=3",
+        ], inspectorDir),
+    };
+    const checks: Record<keyof typeof sides, (ran: Ran) => boolean> = {
+      "lass chat (built-in demo server)": (ran) => ran.stdout.includes("returned 5"),
+      "lass chat (demo server as a child)": (ran) => ran.stdout.includes("returned 5"),
+      "inspector --cli tools/call": (ran) => /"sum":\s*5/.test(ran.stdout),
+    };
+    const names = Object.keys(sides) as (keyof typeof sides)[];
+    const times = Object.fromEntries(names.map((name) => [name, [] as number[]]));
+    // One warm-up run each (module caches, npm), then the repeats, in a rotating order.
+    for (let round = -1; round < repeats; round++) {
+      const order = names.map((_, i) => names[(i + Math.max(round, 0)) % names.length]);
+      for (const name of order) {
+        const ran = await sides[name]();
+        expect(ran, checks[name](ran), name);
+        if (round >= 0) times[name].push(ran.ms);
+      }
+      console.error(`round ${round + 1} of ${repeats} done`);
+    }
+    const inspector = median(times["inspector --cli tools/call"]);
+    console.log(
+      `\nProcess start to exit, median of ${repeats} (load average ${
+        Deno.loadavg().map((n) => n.toFixed(1)).join(" ")
+      }, ${navigator.hardwareConcurrency} CPUs):`,
+    );
+    const results: Record<string, { medianMs: number; ratio: number }> = {};
+    for (const name of names) {
+      const ms = median(times[name]);
+      results[name] = { medianMs: Math.round(ms), ratio: Number((ms / inspector).toFixed(2)) };
+      console.log(
+        `  ${name.padEnd(36)} ${String(Math.round(ms)).padStart(6)} ms  ${
+          (ms / inspector).toFixed(2)
+        }x the Inspector`,
+      );
+    }
+    const ratio = median(times["lass chat (built-in demo server)"]) / inspector;
+    const met = ratio <= GOAL_RATIO;
+    console.log(
+      `Goal lass chat <= ${GOAL_RATIO}x the Inspector: ${met ? "met" : "NOT met"} (${
+        ratio.toFixed(2)
+      }x)`,
+    );
+    console.log(JSON.stringify({ date: new Date().toISOString(), repeats, results, goalMet: met }));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) {
+  try {
+    await main();
+  } catch (error) {
+    console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
+    Deno.exitCode = 1;
+  }
+}
