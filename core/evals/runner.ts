@@ -232,6 +232,32 @@ function answerApprovals(service: Service, runIds: Set<string>, approve: boolean
   });
 }
 
+/**
+ * Connects the workspace's tool servers (each until it is connected or has failed), so that no
+ * run finds one still starting; an abort stops the wait.
+ */
+async function connectToolServers(
+  service: Service,
+  workspaceId: string,
+  signal: AbortSignal,
+): Promise<void> {
+  if (signal.aborted) return;
+  const workspace = service.config.config.workspaces.find((w) => w.id === workspaceId);
+  const connected = Promise.allSettled(
+    (workspace?.mcpServerIds ?? []).map((id) => service.mcp.connect(id)),
+  );
+  let onAbort = () => {};
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = () => resolve();
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    await Promise.race([connected, aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}
+
 /** Runs the planned runs, at most `concurrency` at a time, and builds the report. */
 async function runAll(service: Service, file: EvalFile, plan: RunAll): Promise<EvalReport> {
   const abort = new AbortController();
@@ -248,9 +274,6 @@ async function runAll(service: Service, file: EvalFile, plan: RunAll): Promise<E
     cases: new Set(plan.runs.map((key) => key.caseIndex)).size,
     runs: plan.runs.length,
   });
-  // Every run finds the workspace's tool servers connected (or failed), none still starting.
-  const workspace = service.config.config.workspaces.find((w) => w.id === plan.workspace);
-  await Promise.allSettled((workspace?.mcpServerIds ?? []).map((id) => service.mcp.connect(id)));
   let next = 0;
   const worker = async () => {
     while (next < plan.runs.length && !abort.signal.aborted) {
@@ -276,6 +299,7 @@ async function runAll(service: Service, file: EvalFile, plan: RunAll): Promise<E
   };
   const workers = Math.max(1, Math.min(plan.concurrency ?? 4, plan.runs.length));
   try {
+    await connectToolServers(service, plan.workspace, abort.signal);
     await Promise.all(Array.from({ length: workers }, worker));
   } catch (error) {
     abort.abort(error);
