@@ -1,7 +1,7 @@
 /** Flags that every subcommand shares (`--config`, `--data-dir`) and opening Lass in process. */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { LassError } from "../core/errors.ts";
-import { createLass, type Lass, type LassOptions, locateFiles } from "../core/lass.ts";
+import type { Lass, LassOptions } from "../core/lass.ts";
 import { denoFileSystem } from "../runtime/deno_fs.ts";
 import { CliError, isParseArgsError } from "./errors.ts";
 
@@ -61,6 +61,8 @@ export async function openLass(
 ): Promise<Lass> {
   const env = (name: string) => Deno.env.get(name);
   const lookup = { configPath: flags.config, dataDir: flags["data-dir"], env, fs: denoFileSystem };
+  // Loaded here, not at the top: `--help` and `demo-server` need none of the service.
+  const { createLass, locateFiles } = await import("../core/lass.ts");
   try {
     return await createLass({ ...options, ...lookup });
   } catch (error) {
