@@ -146,6 +146,9 @@ export const mcpApi = {
   /** Forgets the server's OAuth tokens (remote servers only); answers the new state. */
   signOut: async (id: string) =>
     keep(await api().json<ToolServerState>("POST", path(id, "signout"), {})),
+  /** Reads the server's tools, prompts and resources again; answers the new state. */
+  refresh: async (id: string) =>
+    keep(await api().json<ToolServerState>("POST", path(id, "refresh"), {})),
   call: (id: string, tool: string, args: Record<string, unknown>) =>
     api().json<CallOutcome>("POST", path(id, "call"), { tool, args }),
   prompt: (id: string, name: string, args: Record<string, string>) =>

@@ -105,7 +105,8 @@ Deno.test({
         await page.getByLabel("Tool server").selectOption("spare");
         await page.waitForURL(`${ui.base}/inspector/spare`);
         assert.match(await page.locator(".inspector-head .badge").innerText(), /disconnected/);
-        assert.equal(await page.getByRole("tab").count(), 0, "no tabs before connecting");
+        const offers = page.getByRole("tablist", { name: "What the server offers" });
+        assert.equal(await offers.count(), 0, "no tabs of tools before connecting");
         await page.getByRole("button", { name: "Connect", exact: true }).click();
         const tools = t.service.mcp.state("demo").tools.length;
         await page.getByRole("tab", { name: new RegExp(`Tools ${tools}`) }).waitFor();
@@ -264,12 +265,12 @@ Deno.test({
         await page.getByRole("navigation", { name: "Resource templates" })
           .getByRole("button", { name: /demo:\/\/notes\/\{id\}/ }).click();
         const template = page.getByRole("article", { name: "Template demo://notes/{id}" });
-        await template.getByRole("textbox", { name: "id" }).fill("groceries");
+        await template.getByRole("combobox", { name: "id" }).fill("groceries");
         assert.equal(await template.locator("output").innerText(), "demo://notes/groceries");
         await template.getByRole("button", { name: "Read" }).click();
         await template.getByText("Milk, bread, three apples, coffee.", { exact: true }).waitFor();
         // An unknown note: the server's error, in place.
-        await template.getByRole("textbox", { name: "id" }).fill("nope");
+        await template.getByRole("combobox", { name: "id" }).fill("nope");
         await template.getByRole("button", { name: "Read" }).click();
         const alert = template.getByRole("alert");
         await alert.waitFor();

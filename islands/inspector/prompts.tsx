@@ -2,13 +2,16 @@
 import { useSignal } from "@preact/signals";
 import { showValue } from "../format.ts";
 import { ContentBlockView } from "./content.tsx";
+import { CompletionInput } from "./completion_input.tsx";
 import { Block, CallError, ItemPicker, useCall } from "./panel.tsx";
 import { mcpApi, type PromptResult } from "../tool_servers.ts";
 import type { ToolServerState } from "../../wire/bootstrap.ts";
 
 type Prompt = ToolServerState["prompts"][number];
 
-function PromptPanel({ serverId, prompt }: { serverId: string; prompt: Prompt }) {
+function PromptPanel(
+  { serverId, prompt, completes }: { serverId: string; prompt: Prompt; completes: boolean },
+) {
   const values = useSignal<Record<string, string>>({});
   const [call, run] = useCall<PromptResult>();
   const idPrefix = `prompt-${serverId}-${prompt.name}`.replace(/[^\w-]/g, "_");
@@ -39,16 +42,36 @@ function PromptPanel({ serverId, prompt }: { serverId: string; prompt: Prompt })
                 {argument.name}
                 {argument.required ? <span class="required" aria-hidden="true">*</span> : null}
               </label>
-              <textarea
-                id={id}
-                class="grow"
-                rows={1}
-                required={argument.required === true}
-                aria-describedby={argument.description ? `${id}-hint` : undefined}
-                value={values.value[argument.name] ?? ""}
-                onInput={(event) =>
-                  values.value = { ...values.peek(), [argument.name]: event.currentTarget.value }}
-              />
+              {completes
+                ? (
+                  <CompletionInput
+                    serverId={serverId}
+                    reference={{ type: "ref/prompt", name: prompt.name }}
+                    name={argument.name}
+                    id={id}
+                    multiline
+                    required={argument.required === true}
+                    describedBy={argument.description ? `${id}-hint` : undefined}
+                    value={values.value[argument.name] ?? ""}
+                    context={values.value}
+                    onValue={(value) => values.value = { ...values.peek(), [argument.name]: value }}
+                  />
+                )
+                : (
+                  <textarea
+                    id={id}
+                    class="grow"
+                    rows={1}
+                    required={argument.required === true}
+                    aria-describedby={argument.description ? `${id}-hint` : undefined}
+                    value={values.value[argument.name] ?? ""}
+                    onInput={(event) =>
+                      values.value = {
+                        ...values.peek(),
+                        [argument.name]: event.currentTarget.value,
+                      }}
+                  />
+                )}
               {argument.description
                 ? <small id={`${id}-hint`}>{argument.description}</small>
                 : null}
@@ -99,7 +122,12 @@ export function PromptsTab({ state }: { state: ToolServerState }) {
         selected={prompt.name}
         onSelect={(name) => selected.value = name}
       />
-      <PromptPanel key={`${state.id}/${prompt.name}`} serverId={state.id} prompt={prompt} />
+      <PromptPanel
+        key={`${state.id}/${prompt.name}`}
+        serverId={state.id}
+        prompt={prompt}
+        completes={state.capabilities?.completions !== undefined}
+      />
     </div>
   );
 }

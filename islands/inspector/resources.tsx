@@ -8,6 +8,8 @@ import { showValue } from "../format.ts";
 import { formatBytes, ResourceContentsView } from "./content.tsx";
 import { Block, CallError, type CallState, ItemPicker, useCall } from "./panel.tsx";
 import { mcpApi, type ResourceResult } from "../tool_servers.ts";
+import { CompletionInput } from "./completion_input.tsx";
+import { SubscribeControl } from "./subscription.tsx";
 import { expandTemplate, templateVariables } from "./uri_template.ts";
 import type { ToolServerState } from "../../wire/bootstrap.ts";
 
@@ -48,8 +50,10 @@ function About({ item }: { item: Resource | Template }) {
   );
 }
 
-function ResourcePanel({ serverId, resource }: { serverId: string; resource: Resource }) {
+function ResourcePanel({ state, resource }: { state: ToolServerState; resource: Resource }) {
+  const serverId = state.id;
   const [read, run] = useCall<ResourceResult>();
+  const reread = () => void run(() => mcpApi.resource(serverId, resource.uri));
   return (
     <article class="resource-panel" aria-label={`Resource ${resource.uri}`}>
       <About item={resource} />
@@ -59,17 +63,20 @@ function ResourcePanel({ serverId, resource }: { serverId: string; resource: Res
           type="button"
           class="primary"
           disabled={read.value.state === "running"}
-          onClick={() => void run(() => mcpApi.resource(serverId, resource.uri))}
+          onClick={reread}
         >
           {read.value.state === "running" ? "Reading…" : "Read"}
         </button>
+        <SubscribeControl state={state} uri={resource.uri} onUpdated={reread} />
       </p>
       <Contents state={read.value} />
     </article>
   );
 }
 
-function TemplatePanel({ serverId, template }: { serverId: string; template: Template }) {
+function TemplatePanel({ state, template }: { state: ToolServerState; template: Template }) {
+  const serverId = state.id;
+  const completes = state.capabilities?.completions !== undefined;
   const values = useSignal<Record<string, string>>({});
   const [read, run] = useCall<ResourceResult>();
   const variables = templateVariables(template.uriTemplate);
@@ -93,13 +100,28 @@ function TemplatePanel({ serverId, template }: { serverId: string; template: Tem
           return (
             <div key={name} class="field">
               <label for={id}>{name}</label>
-              <input
-                id={id}
-                required={!optional}
-                value={values.value[name] ?? ""}
-                onInput={(event) =>
-                  values.value = { ...values.peek(), [name]: event.currentTarget.value }}
-              />
+              {completes
+                ? (
+                  <CompletionInput
+                    serverId={serverId}
+                    reference={{ type: "ref/resource", uri: template.uriTemplate }}
+                    name={name}
+                    id={id}
+                    required={!optional}
+                    value={values.value[name] ?? ""}
+                    context={values.value}
+                    onValue={(value) => values.value = { ...values.peek(), [name]: value }}
+                  />
+                )
+                : (
+                  <input
+                    id={id}
+                    required={!optional}
+                    value={values.value[name] ?? ""}
+                    onInput={(event) =>
+                      values.value = { ...values.peek(), [name]: event.currentTarget.value }}
+                  />
+                )}
             </div>
           );
         })}
@@ -175,8 +197,8 @@ export function ResourcesTab({ state }: { state: ToolServerState }) {
           )
           : null}
       </div>
-      {resource ? <ResourcePanel key={key} serverId={state.id} resource={resource} /> : null}
-      {template ? <TemplatePanel key={key} serverId={state.id} template={template} /> : null}
+      {resource ? <ResourcePanel key={key} state={state} resource={resource} /> : null}
+      {template ? <TemplatePanel key={key} state={state} template={template} /> : null}
     </div>
   );
 }

@@ -1,15 +1,19 @@
 /**
  * One tool server in the inspector: a picker of the configured servers, its state with
  * Connect / Reconnect / Disconnect (and sign-in when it needs it), what it told about itself,
- * and tabs for its tools, prompts and resources.
+ * its protocol controls and roots, tabs for its tools, prompts and resources, and its activity
+ * (history and raw messages from its trace).
  */
 import { useSignal } from "@preact/signals";
 import { timeAgo } from "../format.ts";
 import { onLink } from "../sidebar.tsx";
 import { describeError, navigate } from "../state.ts";
+import { Activity } from "./activity.tsx";
+import { ServerControls } from "./controls.tsx";
 import { PromptsTab } from "./prompts.tsx";
 import { ResourcesTab } from "./resources.tsx";
 import { mcpApi } from "../tool_servers.ts";
+import { RootsEditor } from "./roots_editor.tsx";
 import { TasksPanel } from "./tasks.tsx";
 import { ToolsTab } from "./tools.tsx";
 import type { ServerStatus, ToolServerState } from "../../wire/bootstrap.ts";
@@ -207,6 +211,8 @@ export function ServerView({ state, all }: ServerViewProps) {
         )
         : null}
       <About state={state} />
+      {state.status === "connected" ? <ServerControls key={state.id} state={state} /> : null}
+      <RootsEditor key={state.id} serverId={state.id} />
       <TasksPanel key={state.id} serverId={state.id} />
       {state.status === "connected" ? <Tabs key={state.id} state={state} /> : (
         <p class="hint">
@@ -215,6 +221,7 @@ export function ServerView({ state, all }: ServerViewProps) {
             : "Connect the server to list its tools, prompts and resources."}
         </p>
       )}
+      <Activity key={state.id} serverId={state.id} />
     </>
   );
 }

@@ -1,0 +1,131 @@
+/**
+ * Protocol controls of a connected server: read its lists again, ping it with the round-trip
+ * time, and set the level of the log messages it sends. A control the server's protocol or
+ * capabilities lack is disabled and says why.
+ */
+import { useSignal } from "@preact/signals";
+import { formatDuration } from "../format.ts";
+import { describeError } from "../state.ts";
+import { mcpApi } from "../tool_servers.ts";
+import { LOG_LEVELS, type LogLevel, workbenchApi } from "./workbench_api.ts";
+import type { ToolServerState } from "../../wire/bootstrap.ts";
+
+/** Why ping cannot work, or `null` when it can. */
+export function noPingReason(state: ToolServerState): string | null {
+  // On 2026-07-28 ping is gone; over HTTP Lass still measures a round trip (a HEAD request).
+  if (state.era === "modern" && state.transport !== "http") {
+    return "Protocol 2026-07-28 has no ping (over stdio or in process)";
+  }
+  return null;
+}
+
+/** Why the log level cannot be set, or `null` when it can. */
+export function noLogLevelReason(state: ToolServerState): string | null {
+  return state.capabilities?.logging === undefined
+    ? "The server does not offer logging (no logging capability)"
+    : null;
+}
+
+/** A button's work: busy while it runs, what it answered, or its error. */
+function useAction() {
+  const busy = useSignal(false);
+  const said = useSignal<string | null>(null);
+  const error = useSignal<string | null>(null);
+  const act = async (work: () => Promise<string | null>) => {
+    busy.value = true;
+    error.value = null;
+    try {
+      said.value = await work();
+    } catch (failure) {
+      said.value = null;
+      error.value = describeError(failure);
+    } finally {
+      busy.value = false;
+    }
+  };
+  return { busy, said, error, act };
+}
+
+function Refresh({ state }: { state: ToolServerState }) {
+  const { busy, error, act } = useAction();
+  return (
+    <span class="control">
+      <button
+        type="button"
+        disabled={busy.value}
+        title="List the tools, prompts and resources again"
+        onClick={() =>
+          act(async () => {
+            await mcpApi.refresh(state.id);
+            return null;
+          })}
+      >
+        {busy.value ? "Refreshing…" : "Refresh lists"}
+      </button>
+      {error.value ? <span class="error" role="alert">{error.value}</span> : null}
+    </span>
+  );
+}
+
+function Ping({ state }: { state: ToolServerState }) {
+  const { busy, said, error, act } = useAction();
+  const reason = noPingReason(state);
+  return (
+    <span class="control">
+      <button
+        type="button"
+        disabled={busy.value || reason !== null}
+        title={reason ?? "Measure a round trip to the server"}
+        onClick={() =>
+          act(async () => `round trip ${formatDuration((await workbenchApi.ping(state.id)).ms)}`)}
+      >
+        {busy.value ? "Pinging…" : "Ping"}
+      </button>
+      {reason ? <span class="hint">{reason}</span> : null}
+      {said.value ? <span class="hint ping-time" role="status">{said.value}</span> : null}
+      {error.value ? <span class="error" role="alert">{error.value}</span> : null}
+    </span>
+  );
+}
+
+function LogLevelPicker({ state }: { state: ToolServerState }) {
+  const { busy, said, error, act } = useAction();
+  const level = useSignal<LogLevel | "">("");
+  const reason = noLogLevelReason(state);
+  const id = `log-level-${state.id}`.replace(/[^\w-]/g, "_");
+  const pick = (chosen: LogLevel) =>
+    act(async () => {
+      await workbenchApi.setLogLevel(state.id, chosen);
+      level.value = chosen;
+      return `log messages from ${chosen} up`;
+    });
+  return (
+    <span class="control">
+      <label for={id}>Log level</label>
+      <select
+        id={id}
+        value={level.value}
+        disabled={busy.value || reason !== null}
+        title={reason ?? "The least severe log messages the server should send"}
+        onChange={(event) => pick(event.currentTarget.value as LogLevel)}
+      >
+        <option value="" disabled>The server's own</option>
+        {LOG_LEVELS.map((name) => <option key={name} value={name}>{name}</option>)}
+      </select>
+      {reason ? <span class="hint">{reason}</span> : null}
+      {said.value ? <span class="hint" role="status">{said.value}</span> : null}
+      {error.value ? <span class="error" role="alert">{error.value}</span> : null}
+    </span>
+  );
+}
+
+/** The controls of a connected server. */
+export function ServerControls({ state }: { state: ToolServerState }) {
+  return (
+    <div class="server-controls" role="group" aria-label="Protocol controls">
+      <Refresh state={state} />
+      <Ping state={state} />
+      <LogLevelPicker state={state} />
+    </div>
+  );
+}

@@ -1,0 +1,185 @@
+/**
+ * The History pane: every request to or from the server (the inspector's, chat's, Lass's own),
+ * paired with its response, with status and duration, and the notifications and log messages
+ * between them, newest first. It is read from the server's trace, so it outlives tool switches
+ * and reloads. A past tool call, prompt or resource read can be sent again.
+ */
+import { type Signal, useSignal } from "@preact/signals";
+import { useMemo } from "preact/hooks";
+import { clock } from "../events/row.tsx";
+import { formatDuration, plural, showValue } from "../format.ts";
+import { describeError } from "../state.ts";
+import { mcpApi } from "../tool_servers.ts";
+import { type Exchange, rerunOf, type TimelineItem, timelineOf } from "./timeline.ts";
+import type { TraceDirection, TraceMessage } from "../../wire/trace.ts";
+
+/** How many lines are drawn at first, and how many more each "Show older" adds. */
+const PAGE = 200;
+
+/** Which way a request went, in words and as an arrow. */
+const WAYS: Record<TraceDirection, [arrow: string, words: string]> = {
+  out: ["→", "Lass → server"],
+  in: ["←", "server → Lass"],
+  "view-out": ["⇢", "host → MCP App view"],
+  "view-in": ["⇠", "MCP App view → host"],
+};
+
+const BADGES: Record<Exchange["status"], string> = {
+  ok: "badge-ok",
+  error: "badge-error",
+  pending: "badge-running",
+};
+
+function Message({ title, message }: { title: string; message?: TraceMessage }) {
+  if (!message) return null;
+  return (
+    <>
+      <h4>
+        {title}
+        <span class="hint">
+          #{message.seq} · {clock(message.time)} · {plural(message.bytes, "byte")}
+          {message.truncated ? " · clipped at 64 KiB" : ""}
+        </span>
+      </h4>
+      <pre class="json">{showValue(message.message)}</pre>
+    </>
+  );
+}
+
+function RerunButton({ serverId, exchange }: { serverId: string; exchange: Exchange }) {
+  const outcome = useSignal<string | null>(null);
+  const busy = useSignal(false);
+  const rerun = rerunOf(exchange);
+  if (!rerun) return null;
+  const send = async () => {
+    busy.value = true;
+    outcome.value = null;
+    try {
+      if (rerun.kind === "tool") {
+        const { result } = await mcpApi.call(serverId, rerun.name, rerun.args);
+        outcome.value = result.isError ? "Sent again: the tool answered an error." : "Sent again.";
+      } else if (rerun.kind === "prompt") {
+        await mcpApi.prompt(serverId, rerun.name, rerun.args);
+        outcome.value = "Sent again.";
+      } else {
+        await mcpApi.resource(serverId, rerun.uri);
+        outcome.value = "Sent again.";
+      }
+    } catch (error) {
+      outcome.value = `Sent again: ${describeError(error)}`;
+    } finally {
+      busy.value = false;
+    }
+  };
+  return (
+    <p class="rerun">
+      <button type="button" disabled={busy.value} onClick={send}>
+        {busy.value ? "Sending…" : "Run again"}
+      </button>
+      <span class="hint" role="status">
+        {outcome.value ? `${outcome.value} The new request is at the top.` : ""}
+      </span>
+    </p>
+  );
+}
+
+function Row({ item, serverId }: { item: TimelineItem; serverId: string }) {
+  const open = useSignal(false);
+  const [arrow, words] = WAYS[item.dir];
+  const detailId = `history-${serverId}-${item.key}`.replace(/[^\w-]/g, "_");
+  const status = item.kind === "exchange" ? item.status : "notice";
+  const level = item.kind === "notice" && item.level ? ` level-${item.level}` : "";
+  return (
+    <li
+      class={`timeline-item is-${status}${level}`}
+      data-method={item.method || "(response)"}
+      data-seq={item.seq}
+    >
+      <button
+        type="button"
+        class="timeline-toggle"
+        aria-expanded={open.value}
+        aria-controls={detailId}
+        onClick={() => open.value = !open.value}
+      >
+        <time dateTime={item.time} title={item.time}>{clock(item.time)}</time>
+        <span class="way" title={words} aria-label={words}>{arrow}</span>
+        <span class="method">{item.method || "(response)"}</span>
+        <span class="subject">{item.subject}</span>
+        {item.kind === "exchange"
+          ? <span class={`badge ${BADGES[item.status]}`}>{status}</span>
+          : item.level
+          ? <span class="badge level">{item.level}</span>
+          : null}
+        {item.kind === "exchange" && item.ms !== undefined
+          ? <span class="duration">{formatDuration(item.ms)}</span>
+          : null}
+      </button>
+      {open.value
+        ? (
+          <div id={detailId} class="timeline-detail">
+            {item.kind === "exchange"
+              ? (
+                <>
+                  <Message title="Request" message={item.request} />
+                  <Message title="Response" message={item.response} />
+                  {item.status === "pending" ? <p class="hint">No response yet.</p> : null}
+                  <RerunButton serverId={serverId} exchange={item} />
+                </>
+              )
+              : <Message title="Notification" message={item.message} />}
+          </div>
+        )
+        : null}
+    </li>
+  );
+}
+
+/** The props of {@link HistoryPane}. */
+export interface HistoryPaneProps {
+  serverId: string;
+  messages: Signal<TraceMessage[]>;
+}
+
+/** The server's requests and notifications, newest first. */
+export function HistoryPane({ serverId, messages }: HistoryPaneProps) {
+  const shown = useSignal(PAGE);
+  const notices = useSignal(true);
+  const list = messages.value;
+  const { items } = useMemo(() => timelineOf(list), [list]);
+  const visible = notices.value ? items : items.filter((item) => item.kind === "exchange");
+  const newest = visible.slice(Math.max(0, visible.length - shown.value)).reverse();
+  const requests = items.filter((item) => item.kind === "exchange").length;
+  return (
+    <div class="history">
+      <div class="activity-bar">
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={notices.value}
+            onChange={(event) => notices.value = event.currentTarget.checked}
+          />
+          Notifications and log messages
+        </label>
+        <span class="hint">
+          {plural(requests, "request")}, {plural(items.length - requests, "notification")}
+          {visible.length > newest.length ? `; the newest ${newest.length} shown` : ""}
+        </span>
+      </div>
+      {newest.length === 0
+        ? <p class="hint">Nothing yet: requests to this server show here as they happen.</p>
+        : (
+          <ol class="timeline" aria-label="Requests and notifications, newest first">
+            {newest.map((item) => <Row key={item.key} item={item} serverId={serverId} />)}
+          </ol>
+        )}
+      {visible.length > newest.length
+        ? (
+          <button type="button" onClick={() => shown.value += PAGE}>
+            Show {Math.min(PAGE, visible.length - newest.length)} older
+          </button>
+        )
+        : null}
+    </div>
+  );
+}

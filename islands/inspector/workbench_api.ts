@@ -1,0 +1,60 @@
+/**
+ * Typed wrappers of the routes the inspector's workbench uses: a server's trace (followed),
+ * argument completion, the log level, resource subscriptions and ping. They go through
+ * the app's one API client.
+ */
+import { api } from "../state.ts";
+import type { TraceMessage } from "../../wire/trace.ts";
+
+/** A reference that `completion/complete` completes an argument of. */
+export type CompletionRef =
+  | { type: "ref/prompt"; name: string }
+  | { type: "ref/resource"; uri: string };
+
+/** The answer of `POST /api/mcp/:id/complete`. */
+export interface Completion {
+  values: string[];
+  total?: number;
+  hasMore?: boolean;
+}
+
+/** The levels of MCP log messages, least severe first. */
+export const LOG_LEVELS = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+] as const;
+
+/** One MCP log level. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const path = (id: string, action: string) => `/api/mcp/${encodeURIComponent(id)}/${action}`;
+
+/** The workbench's routes. */
+export const workbenchApi = {
+  /** The recorded messages after `since`, then the live ones, until `signal` aborts. */
+  followTrace: (id: string, since: number | undefined, signal: AbortSignal) =>
+    api().lines<TraceMessage>(
+      path(id, `trace?follow=1${since === undefined ? "" : `&since=${since}`}`),
+      signal,
+    ),
+  complete: (
+    id: string,
+    body: { ref: CompletionRef; argument: { name: string; value: string } } & {
+      context?: { arguments: Record<string, string> };
+    },
+  ) => api().json<Completion>("POST", path(id, "complete"), body),
+  setLogLevel: (id: string, level: LogLevel) =>
+    api().json<{ ok: true }>("POST", path(id, "log-level"), { level }),
+  subscribe: (id: string, uri: string) =>
+    api().json<{ ok: true }>("POST", path(id, "subscribe"), { uri }),
+  unsubscribe: (id: string, uri: string) =>
+    api().json<{ ok: true }>("POST", path(id, "unsubscribe"), { uri }),
+  /** Round-trip time in ms; a 409 when the server's protocol has no ping. */
+  ping: (id: string) => api().json<{ ok: boolean; ms: number }>("POST", path(id, "ping"), {}),
+};
