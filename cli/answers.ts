@@ -10,6 +10,7 @@ import type {
   Interaction,
 } from "../wire/interactions.ts";
 import { type Api, apiError, ndjsonLines } from "./api.ts";
+import type { Spinner } from "./spinner.ts";
 
 /** How interactions are answered: `all` approves, `none` denies, `ask` asks on the terminal. */
 export type ApproveMode = "all" | "none" | "ask";
@@ -78,15 +79,18 @@ export class InteractionAnswers {
   readonly #api: Api;
   readonly #mode: ApproveMode;
   readonly #terminal = new Terminal();
+  readonly #spinner: Spinner;
   readonly #runs = new Set<string>();
   /** Interactions seen before their run was known (the run starts before its id is read). */
   readonly #waiting: Interaction[] = [];
   readonly #abort = new AbortController();
   #done: Promise<void> = Promise.resolve();
 
-  constructor(api: Api, mode: ApproveMode) {
+  /** `spinner` is hidden while a question waits for its answer. */
+  constructor(api: Api, mode: ApproveMode, spinner: Spinner) {
     this.#api = api;
     this.#mode = mode;
+    this.#spinner = spinner;
   }
 
   /** Starts following the event stream; resolves once it is open. */
@@ -130,6 +134,7 @@ export class InteractionAnswers {
   }
 
   async #answer(interaction: Interaction): Promise<void> {
+    this.#spinner.stop();
     const response = await this.#decide(interaction);
     const answered = await this.#api.call(`/api/interactions/${interaction.id}`, {
       method: "POST",

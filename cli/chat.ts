@@ -108,12 +108,21 @@ interface TurnOptions {
   body: Record<string, unknown>;
   json: boolean;
   answers: InteractionAnswers;
+  spinner: Spinner;
+}
+
+/** What the spinner says after a chunk (nothing once the answer's text streams). */
+function waitingFor(chunk: ChatChunk): string | undefined {
+  if (chunk.type === "tool-call") return `running ${chunk.source}.${chunk.tool}`;
+  if (chunk.type === "step" && chunk.finishReason === "tool-calls") return "waiting for the model";
+  if (chunk.type === "start") return `waiting for ${chunk.model}`;
+  return undefined;
 }
 
 /** Runs one turn and prints it; the model messages it added, or `undefined` after an error. */
 async function runTurn(options: TurnOptions): Promise<unknown[] | undefined> {
-  const spinner = new Spinner();
-  spinner.start("waiting for the model");
+  const { spinner } = options;
+  spinner.start("starting the turn");
   const response = await options.api.call("/api/chat", { method: "POST", json: options.body })
     .finally(() => spinner.stop());
   if (!response.ok || !response.body) throw await apiError(response, "the chat was refused");
@@ -122,12 +131,19 @@ async function runTurn(options: TurnOptions): Promise<unknown[] | undefined> {
   const text = new TextOutput();
   const encoder = new TextEncoder();
   let added: unknown[] | undefined;
-  for await (const { line, value } of ndjsonLines(response.body)) {
-    const chunk = value as ChatChunk;
-    if (options.json) Deno.stdout.writeSync(encoder.encode(`${line}\n`));
-    else text.write(chunk);
-    if (chunk.type === "finish") added = chunk.messages;
-    if (chunk.type === "error") return undefined;
+  try {
+    for await (const { line, value } of ndjsonLines(response.body)) {
+      const chunk = value as ChatChunk;
+      spinner.stop();
+      if (options.json) Deno.stdout.writeSync(encoder.encode(`${line}\n`));
+      else text.write(chunk);
+      if (chunk.type === "finish") added = chunk.messages;
+      if (chunk.type === "error") return undefined;
+      const label = waitingFor(chunk);
+      if (label) spinner.start(label);
+    }
+  } finally {
+    spinner.stop();
   }
   if (added === undefined) throw new CliError("the chat stream ended without a finish chunk", 1);
   return added;
@@ -195,7 +211,8 @@ export async function run(args: string[]): Promise<number> {
       throw error;
     });
   }
-  const answers = new InteractionAnswers(api, mode);
+  const spinner = new Spinner();
+  const answers = new InteractionAnswers(api, mode, spinner);
   try {
     await answers.start();
     const history = values.session ? await sessionMessages(api, values.session) : [];
@@ -205,6 +222,7 @@ export async function run(args: string[]): Promise<number> {
         api,
         json: values.json ?? false,
         answers,
+        spinner,
         body: {
           messages: history,
           ...(values.workspace && { workspaceId: values.workspace }),
