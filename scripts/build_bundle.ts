@@ -44,12 +44,23 @@ useEmbeddedUi(EMBEDDED_UI);
 await runCli(Deno.args);
 `;
 
-/** The entry of `dist/mod.js`: mod.ts's exports with the embedded UI. */
+/**
+ * The entry of `dist/mod.js`: mod.ts's exports with the embedded UI. Run by Deno as
+ * `deno run mod.js demo-server` it serves the demo tool server over stdio: the command that code
+ * exported from a mounted Lass uses (`core/export/demo_command.ts`). The rest of the command line
+ * stays out: it holds Deno-only syntax that Node 20 cannot parse.
+ */
 const MOD_ENTRY = `${HEADER}import { useEmbeddedUi } from "../../routes/assets.ts";
+import { runDemoServerOverStdio } from "../../core/mcp/demo_server.ts";
 import { EMBEDDED_UI } from "./embedded_ui.ts";
 
 useEmbeddedUi(EMBEDDED_UI);
 export * from "../../mod.ts";
+
+if (import.meta.main && typeof Deno !== "undefined" && Deno.args[0] === "demo-server") {
+  await runDemoServerOverStdio();
+  Deno.exit(0);
+}
 `;
 
 /** Said when `deno compile` cannot download Deno's runtime. */

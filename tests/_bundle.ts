@@ -110,3 +110,47 @@ export async function runToEnd(
   const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
   return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
 }
+
+/**
+ * Starts `command args` as a stdio MCP server, sends `initialize`, and returns the server's name
+ * from the answer and the exit code once stdin is closed.
+ */
+export async function initializeOverStdio(
+  command: string,
+  args: string[],
+  cwd: string,
+): Promise<{ serverName: string; code: number }> {
+  const child = new Deno.Command(command, {
+    args,
+    cwd,
+    env: { NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "bundle-test", version: "1" },
+      },
+    }) + "\n",
+  ));
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  await writer.close();
+  await reader.cancel();
+  const { code } = await child.status;
+  assert.ok(text.includes("\n"), `an answer to initialize, not ${JSON.stringify(text)}`);
+  return { serverName: JSON.parse(text.split("\n")[0]).result.serverInfo.name, code };
+}

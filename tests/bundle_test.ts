@@ -11,6 +11,7 @@ import { launchChromium, skipBrowser, watchForProblems } from "./_browser.ts";
 import {
   builtBundles,
   copyAlone,
+  initializeOverStdio,
   runToEnd,
   START_PERMISSIONS,
   startServer,
@@ -161,38 +162,12 @@ Deno.test("dist/lass.js chat runs a turn with a tool call in process, text and -
 Deno.test("dist/lass.js demo-server answers an MCP initialize over stdio", async () => {
   const { dir, copy } = await copyAlone(await lassJs(), "lass-bundle-");
   try {
-    const child = new Deno.Command(DENO, {
-      args: ["run", ...START_PERMISSIONS, copy, "demo-server"],
-      cwd: dir,
-      env: { NO_COLOR: "1" },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "null",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-11-25",
-          capabilities: {},
-          clientInfo: { name: "bundle-test", version: "1" },
-        },
-      }) + "\n",
-    ));
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    while (!text.includes("\n")) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += value;
-    }
-    assert.equal(JSON.parse(text.split("\n")[0]).result.serverInfo.name, "lass-demo");
-    await writer.close();
-    await reader.cancel();
-    assert.equal((await child.status).code, 0, "it exits when stdin closes");
+    const answer = await initializeOverStdio(
+      DENO,
+      ["run", ...START_PERMISSIONS, copy, "demo-server"],
+      dir,
+    );
+    assert.deepEqual(answer, { serverName: "lass-demo", code: 0 }, "it exits when stdin closes");
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

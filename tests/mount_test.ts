@@ -10,6 +10,7 @@ import { isAlive, processTree, type TreeProcess } from "../core/mcp/_process_tre
 import {
   builtBundles,
   copyAlone,
+  initializeOverStdio,
   recipeFrom,
   runToEnd,
   type ServerProcess,
@@ -79,6 +80,24 @@ Deno.test("the Deno.serve recipe mounts dist/mod.js from an empty folder and run
       },
     });
     await assertServes(server);
+
+    // Code exported from the mounted Lass starts the demo tool server from the bundle.
+    const exported = await fetch(`${server.base}/api/export`, {
+      method: "POST",
+      headers: { "x-service-token": server.token, "content-type": "application/json" },
+      body: JSON.stringify({ target: "mcp-json" }),
+    });
+    const demo = JSON.parse((await exported.json()).code).mcpServers.demo;
+    assert.equal(demo.command, "deno");
+    assert.deepEqual(demo.args, [
+      "run",
+      "--quiet",
+      "--no-prompt",
+      join(dir, "mod.js"),
+      "demo-server",
+    ]);
+    const answer = await initializeOverStdio(Deno.execPath(), demo.args, dir);
+    assert.deepEqual(answer, { serverName: "lass-demo", code: 0 });
     assert.equal(await stopServer(server), 0);
   } finally {
     await rm(dir, { recursive: true, force: true });
