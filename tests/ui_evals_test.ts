@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /** The Evals page in Chromium: pick or paste an eval, run it, read the matrix, open a failed run. */
 import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
