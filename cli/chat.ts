@@ -31,6 +31,14 @@ ${COMMON_HELP}
 Exit code: 0 when every turn finished, 1 on an error chunk or a failure, 2 for a usage error.
 `;
 
+const encoder = new TextEncoder();
+
+/** Writes all of a text to stdout (one call may write only part of it to a full pipe). */
+function print(text: string): void {
+  let bytes = encoder.encode(text);
+  while (bytes.length > 0) bytes = bytes.subarray(Deno.stdout.writeSync(bytes));
+}
+
 /** The longest tool input or result shown on stderr. */
 const SHOWN = 200;
 
@@ -43,7 +51,6 @@ function oneLine(value: unknown): string {
 
 /** Writes a turn's chunks as text: the answer on stdout, tool calls and errors on stderr. */
 class TextOutput {
-  readonly #encoder = new TextEncoder();
   /** The last character written to stdout ("" before any). */
   #last = "";
   /** A step ended since the last text: the next text starts on a new line. */
@@ -87,7 +94,7 @@ class TextOutput {
 
   #out(text: string): void {
     if (text === "") return;
-    Deno.stdout.writeSync(this.#encoder.encode(text));
+    print(text);
     this.#last = text.at(-1)!;
   }
 }
@@ -129,13 +136,12 @@ async function runTurn(options: TurnOptions): Promise<unknown[] | undefined> {
   const runId = response.headers.get("x-run-id");
   if (runId) options.answers.addRun(runId);
   const text = new TextOutput();
-  const encoder = new TextEncoder();
   let added: unknown[] | undefined;
   try {
     for await (const { line, value } of ndjsonLines(response.body)) {
       const chunk = value as ChatChunk;
       spinner.stop();
-      if (options.json) Deno.stdout.writeSync(encoder.encode(`${line}\n`));
+      if (options.json) print(`${line}\n`);
       else text.write(chunk);
       if (chunk.type === "finish") added = chunk.messages;
       if (chunk.type === "error") return undefined;
