@@ -26,7 +26,8 @@ const CallBody = z.strictObject({
   }),
   callId: z.string().min(1).max(128).optional().meta({
     description: "An id of the caller's choosing, carried as `toolCallId` by the call's " +
-      "`tool.call`, `tool.progress` and `tool.result` events",
+      "`tool.call`, `tool.progress` and `tool.result` events; while the call runs, " +
+      "`POST /api/mcp/:id/calls/:callId/cancel` cancels it",
   }),
 });
 const ResourceBody = z.strictObject({ uri: z.string().min(1) });
@@ -65,6 +66,11 @@ const TraceBody = z.strictObject({
     }),
   })).min(1).max(100),
 });
+
+/** The key under which calls of `POST /api/mcp/:id/call` with a `callId` are registered. */
+function inspectorRun(serverId: string): string {
+  return `mcp:${serverId}`;
+}
 
 /** Tool-server routes. */
 export const mcpRoutes: Routes = {
@@ -153,21 +159,33 @@ export const mcpRoutes: Routes = {
         }
       }
       if (task) return json(await service.mcp.startToolTask(params.id, tool, args));
-      // A client that goes away while the call runs (the inspector's Cancel) cancels it on the
-      // server. Only while it runs: Deno also aborts `req.signal` after a delivered response.
-      const abort = new AbortController();
-      const onAbort = () => abort.abort(new DOMException("the client went away", "AbortError"));
-      req.signal.addEventListener("abort", onAbort, { once: true });
+      // With a `callId` the call can be cancelled while it runs (the inspector's Cancel), through
+      // the route below: the same registry as chat tool calls, under the server's name.
+      const running = callId ? service.runningCalls.start(inspectorRun(params.id), callId) : null;
       try {
         return json(
           await service.mcp.callTool(params.id, tool, args, {
-            signal: abort.signal,
+            signal: running?.signal,
             ...(callId && { context: { toolCallId: callId } }),
           }),
         );
       } finally {
-        req.signal.removeEventListener("abort", onAbort);
+        running?.end();
       }
+    },
+  },
+  "/api/mcp/:id/calls/:callId/cancel": {
+    POST: async (req, { service, params }) => {
+      await readBody(req, NoBody, { optional: true });
+      if (!service.runningCalls.cancel(inspectorRun(params.id), params.callId)) {
+        throw new LassError(
+          "not-found",
+          `no running call ${
+            JSON.stringify(params.callId)
+          } on ${params.id} (it ended or never ran)`,
+        );
+      }
+      return json({ ok: true });
     },
   },
   "/api/mcp/:id/tasks": {

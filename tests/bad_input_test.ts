@@ -18,6 +18,7 @@ const OPTIONAL_BODY = new Set([
   "/api/mcp/:id/refresh",
   "/api/mcp/:id/tasks/:taskId/cancel",
   "/api/chat/runs/:runId/tool-calls/:callId/cancel",
+  "/api/mcp/:id/calls/:callId/cancel",
 ]);
 
 /** A concrete path for a route: ids of things that exist where the route checks the id first. */

@@ -1,7 +1,7 @@
 /**
  * One tool call made from the inspector: its progress while it runs (the `tool.progress` events
- * that carry the call's own id), the elapsed time, and Cancel, which abandons the request so
- * that Lass cancels the call on the server; then its answer, its error, or that it was cancelled.
+ * that carry the call's own id), the elapsed time, and Cancel, which asks Lass to cancel the call
+ * on the server and abandons the request; then its answer, its error, or that it was cancelled.
  */
 import { type Signal, useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
@@ -20,8 +20,9 @@ export type ToolCallState =
   | { state: "cancelled"; afterMs: number }
   | { state: "failed"; error: string; details: ErrorDetail[] };
 
-/** A call in flight: how to abandon it, and how to stop hearing its progress. */
+/** A call in flight: its id, how to abandon it, and how to stop hearing its progress. */
 interface InFlight {
+  callId: string;
   abort: AbortController;
   unsubscribe: () => void;
 }
@@ -31,8 +32,8 @@ export interface ToolCallHandle {
   state: Signal<ToolCallState>;
   /** Calls the tool with `args`; a new call replaces the last answer. */
   start(args: Record<string, unknown>): Promise<void>;
-  /** Cancels the running call (its request is abandoned: Lass tells the server). */
-  cancel(): void;
+  /** Cancels the running call on the server, then abandons its request. */
+  cancel(): Promise<void>;
 }
 
 /** The state of the calls of one tool of one server, with start and cancel. */
@@ -51,7 +52,7 @@ export function useToolCall(serverId: string, tool: string): ToolCallHandle {
       const { progress, total, message } = event.data as ProgressValues;
       state.value = { ...now, progress: { progress, total, message } };
     });
-    current.current = { abort, unsubscribe };
+    current.current = { abort, unsubscribe, callId };
     const startedAt = Date.now();
     state.value = { state: "running", startedAt };
     try {
@@ -75,7 +76,18 @@ export function useToolCall(serverId: string, tool: string): ToolCallHandle {
       if (current.current?.abort === abort) current.current = null;
     }
   };
-  const cancel = () => current.current?.abort.abort();
+  // Lass cancels the call on the server (it answers with the cancelled result); the request is
+  // then dropped, so the panel shows "cancelled" at once.
+  const cancel = async () => {
+    const running = current.current;
+    if (!running) return;
+    await api().json(
+      "POST",
+      `/api/mcp/${encodeURIComponent(serverId)}/calls/${encodeURIComponent(running.callId)}/cancel`,
+      {},
+    ).catch(() => {});
+    running.abort.abort();
+  };
   return { state, start, cancel };
 }
 
