@@ -15,7 +15,7 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 
 const CONFIG = {
   llms: [DEMO_LLM],
-  mcpServers: [DEMO_SERVER],
+  mcpServers: [DEMO_SERVER, { ...DEMO_SERVER, id: "quiet", name: "Quiet", trace: false }],
   workspaces: [{ id: "w", name: "W", llmId: "demo", mcpServerIds: ["demo"] }],
   activeWorkspaceId: "w",
 };
@@ -89,6 +89,37 @@ Deno.test({
         assert.deepEqual(JSON.parse(request).params.arguments, { a: 2, b: 3 });
       });
 
+      await test.step("a prompt and a resource read run again too", async () => {
+        await page.getByRole("tab", { name: /Prompts/ }).click();
+        await page.getByRole("navigation", { name: "Prompts" })
+          .getByRole("button", { name: /plan_trip/ }).click();
+        const prompt = page.getByRole("article", { name: "Prompt plan_trip" });
+        await prompt.getByRole("textbox", { name: "destination" }).fill("Oslo");
+        await prompt.getByRole("textbox", { name: "days" }).fill("3");
+        await prompt.getByRole("button", { name: "Get prompt" }).click();
+        const gets = history.locator('.timeline-item[data-method="prompts/get"]');
+        await waitForCount(gets, 1);
+        await gets.first().locator(".timeline-toggle").click();
+        await gets.first().getByRole("button", { name: "Run again" }).click();
+        await waitForCount(gets, 2);
+        const request = await gets.first().locator(".timeline-toggle").click().then(() =>
+          gets.first().locator(".timeline-detail pre").first().innerText()
+        );
+        assert.deepEqual(JSON.parse(request).params.arguments, { destination: "Oslo", days: "3" });
+
+        await page.getByRole("tab", { name: /Resources/ }).click();
+        await page.getByRole("navigation", { name: "Resources", exact: true })
+          .getByRole("button", { name: /demo:\/\/readme/ }).click();
+        const readme = page.getByRole("article", { name: "Resource demo://readme" });
+        await readme.getByRole("button", { name: "Read" }).click();
+        const reads = history.locator('.timeline-item[data-method="resources/read"]');
+        await waitForCount(reads, 1);
+        await reads.first().locator(".timeline-toggle").click();
+        await reads.first().getByRole("button", { name: "Run again" }).click();
+        await waitForCount(reads, 2);
+        assert.match(await reads.first().innerText(), /demo:\/\/readme\s+ok/);
+      });
+
       await test.step("Messages shows the raw JSON-RPC, filtered by method", async () => {
         await page.getByRole("tab", { name: "Messages" }).click();
         const raw = page.getByRole("list", { name: "JSON-RPC messages, newest first" });
@@ -106,7 +137,15 @@ Deno.test({
         assert.match(await raw.locator(".raw-line").first().innerText(), /"jsonrpc":"2\.0"/);
       });
 
+      await test.step("a server whose trace is off says so", async () => {
+        await page.getByLabel("Tool server").selectOption("quiet");
+        await page.getByText("The trace is off for this server").waitFor();
+        await page.getByLabel("Tool server").selectOption("demo");
+        await history.locator(".timeline-item").first().waitFor();
+      });
+
       await test.step("leaving the server closes its trace stream", async () => {
+        await until(() => t.service.mcp.traceFollowers("quiet") === 0, "quiet's stream closed");
         assert.equal(t.service.mcp.traceFollowers("demo"), 1);
         await page.getByRole("link", { name: "Events", exact: true }).click();
         await page.waitForURL(`${ui.base}/events`);

@@ -4,6 +4,7 @@
  */
 import { useSignal } from "@preact/signals";
 import { useEffect, useMemo } from "preact/hooks";
+import { bootstrap } from "../state.ts";
 import { HistoryPane } from "./history.tsx";
 import { RawTrace } from "./raw_trace.tsx";
 import { TraceFeed } from "./trace_feed.ts";
@@ -21,6 +22,7 @@ export function Activity({ serverId }: { serverId: string }) {
   }, [feed]);
   const view = useSignal<View>("history");
   const status = feed.status.value;
+  const record = bootstrap.value?.config.mcpServers?.find((server) => server.id === serverId);
   const idOf = (name: View) => `activity-tab-${name}`;
   const onKey = (event: KeyboardEvent) => {
     if (event.key !== "ArrowRight" && event.key !== "ArrowLeft") return;
@@ -60,6 +62,13 @@ export function Activity({ serverId }: { serverId: string }) {
             : "Stopped"}
         </span>
         {feed.problem.value ? <span class="hint">{feed.problem.value}</span> : null}
+        {record?.trace === false
+          ? (
+            <span class="hint">
+              The trace is off for this server (<code>trace: false</code>): nothing new is recorded.
+            </span>
+          )
+          : null}
       </header>
       <div id="activity-tabpanel" role="tabpanel" aria-labelledby={idOf(view.value)}>
         {view.value === "history"
