@@ -53,7 +53,7 @@ function summary(problems: { severity: string }[]): string {
 }
 
 /** The report as a person reads it: two tables, each problem, and the totals. */
-export function formatReport(report: CheckReport): string {
+function formatReport(report: CheckReport): string {
   const parts: string[] = [];
   if (report.servers.length > 0) {
     parts.push(table([
