@@ -118,7 +118,13 @@ export function TurnView({ turn, pending }: TurnViewProps) {
                 {turn.error.value}
               </p>
               <RetryButton turn={turn} />
-              {runId ? <RunEventsLink runId={runId} /> : null}
+              {runId
+                ? (
+                  <p class="turn-meta">
+                    <RunEventsLink runId={runId} />
+                  </p>
+                )
+                : null}
             </div>
           )
           : null}
