@@ -1,7 +1,7 @@
 /**
  * One tool call made from the inspector: its progress while it runs (the `tool.progress` events
- * that carry the call's own id), the elapsed time, and Cancel, which asks Lass to cancel the call
- * on the server and abandons the request; then its answer, its error, or that it was cancelled.
+ * that carry the call's own id), the elapsed time, and Cancel, which abandons the request and asks
+ * Lass to cancel the call on the server; then its answer, its error, or that it was cancelled.
  */
 import { type Signal, useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
@@ -32,7 +32,7 @@ export interface ToolCallHandle {
   state: Signal<ToolCallState>;
   /** Calls the tool with `args`; a new call replaces the last answer. */
   start(args: Record<string, unknown>): Promise<void>;
-  /** Cancels the running call on the server, then abandons its request. */
+  /** Abandons the running call's request and cancels the call on the server. */
   cancel(): Promise<void>;
 }
 
@@ -76,17 +76,17 @@ export function useToolCall(serverId: string, tool: string): ToolCallHandle {
       if (current.current?.abort === abort) current.current = null;
     }
   };
-  // Lass cancels the call on the server (it answers with the cancelled result); the request is
-  // then dropped, so the panel shows "cancelled" at once.
+  // The request is dropped first (the panel says "cancelled" at once and the call's error answer
+  // is never read), then Lass cancels the call on the server.
   const cancel = async () => {
     const running = current.current;
     if (!running) return;
+    running.abort.abort();
     await api().json(
       "POST",
       `/api/mcp/${encodeURIComponent(serverId)}/calls/${encodeURIComponent(running.callId)}/cancel`,
       {},
     ).catch(() => {});
-    running.abort.abort();
   };
   return { state, start, cancel };
 }
