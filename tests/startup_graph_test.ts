@@ -1,4 +1,7 @@
-/** Startup stays light: `main.ts` statically loads no npm package but zod; the SDKs load on first use. */
+/**
+ * Startup stays light: `main.ts` and `lass serve` statically load no npm package, and opening Lass
+ * (`core/lass.ts`: service and handler) none but zod; the SDKs load on first use.
+ */
 import assert from "node:assert/strict";
 
 interface InfoModule {
@@ -6,9 +9,10 @@ interface InfoModule {
   dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
 }
 
-Deno.test("main.ts reaches no SDK (AI SDK, MCP, A2A, AG-UI, yaml) through static imports", async () => {
+/** The npm packages a module reaches through static imports. */
+async function staticPackages(path: string): Promise<string[]> {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", new URL("../main.ts", import.meta.url).pathname],
+    args: ["info", "--json", new URL(path, import.meta.url).pathname],
     stdout: "piped",
     stderr: "null",
   }).output();
@@ -32,5 +36,11 @@ Deno.test("main.ts reaches no SDK (AI SDK, MCP, A2A, AG-UI, yaml) through static
       } else stack.push(target);
     }
   }
-  assert.deepEqual([...packages].sort(), ["zod"]);
+  return [...packages].sort();
+}
+
+Deno.test("main.ts and lass serve reach no SDK (AI SDK, MCP, A2A, AG-UI, yaml) through static imports", async () => {
+  assert.deepEqual(await staticPackages("../main.ts"), []);
+  assert.deepEqual(await staticPackages("../cli/serve.ts"), []);
+  assert.deepEqual(await staticPackages("../core/lass.ts"), ["zod"]);
 });

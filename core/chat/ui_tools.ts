@@ -7,7 +7,8 @@ import {
   renderToolDefinition,
   resultText,
 } from "../genui/render_tool.ts";
-import { expandSurface, SurfaceIds, type SurfaceResult } from "../genui/surface.ts";
+import type { SurfaceResult } from "../genui/surface.ts";
+import { SurfaceIds } from "../genui/surface_ids.ts";
 import { RENDER_TOOL_MARK } from "../llm/demo_model.ts";
 import type { Service } from "../service.ts";
 import type { ToolOrigin, ToolRun } from "./tools.ts";
@@ -35,8 +36,10 @@ export function renderTool(
   const tool = dynamicTool({
     description: definition.description,
     inputSchema: jsonSchema(definition.inputSchema),
-    execute: (input) => {
+    execute: async (input) => {
       const started = performance.now();
+      // The A2UI checks load with the first surface, not with every chat.
+      const { expandSurface } = await import("../genui/surface.ts");
       const result = expandSurface(input, offer, ids);
       onResult?.(result);
       const text = resultText(result, definition.name);
@@ -52,7 +55,7 @@ export function renderTool(
           },
         }),
       };
-      return Promise.resolve(run);
+      return run;
     },
     toModelOutput: ({ output }) => (output as ToolRun).model,
     // Lets the demo model tell Lass's render tool from tool-server tools, whatever its name.

@@ -7,8 +7,9 @@ import type { OfferedCatalog, UiOffer } from "./offer.ts";
 import { type Entry, isRecord, type Json, listed, pointer, type Report } from "./_entry.ts";
 import { checkProps } from "./_props.ts";
 import { checkTree, MAX_DEPTH } from "./_tree.ts";
+import { SurfaceIds } from "./surface_ids.ts";
 
-export { MAX_DEPTH, pointer };
+export { MAX_DEPTH, pointer, SurfaceIds };
 
 /** The most components one surface may have. */
 export const MAX_COMPONENTS = 1000;
@@ -35,24 +36,6 @@ export interface SurfaceResult {
 
 const TOP_LEVEL = new Set(["surfaceId", "title", "catalogId", "components", "data"]);
 const SURFACE_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
-
-/** Allocates surface ids unique within one run (or one preview). */
-export class SurfaceIds {
-  readonly #prefix: string;
-  readonly #used = new Set<string>();
-
-  constructor(prefix = "surface") {
-    this.#prefix = prefix;
-  }
-
-  /** The requested id if it is still free, else it with `-2`, `-3`...; a fresh one without. */
-  next(requested?: string): string {
-    let id = requested ?? `${this.#prefix}-${this.#used.size + 1}`;
-    for (let n = 2; this.#used.has(id); n++) id = `${requested ?? this.#prefix}-${n}`;
-    this.#used.add(id);
-    return id;
-  }
-}
 
 /**
  * Checks a compact surface against an offer and expands it into A2UI v0.9 messages. With
