@@ -99,7 +99,10 @@ export async function* ndjsonLines(
   body: ReadableStream<Uint8Array>,
   signal?: AbortSignal,
 ): AsyncGenerator<{ line: string; value: unknown }> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  // A TextDecoder rather than a TextDecoderStream: with the DOM types in the same check the
+  // stream's types do not line up with Deno's.
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   const stop = () => reader.cancel().catch(() => {});
   signal?.addEventListener("abort", stop, { once: true });
   let buffer = "";
@@ -107,7 +110,7 @@ export async function* ndjsonLines(
     while (true) {
       const { value, done } = await reader.read();
       if (done) break;
-      buffer += value;
+      buffer += decoder.decode(value, { stream: true });
       let newline;
       while ((newline = buffer.indexOf("\n")) >= 0) {
         const line = buffer.slice(0, newline);
@@ -115,6 +118,7 @@ export async function* ndjsonLines(
         if (line.trim() !== "") yield { line, value: JSON.parse(line) };
       }
     }
+    buffer += decoder.decode();
     if (buffer.trim() !== "") yield { line: buffer, value: JSON.parse(buffer) };
   } finally {
     signal?.removeEventListener("abort", stop);

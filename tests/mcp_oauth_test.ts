@@ -589,6 +589,7 @@ Deno.test("OAuthSignIn.signOut deletes the server's file and drops late writes o
       url: "https://mcp.example.com/mcp",
       timeoutMs: 1000,
       protocolEra: "auto" as const,
+      trace: true,
       sampling: "ask" as const,
     };
     const url = record.url;
