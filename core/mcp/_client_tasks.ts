@@ -8,252 +8,37 @@ import {
   type CallToolResult,
   type Client,
   LOG_LEVEL_META_KEY,
-  ProtocolError,
-  SdkError,
-  SdkErrorCode,
   type Tool,
-  type Transport,
 } from "@modelcontextprotocol/client";
 import {
   createApplicationInputHandler,
   createTaskSessionFromClient,
-  DispatchError,
-  type DispatchOptions,
-  type JsonRpcResponse,
-  JsonRpcResponseError,
   type TaskEnabledSession,
   type TaskOutcome,
   type TaskView,
   toolDeclarationFromMcpTool,
 } from "@modelcontextprotocol/ext-tasks/client";
-import {
-  type JsonValue,
-  ProtocolDecodeError,
-  type RuntimeCodec,
-  taskId as asTaskId,
-} from "@modelcontextprotocol/ext-tasks/core";
-import { paramHeaders } from "./_param_headers.ts";
-
+import { type JsonValue, taskId as asTaskId } from "@modelcontextprotocol/ext-tasks/core";
 import type { TaskGeneration } from "./_task_support.ts";
+import type { RawChannel } from "./_raw_channel.ts";
+import type { TaskCallOptions, TaskInputHandlers, TaskSnapshot } from "./_task_types.ts";
+import {
+  anyResult,
+  neverAborted,
+  resultOf,
+  snapshotOf,
+  toolResultCodec,
+  unwrap,
+  withDefaults,
+} from "./_task_results.ts";
 
-/** A task's status; the last three are terminal. */
-export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
-
-/** What a task looks like at one moment. */
-export interface TaskSnapshot {
-  taskId: string;
-  status: TaskStatus;
-  /** The server's status message (how far the work got, what it waits for). */
-  message?: string;
-  createdAt?: string;
-  updatedAt?: string;
-}
-
-/** Options of a call that may run as a task. */
-export interface TaskCallOptions {
-  timeoutMs: number;
-  /** Aborting it cancels the task on the server (or the request, before the task exists). */
-  signal?: AbortSignal;
-  /** Progress notifications of a call the server answers without a task. */
-  onProgress?: (progress: number, total?: number, message?: string) => void;
-  /** Every change of the task's status or message, the created task first. */
-  onStatus?: (task: TaskSnapshot) => void;
-}
-
-/** A task that ended without a result: it failed (with the server's error) or was cancelled. */
-export class TaskEnded extends Error {
-  readonly status: "failed" | "cancelled";
-  readonly taskId: string;
-  /** The JSON-RPC code of a failure, when the server gave one. */
-  readonly code?: number;
-
-  constructor(status: "failed" | "cancelled", taskId: string, message: string, code?: number) {
-    super(message);
-    this.name = "TaskEnded";
-    this.status = status;
-    this.taskId = taskId;
-    if (code !== undefined) this.code = code;
-  }
-}
-
-/** The requests a task may put to Lass while it runs (the session's own handlers). */
-export interface TaskInputHandlers {
-  sampling(params: never, signal: AbortSignal): Promise<unknown>;
-  elicitation(params: never, signal: AbortSignal): Promise<unknown>;
-  /** The roots offered to the server; without it, none. */
-  roots?(): { uri: string; name?: string }[];
-}
-
-type Message = { id?: string | number; method?: string; params?: Record<string, unknown> } & {
-  result?: unknown;
-  error?: { code: number; message: string; data?: unknown };
-};
-
-interface Pending {
-  settle(response: JsonRpcResponse): void;
-  fail(error: unknown): void;
-  /** Re-arms the request's deadline (progress arrived). */
-  rearm(): void;
-  token?: string;
-}
-
-const RAW_ID_PREFIX = "lass-task-";
-
-/**
- * A raw JSON-RPC channel under the SDK client: requests with ids of its own go out through the
- * session's transport, and their answers (and progress for their tokens) are taken out of the
- * incoming messages before the client sees them. Install it after `Client.connect`.
- */
-/**
- * The extra headers of one raw request: those ext-tasks asks for, and for a `tools/call` the
- * SEP-2243 `Mcp-Param-*` mirror of its arguments (the SDK's `callTool` would send them too).
- */
-function headersOf(
-  method: string,
-  params: Record<string, unknown> | undefined,
-  options: DispatchOptions,
-  inputSchemaOf: (tool: string) => unknown,
-): { headers?: Record<string, string> } {
-  const headers: Record<string, string> = { ...options.context?.headers };
-  if (method === "tools/call" && typeof params?.name === "string") {
-    const args = (params.arguments ?? {}) as Record<string, unknown>;
-    Object.assign(headers, paramHeaders(inputSchemaOf(params.name), args));
-  }
-  return Object.keys(headers).length > 0 ? { headers } : {};
-}
-
-export class RawChannel {
-  readonly #transport: Transport;
-  /** The input schema of a listed tool, for the `Mcp-Param-*` headers of its calls. */
-  inputSchemaOf: (tool: string) => unknown = () => undefined;
-  readonly #pending = new Map<string, Pending>();
-  readonly #progress = new Map<
-    string,
-    (progress: number, total?: number, message?: string) => void
-  >();
-  #next = 0;
-
-  constructor(transport: Transport) {
-    this.#transport = transport;
-    const inner = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      if (!this.#take(message as Message)) inner?.(message, extra);
-    };
-    // Requests still waiting when the connection ends get no answer: fail them.
-    const innerClose = transport.onclose;
-    transport.onclose = () => {
-      const closed = new SdkError(SdkErrorCode.ConnectionClosed, "the connection closed");
-      for (const pending of [...this.#pending.values()]) pending.fail(closed);
-      innerClose?.();
-    };
-  }
-
-  /** A progress token whose notifications go to `listener`, until `release` is called. */
-  progressToken(
-    listener: (progress: number, total?: number, message?: string) => void,
-  ): { token: string; release: () => void } {
-    const token = `${RAW_ID_PREFIX}progress-${++this.#next}`;
-    this.#progress.set(token, listener);
-    return { token, release: () => this.#progress.delete(token) };
-  }
-
-  /** Sends one request (as ext-tasks framed it) and waits for its answer. */
-  dispatch = (request: JsonValue, options: DispatchOptions = {}): Promise<JsonRpcResponse> => {
-    const { method, params } = request as { method: string; params?: Record<string, unknown> };
-    const id = `${RAW_ID_PREFIX}${++this.#next}`;
-    const token = (params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
-    const signal = options.signal;
-    const timeoutMs = options.context?.requestTimeoutMs;
-    const stream = new AbortController();
-    return new Promise<JsonRpcResponse>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const done = () => {
-        this.#pending.delete(id);
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-      };
-      const abandon = () => {
-        // 2026 cancellation: close the request's stream (HTTP) or say so (stdio).
-        if (this.#transport.hasPerRequestStream) stream.abort();
-        else {
-          this.#transport.send({
-            jsonrpc: "2.0",
-            method: "notifications/cancelled",
-            params: { requestId: id, reason: "cancelled by Lass" },
-          }).catch(() => {});
-        }
-      };
-      const onAbort = () => {
-        done();
-        abandon();
-        reject(signal!.reason);
-      };
-      const arm = () => {
-        if (!timeoutMs) return;
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          done();
-          abandon();
-          reject(new SdkError(SdkErrorCode.RequestTimeout, `${method} timed out`));
-        }, timeoutMs);
-      };
-      const fail = (error: unknown) => {
-        if (!this.#pending.has(id)) return;
-        done();
-        reject(error);
-      };
-      this.#pending.set(id, {
-        settle: (response) => {
-          done();
-          resolve(response);
-        },
-        fail,
-        rearm: () => {
-          if (options.context?.resetTimeoutOnProgress) arm();
-        },
-        ...(typeof token === "string" && { token }),
-      });
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener("abort", onAbort, { once: true });
-      arm();
-      this.#transport.send({ jsonrpc: "2.0", id, method, params } as never, {
-        requestSignal: stream.signal,
-        onRequestStreamEnd: () =>
-          fail(
-            new SdkError(
-              SdkErrorCode.ConnectionClosed,
-              `the server closed the stream of ${method} before it answered`,
-            ),
-          ),
-        ...(headersOf(method, params, options, this.inputSchemaOf)),
-      }).catch(fail);
-    });
-  };
-
-  /** Whether an incoming message was ours (and is now handled). */
-  #take(message: Message): boolean {
-    if (message.method === "notifications/progress") {
-      const params = message.params as
-        | { progressToken?: unknown; progress: number; total?: number; message?: string }
-        | undefined;
-      const token = params?.progressToken;
-      const listener = typeof token === "string" ? this.#progress.get(token) : undefined;
-      if (!listener || !params) return false;
-      for (const pending of this.#pending.values()) if (pending.token === token) pending.rearm();
-      listener(params.progress, params.total, params.message);
-      return true;
-    }
-    if (message.method !== undefined || typeof message.id !== "string") return false;
-    const pending = this.#pending.get(message.id);
-    if (!pending) return message.id.startsWith(RAW_ID_PREFIX);
-    pending.settle(
-      message.error
-        ? { kind: "error", error: message.error as never }
-        : { kind: "result", result: (message.result ?? {}) as JsonValue },
-    );
-    return true;
-  }
-}
+export {
+  type TaskCallOptions,
+  TaskEnded,
+  type TaskInputHandlers,
+  type TaskSnapshot,
+  type TaskStatus,
+} from "./_task_types.ts";
 
 /** What {@link ClientTasks} needs from the session that owns it. */
 export interface ClientTasksOptions {
@@ -434,86 +219,4 @@ export class ClientTasks {
       : createTaskSessionFromClient(this.#client, common);
     return this.#session;
   }
-}
-
-const neverAborted = new AbortController().signal;
-
-/** A Standard Schema that takes any value (for a request whose answer Lass does not read). */
-const anyResult = {
-  "~standard": { version: 1, vendor: "lass", validate: (value: unknown) => ({ value }) },
-};
-
-/**
- * Reads a tool result, leniently: a result without `resultType` counts as complete (older
- * servers, and task stores that keep the tool's own result), as the SDK's callTool does.
- */
-const toolResultCodec: RuntimeCodec<CallToolResult> = {
-  parse(value) {
-    const result = value as Record<string, unknown> | null;
-    if (
-      typeof result !== "object" || result === null || Array.isArray(result) ||
-      !Array.isArray(result.content)
-    ) {
-      return {
-        success: false,
-        error: new ProtocolDecodeError("a tool result must have a content array"),
-      };
-    }
-    return { success: true, value: result as unknown as CallToolResult };
-  },
-};
-
-/**
- * A form answer with the schema's defaults for the fields it leaves out, as the SDK does for the
- * requests it handles (Lass announces `elicitation.form.applyDefaults`).
- */
-function withDefaults(params: Record<string, unknown>, answer: unknown): unknown {
-  const result = answer as { action?: string; content?: Record<string, unknown> };
-  if (result?.action !== "accept" || params.mode === "url") return answer;
-  const schema = params.requestedSchema as
-    | { properties?: Record<string, { default?: unknown }> }
-    | undefined;
-  const content = { ...result.content };
-  for (const [name, property] of Object.entries(schema?.properties ?? {})) {
-    if (content[name] === undefined && property?.default !== undefined) {
-      content[name] = property.default;
-    }
-  }
-  return { ...result, content };
-}
-
-function snapshotOf(view: TaskView): TaskSnapshot {
-  return {
-    taskId: view.taskId,
-    status: view.status,
-    ...(view.statusMessage !== undefined && { message: view.statusMessage }),
-    ...(view.createdAt !== undefined && { createdAt: view.createdAt }),
-    ...(view.lastUpdatedAt !== undefined && { updatedAt: view.lastUpdatedAt }),
-  };
-}
-
-/** The result of a settled call, or the reason it has none. */
-function resultOf(outcome: TaskOutcome<CallToolResult>, taskId: string): CallToolResult {
-  if (outcome.status === "completed") {
-    // The 2026 wire shape says `resultType: "complete"`; the SDK's callTool leaves it out.
-    const { resultType: _, ...result } = outcome.result as CallToolResult & { resultType?: string };
-    return result as CallToolResult;
-  }
-  const id = outcome.task?.taskId ?? taskId;
-  if (outcome.status === "cancelled") {
-    throw new TaskEnded("cancelled", id, `the task ${id} was cancelled`);
-  }
-  // A call the server answered at once failed as any request does.
-  if (!id) throw unwrap(outcome.error.cause ?? outcome.error);
-  throw new TaskEnded("failed", id, outcome.error.message, outcome.error.code);
-}
-
-/** The SDK's error classes for what ext-tasks wraps, so the manager maps them as for any call. */
-function unwrap(error: unknown): unknown {
-  let inner = error;
-  while (inner instanceof DispatchError && inner.cause !== undefined) inner = inner.cause;
-  if (inner instanceof JsonRpcResponseError) {
-    return new ProtocolError(inner.code, inner.message, inner.data);
-  }
-  return inner;
 }

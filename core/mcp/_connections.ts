@@ -2,13 +2,8 @@
  * The connections of the tool-server manager: one entry per configured server, its state, the
  * session's events, healing (heartbeat, backoff reconnects) and following the config.
  */
-import type { EnvLookup } from "../config/env_refs.ts";
 import type { McpServerConfig, ServiceConfig } from "../config/schema.ts";
-import type { ConfigStore } from "../config/store.ts";
 import { clip, LassError } from "../errors.ts";
-import type { EventBus } from "../events.ts";
-import type { InteractionRegistry } from "../interactions.ts";
-import type { OAuthSignIn } from "./oauth/sign_in.ts";
 import type { InProcessHandler, McpSession, SessionHandlers, SessionOpener } from "./client.ts";
 import {
   activeServerIds,
@@ -18,35 +13,18 @@ import {
   usedServerIds,
 } from "./_entry.ts";
 import { announceRoots, restoreSubscriptions } from "./_controls.ts";
-import { establish, readList } from "./_establish.ts";
-import { type LogLine, ServerLog } from "./_log_limit.ts";
+import { establish } from "./_establish.ts";
+import type { LogLine } from "./_log_limit.ts";
+import type { ManagerOptions } from "./_manager_options.ts";
 import { ReconnectTimers, startHeartbeat } from "./_reconnects.ts";
-import { type Sampler, ServerRequests } from "./server_requests.ts";
+import { ServerLogs } from "./_server_logs.ts";
+import { sessionHandlers } from "./_session_events.ts";
+import { ServerRequests } from "./server_requests.ts";
 import { emptyState, type ToolServerState } from "./state.ts";
 import { ToolServerTraces } from "./trace.ts";
-import { scrubSecrets, secretsOf } from "./transport_spec.ts";
 
-/** What the manager needs; everything with a side effect comes in here. */
-export interface ManagerOptions {
-  config: ConfigStore;
-  events: EventBus;
-  interactions: InteractionRegistry;
-  env: EnvLookup;
-  /** Whether a path exists (a stdio server's working directory is checked before it starts). */
-  exists: (path: string) => boolean;
-  /** Opens sessions; default: the MCP SDK (loaded on first use). */
-  open?: SessionOpener;
-  /** The built-in demo server; default: `core/mcp/demo_server.ts` (loaded on first use). */
-  demoServer?: () => Promise<InProcessHandler>;
-  /** Completes sampling requests; without it they are refused with a clear error. */
-  sampler?: Sampler;
-  /** Deadline of a tool call, resource read or prompt; default 120 s. */
-  callTimeoutMs?: number;
-  /** OAuth sign-in for http and sse servers; without it a 401 is an error. */
-  oauth?: OAuthSignIn;
-}
+export type { ManagerOptions } from "./_manager_options.ts";
 
-const STDERR_TAIL_LINES = 20;
 /** A server used this recently (by a chat or the API) keeps healing even outside the active workspace. */
 const RECENT_USE_MS = 60_000;
 
@@ -56,10 +34,8 @@ export class ToolServerConnections {
   readonly #entries = new Map<string, Entry>();
   readonly #requests: ServerRequests;
   readonly #reconnects = new ReconnectTimers();
-  /** The resolved env references of each record (a config change brings new record objects). */
-  readonly #secrets = new WeakMap<object, string[]>();
-  /** Each server's log: the rate limit of its `mcp.log` events and its last lines. */
-  readonly #logs = new Map<Entry, ServerLog>();
+  /** Each server's `mcp.log` events and last lines, secrets scrubbed (`_server_logs.ts`). */
+  readonly #logs: ServerLogs;
   /** The wire trace of each configured server (`trace.ts`). */
   readonly traces = new ToolServerTraces();
   #demo?: Promise<InProcessHandler & { close?: () => Promise<void> }>;
@@ -69,6 +45,7 @@ export class ToolServerConnections {
   constructor(options: ManagerOptions, callTimeoutMs: number) {
     this.#options = options;
     this.#requests = new ServerRequests({ ...options, callTimeoutMs });
+    this.#logs = new ServerLogs(options);
     for (const record of options.config.config.mcpServers) {
       this.#entries.set(record.id, newEntry(record));
     }
@@ -169,7 +146,7 @@ export class ToolServerConnections {
       entry.generation++;
       return this.#detach(entry)?.close().catch(() => {});
     }));
-    for (const serverLog of this.#logs.values()) serverLog.close();
+    this.#logs.close();
     const demo = await this.#demo?.catch(() => undefined);
     await demo?.close?.().catch(() => {});
   }
@@ -267,60 +244,15 @@ export class ToolServerConnections {
   }
 
   #handlers(entry: Entry, generation: number): SessionHandlers {
-    const id = entry.record.id;
-    const events = this.#options.events;
-    const live = () => entry.generation === generation && !this.#closed && !!entry.session;
-    // A draft (`testDraft`) is not traced; a configured server while its record says so.
-    const traced = () => entry.record.trace !== false && this.#entries.get(id) === entry;
-    return {
-      wire: () => this.traces.channel(id, traced),
-      sampling: (params, signal) =>
-        this.#requests.sample(entry.record, params, signal, entry.calls.at(-1)),
-      elicitation: (params, signal) =>
-        this.#requests.elicit(id, params, signal, entry.calls.at(-1)),
-      log: (level, data, logger) =>
-        this.log(entry, level, typeof data === "string" ? data : JSON.stringify(data), logger),
-      stderr: (line) => {
-        // Scrubbed once for both uses: this runs for every line a server writes.
-        const clean = this.scrub(entry, line);
-        entry.stderrTail.push(clip(clean, 500));
-        if (entry.stderrTail.length > STDERR_TAIL_LINES) entry.stderrTail.shift();
-        this.#record(entry, "stderr", clean);
-      },
-      listChanged: (kind) => {
-        events.emit("mcp.notification", {
-          serverId: id,
-          method: `notifications/${kind}/list_changed`,
-        });
-        if (entry.generation === generation) this.#refresh(entry, kind).catch(() => {});
-      },
-      closed: () => {
-        // Before the session exists the connect's own error path reports the failure.
-        if (!live()) return;
-        const tail = entry.stderrTail.slice(-5).join("\n");
-        this.lost(
-          entry,
-          entry.session!,
-          tail ? `the server exited\nstderr:\n${tail}` : "the connection closed",
-        );
-      },
-      roots: () => entry.record.roots ?? [],
-      resourceUpdated: (uri) => {
-        if (entry.generation === generation) {
-          events.emit("mcp.resource-updated", { serverId: id, uri });
-        }
-      },
-      troubled: () => {
-        if (!live()) return;
-        const session = entry.session!;
-        // A transport error may be a lost peer: check at once rather than at the next beat.
-        session.reachable(1000).then((ok) => {
-          if (!ok && entry.session === session) {
-            this.lost(entry, session, `cannot reach ${entry.record.url}: the connection was lost`);
-          }
-        });
-      },
-    };
+    return sessionHandlers(entry, generation, {
+      events: this.#options.events,
+      requests: this.#requests,
+      traces: this.traces,
+      logs: this.#logs,
+      closed: () => this.#closed,
+      configured: (id, entry) => this.#entries.get(id) === entry,
+      lost: (entry, session, reason) => this.lost(entry, session, reason),
+    });
   }
 
   /** A connection that ended on its own: the state says why, and healing starts. */
@@ -386,49 +318,17 @@ export class ToolServerConnections {
    * kept for `recentLog`).
    */
   log(entry: Entry, level: string, message: string, logger?: string): void {
-    this.#record(entry, level, this.scrub(entry, message), logger);
-  }
-
-  /** Keeps a scrubbed line and emits it, at most 50 a second per server. */
-  #record(entry: Entry, level: string, scrubbed: string, logger?: string): void {
-    const line = { level, ...(logger && { logger }), message: clip(scrubbed) };
-    let serverLog = this.#logs.get(entry);
-    if (!serverLog) {
-      const emit = this.#options.events.emit.bind(this.#options.events);
-      serverLog = new ServerLog((count) =>
-        emit("mcp.log", {
-          serverId: entry.record.id,
-          level: "warning",
-          dropped: count,
-          message: `${count} log lines were dropped (over 50 a second)`,
-        })
-      );
-      this.#logs.set(entry, serverLog);
-    }
-    if (!serverLog.admit(line)) return;
-    this.#options.events.emit("mcp.log", { serverId: entry.record.id, ...line });
+    this.#logs.log(entry, level, message, logger);
   }
 
   /** A server's last log lines (200 at most, oldest first); 404 for an unknown id. */
   recentLog(id: string): LogLine[] {
-    return this.#logs.get(this.entry(id))?.lines() ?? [];
+    return this.#logs.recent(this.entry(id));
   }
 
   /** Replaces the record's secrets (resolved env references, OAuth tokens) in a text. */
   scrub(entry: Entry, text: string): string {
-    const oauth = this.#options.oauth?.secrets(entry.record) ?? [];
-    let own = this.#secrets.get(entry.record);
-    if (!own) this.#secrets.set(entry.record, own = secretsOf(entry.record, this.#options.env));
-    return scrubSecrets(text, oauth.length > 0 ? [...own, ...oauth] : own);
-  }
-
-  /** Re-reads one list after a list-changed notification; only that list of the state changes. */
-  async #refresh(entry: Entry, kind: "tools" | "prompts" | "resources"): Promise<void> {
-    const session = entry.session;
-    if (!session) return;
-    const change = await readList(session, entry.record, kind);
-    // The state may have moved on while the list was read: apply only the list, to the current state.
-    if (entry.session === session) entry.state = { ...entry.state, ...change };
+    return this.#logs.scrub(entry, text);
   }
 
   #setState(entry: Entry, state: ToolServerState): void {
@@ -453,8 +353,7 @@ export class ToolServerConnections {
     const plan = planConfigChange(this.#entries, config, previous);
     for (const entry of plan.removed) {
       this.traces.forget(entry.record.id);
-      this.#logs.get(entry)?.close();
-      this.#logs.delete(entry);
+      this.#logs.forget(entry);
       const id = entry.record.id;
       entry.generation++;
       this.#reconnects.reset(id);

@@ -191,3 +191,22 @@ export async function looksLikeSseEndpoint(
     controller.abort();
   }
 }
+
+/** Whether a URL answers HTTP (any status): a HEAD request, bounded by `timeoutMs`. */
+export async function answersHttp(
+  url: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<boolean> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const response = await fetch(url, { method: "HEAD", headers, signal: controller.signal });
+    await response.body?.cancel();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}

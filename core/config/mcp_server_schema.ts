@@ -1,0 +1,172 @@
+/** The `mcpServers[]` record of `service.json`: a tool server, its transport, OAuth and roots. */
+import { z } from "zod";
+import { hasEnvRef } from "./env_refs.ts";
+import { CONFIG_DEFAULTS, HttpUrl, Id, Name, Secretish, StringMap } from "./_record_fields.ts";
+
+/** How Lass obtains a tool server's OAuth tokens: a user in a browser, or the client alone. */
+export const OAUTH_GRANT_TYPES = ["authorization_code", "client_credentials"] as const;
+
+/** How a machine-to-machine client authenticates at the token endpoint. */
+export const OAUTH_CLIENT_AUTH_METHODS = [
+  "client_secret_basic",
+  "client_secret_post",
+  "private_key_jwt",
+] as const;
+
+/** JWT signing algorithms for `private_key_jwt` (asymmetric keys only). */
+export const OAUTH_SIGNING_ALGORITHMS = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+] as const;
+
+/** The three tool-server transports; `http` is Streamable HTTP. */
+export const TRANSPORTS = ["stdio", "http", "sse"] as const;
+
+const ApprovalMode = z.enum(["auto", "ask"]);
+
+/** Whether a text is an absolute `file:` URI (`file:///home/me/project`). */
+function isFileUri(value: string): boolean {
+  if (!value.startsWith("file://")) return false;
+  try {
+    return new URL(value).pathname.startsWith("/");
+  } catch {
+    return false;
+  }
+}
+
+/** One root offered to a tool server (`roots/list`): a folder or file it may work in. */
+const Root = z.strictObject({
+  uri: z.string().refine(isFileUri, {
+    message: "must be a file:// URI, e.g. file:///home/me/project",
+  }),
+  name: z.string().optional().meta({ description: "A label for the root" }),
+});
+
+/** One `mcpServers[]` record: a tool server. */
+export const McpServerSchema = z.strictObject({
+  id: Id.refine((id) => !id.includes("__"), {
+    message: "must not contain '__', which separates server and tool in model tool names",
+  }).meta({ description: "Unique id; also the prefix of the model-visible tool names" }),
+  name: Name.meta({ description: "Display name" }),
+  transport: z.enum(TRANSPORTS).meta({ description: "stdio, http (Streamable HTTP) or sse" }),
+  command: Secretish.optional().meta({
+    description: "stdio: executable; `service:demo` is the built-in demo server",
+  }),
+  args: z.array(Secretish).optional().meta({ description: "stdio: arguments" }),
+  env: StringMap.optional().meta({ description: "stdio: extra environment variables" }),
+  inheritEnv: z.array(
+    z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+      message: "must be an environment variable name",
+    }),
+  ).optional().meta({
+    description: "stdio: names of Lass's environment variables passed through to the server " +
+      "(it otherwise gets only HOME, PATH and a few more, plus `env`, which wins); never all",
+  }),
+  cwd: z.string().optional().meta({ description: "stdio: working directory" }),
+  url: HttpUrl.optional().meta({ description: "http/sse: endpoint" }),
+  headers: StringMap.optional().meta({ description: "http/sse: request headers" }),
+  disabledTools: z.array(z.string()).optional().meta({
+    description: "Tools hidden from the model",
+  }),
+  timeoutMs: z.int().min(100).max(600_000).default(CONFIG_DEFAULTS.timeoutMs).meta({
+    description: "Connect timeout in milliseconds",
+  }),
+  protocolEra: z.enum(["auto", "legacy", "modern"]).default("auto").meta({
+    description: "MCP protocol era: `auto` probes 2026-07-28 and falls back to the 2025 " +
+      "`initialize`; `legacy` speaks only 2025; `modern` only 2026-07-28",
+  }),
+  trace: z.boolean().default(true).meta({
+    description: "Record every JSON-RPC message to and from the server (the last 2,000, " +
+      "`GET /api/mcp/:id/trace`); `false` records nothing. A change applies without a reconnect",
+  }),
+  oauth: z.union([
+    z.boolean(),
+    z.strictObject({
+      clientId: z.string().optional(),
+      clientSecret: Secretish.optional(),
+      scopes: z.array(z.string()).optional(),
+      grantType: z.enum(OAUTH_GRANT_TYPES).optional().meta({
+        description: "`authorization_code` (default): the user signs in in a browser; " +
+          "`client_credentials`: machine-to-machine, no user (needs clientId and clientSecret " +
+          "or privateKey)",
+      }),
+      tokenEndpointAuthMethod: z.enum(OAUTH_CLIENT_AUTH_METHODS).optional().meta({
+        description: "client_credentials: how the client authenticates at the token endpoint; " +
+          "default private_key_jwt with a privateKey, else the secret method the server lists",
+      }),
+      privateKey: Secretish.refine(hasEnvRef, {
+        message: "must be an env reference (env:NAME): a private key is not kept in the config",
+      }).optional().meta({
+        description: "client_credentials with private_key_jwt: the PEM (PKCS #8) or JWK private " +
+          "key, as an env reference",
+      }),
+      signingAlgorithm: z.enum(OAUTH_SIGNING_ALGORITHMS).optional().meta({
+        description: "private_key_jwt: the JWT signing algorithm; default RS256",
+      }),
+    }),
+  ]).optional().meta({
+    description: "http/sse: `false` disables OAuth sign-in; an object describes a " +
+      "pre-registered client, or a machine-to-machine one (`grantType: client_credentials`)",
+  }),
+  sampling: z.enum(["ask", "auto", "deny"]).default(CONFIG_DEFAULTS.sampling).meta({
+    description: "How sampling requests from this server are handled",
+  }),
+  roots: z.array(Root).optional().meta({
+    description: "Roots offered to the server when it asks (`roots/list`): file URIs, each " +
+      "with an optional name. A change is announced to the connected server, without a reconnect",
+  }),
+  approval: z.strictObject({
+    default: ApprovalMode.optional(),
+    tools: z.record(z.string(), ApprovalMode).optional(),
+  }).optional().meta({ description: "Per-tool approval: `auto` runs, `ask` waits for the user" }),
+}).superRefine((server, ctx) => {
+  const remote = server.transport !== "stdio";
+  if (!remote && !server.command) {
+    ctx.addIssue({ code: "custom", path: ["command"], message: "is required for stdio" });
+  }
+  if (remote && !server.url) {
+    ctx.addIssue({ code: "custom", path: ["url"], message: `is required for ${server.transport}` });
+  }
+  for (const field of ["command", "args", "env", "inheritEnv", "cwd"] as const) {
+    if (remote && server[field] !== undefined) {
+      ctx.addIssue({ code: "custom", path: [field], message: "applies only to stdio" });
+    }
+  }
+  for (const field of ["url", "headers", "oauth"] as const) {
+    if (!remote && server[field] !== undefined) {
+      ctx.addIssue({ code: "custom", path: [field], message: "applies only to http and sse" });
+    }
+  }
+  if (typeof server.oauth === "object") checkOAuth(server.oauth, ctx);
+});
+
+/** The grant and client-authentication fields of a tool server's `oauth` object. */
+function checkOAuth(oauth: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const issue = (field: string, message: string) =>
+    ctx.addIssue({ code: "custom", path: ["oauth", field], message });
+  if (oauth.grantType !== "client_credentials") {
+    for (const field of ["tokenEndpointAuthMethod", "privateKey", "signingAlgorithm"]) {
+      if (oauth[field] !== undefined) issue(field, "applies only to grantType client_credentials");
+    }
+    return;
+  }
+  if (!oauth.clientId) issue("clientId", "is required for grantType client_credentials");
+  const method = oauth.tokenEndpointAuthMethod;
+  if (method === "private_key_jwt" && !oauth.privateKey) {
+    issue("privateKey", "is required for private_key_jwt");
+  } else if (typeof method === "string" && method !== "private_key_jwt" && !oauth.clientSecret) {
+    issue("clientSecret", `is required for ${method}`);
+  } else if (!oauth.clientSecret && !oauth.privateKey) {
+    issue("clientSecret", "client_credentials needs clientSecret or privateKey");
+  }
+  if (oauth.signingAlgorithm !== undefined && !oauth.privateKey) {
+    issue("signingAlgorithm", "applies only with a privateKey");
+  }
+}

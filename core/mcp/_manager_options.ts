@@ -1,0 +1,28 @@
+/** What the tool-server manager takes: its collaborators and settings, side effects included. */
+import type { EnvLookup } from "../config/env_refs.ts";
+import type { ConfigStore } from "../config/store.ts";
+import type { EventBus } from "../events.ts";
+import type { InteractionRegistry } from "../interactions.ts";
+import type { OAuthSignIn } from "./oauth/sign_in.ts";
+import type { InProcessHandler, SessionOpener } from "./client.ts";
+import type { Sampler } from "./server_requests.ts";
+
+/** What the manager needs; everything with a side effect comes in here. */
+export interface ManagerOptions {
+  config: ConfigStore;
+  events: EventBus;
+  interactions: InteractionRegistry;
+  env: EnvLookup;
+  /** Whether a path exists (a stdio server's working directory is checked before it starts). */
+  exists: (path: string) => boolean;
+  /** Opens sessions; default: the MCP SDK (loaded on first use). */
+  open?: SessionOpener;
+  /** The built-in demo server; default: `core/mcp/demo_server.ts` (loaded on first use). */
+  demoServer?: () => Promise<InProcessHandler>;
+  /** Completes sampling requests; without it they are refused with a clear error. */
+  sampler?: Sampler;
+  /** Deadline of a tool call, resource read or prompt; default 120 s. */
+  callTimeoutMs?: number;
+  /** OAuth sign-in for http and sse servers; without it a 401 is an error. */
+  oauth?: OAuthSignIn;
+}

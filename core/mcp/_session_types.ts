@@ -1,0 +1,162 @@
+/**
+ * The shapes of a tool-server session, in Lass's own terms: how to reach a server, what a session
+ * reports back, and what an open session offers. Types only (the SDK's are imported as types).
+ */
+import type {
+  CallToolResult,
+  CreateMessageRequest,
+  CreateMessageResult as PlainMessageResult,
+  CreateMessageResultWithTools,
+  ElicitRequest,
+  ElicitResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+  Tool,
+  Transport,
+} from "@modelcontextprotocol/client";
+import type { SessionAuth } from "./oauth/provider.ts";
+import type { WireSink } from "./trace.ts";
+import type { LogLevel, SessionControls } from "./_client_controls.ts";
+import type { TaskCallOptions, TaskSnapshot } from "./_client_tasks.ts";
+import type { EraSetting, EraVerdict } from "./_client_errors.ts";
+
+/** The answer to a sampling request: one content block, or blocks with tool calls when tools were offered. */
+export type CreateMessageResult = PlainMessageResult | CreateMessageResultWithTools;
+
+export type {
+  CallToolResult,
+  ElicitResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
+};
+
+/** The params of a server's sampling request. */
+export type SamplingParams = CreateMessageRequest["params"];
+/** The params of a server's elicitation request (form or url mode). */
+export type ElicitationParams = ElicitRequest["params"];
+
+/**
+ * A server Lass runs in its own process (the demo server): a new in-memory connection served like
+ * stdio, or a `fetch` function answering Streamable HTTP requests.
+ */
+export type InProcessHandler =
+  | { connect(): Transport }
+  | { fetch(request: Request): Promise<Response> };
+
+export type { SessionAuth } from "./oauth/provider.ts";
+
+/** How to reach a tool server, with env references already resolved. */
+export type TransportSpec =
+  | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | { kind: "http" | "sse"; url: string; headers: Record<string, string>; auth?: SessionAuth }
+  | { kind: "in-process"; handler: InProcessHandler };
+
+/** What the session reports back to its owner. */
+export interface SessionHandlers {
+  sampling(params: SamplingParams, signal: AbortSignal): Promise<CreateMessageResult>;
+  elicitation(params: ElicitationParams, signal: AbortSignal): Promise<ElicitResult>;
+  log(level: string, data: unknown, logger?: string): void;
+  stderr(line: string): void;
+  listChanged(kind: "tools" | "prompts" | "resources"): void;
+  /** The connection ended without `close()` being called (process exit, a stream that ended). */
+  closed(): void;
+  /** A remote transport reported a failure; the connection may be gone (the owner checks). */
+  troubled(reason: string): void;
+  /**
+   * A wire-trace sink for each transport the session opens (its own, and an era probe's): every
+   * JSON-RPC message that crosses it. Absent: nothing is recorded.
+   */
+  wire?(): WireSink;
+  /** The roots Lass offers the server (file URIs); without it, none. */
+  roots?(): { uri: string; name?: string }[];
+  /** A resource the session follows has changed. */
+  resourceUpdated?(uri: string): void;
+}
+
+/** Options of a tool call. */
+export interface CallOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: number, total?: number, message?: string) => void;
+}
+
+/** How to open a session. */
+export interface OpenOptions {
+  /** Bounds the handshake (and, under `auto`, the probe with the fallback). */
+  timeoutMs: number;
+  /** Which protocol era to speak; default `auto`. */
+  era?: EraSetting;
+  /** A verdict kept from an earlier connect to the same server: skips the probe. */
+  prior?: EraVerdict;
+  /** The log level chosen for this server before (kept across reconnects); default `debug`. */
+  logLevel?: LogLevel;
+}
+
+/** An open connection to one tool server. */
+export interface McpSession {
+  readonly serverInfo?: { name: string; version: string; title?: string };
+  readonly capabilities?: Record<string, unknown>;
+  readonly instructions?: string;
+  /** `modern` (2026-07-28 and later) or `legacy` (the 2025 `initialize` handshake). */
+  readonly era: "modern" | "legacy";
+  /** The negotiated protocol version. */
+  readonly protocolVersion?: string;
+  /** What to pass as `prior` next time. */
+  readonly verdict: EraVerdict;
+  /** Whether the peer is across the network (http, sse). */
+  readonly remote: boolean;
+  /** Completion, log level, resource subscriptions, ping and roots changes (`_client_controls.ts`). */
+  readonly controls: SessionControls;
+  /** Lists (every page); `timeoutMs` bounds the request. */
+  listTools(timeoutMs?: number): Promise<Tool[]>;
+  listPrompts(timeoutMs?: number): Promise<Prompt[]>;
+  listResources(timeoutMs?: number): Promise<Resource[]>;
+  listResourceTemplates(timeoutMs?: number): Promise<ResourceTemplate[]>;
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<CallToolResult>;
+  readResource(uri: string, options: CallOptions): Promise<ReadResourceResult>;
+  getPrompt(
+    name: string,
+    args: Record<string, string>,
+    options: CallOptions,
+  ): Promise<GetPromptResult>;
+  /**
+   * Whether a call of `tool` goes through MCP Tasks: the server runs tasks (2025
+   * `capabilities.tasks`, or the 2026 extension) and the tool allows it (2025 `execution.taskSupport`).
+   */
+  runsAsTask(tool: string): boolean;
+  /**
+   * Calls a tool that may run as a task and follows the task to its end: `onStatus` hears every
+   * change, input requests go to the session's handlers, aborting the signal cancels the task.
+   * A task that fails or is cancelled rejects with `TaskEnded`.
+   */
+  callToolTask(
+    name: string,
+    args: Record<string, unknown>,
+    options: TaskCallOptions,
+  ): Promise<CallToolResult>;
+  /** The server's current view of a task (`tasks/get`). */
+  getTask(taskId: string, timeoutMs: number): Promise<TaskSnapshot>;
+  /** Asks the server to cancel a task (cooperative: it may still complete). */
+  cancelTask(taskId: string): Promise<void>;
+  /** Whether a remote server still answers HTTP at all (any status counts); local ones are. */
+  reachable(timeoutMs: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Opens sessions; a test or another runtime may pass its own. */
+export type SessionOpener = (
+  spec: TransportSpec,
+  handlers: SessionHandlers,
+  options: OpenOptions,
+) => Promise<McpSession>;
