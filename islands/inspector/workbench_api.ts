@@ -5,33 +5,10 @@
  */
 import { api } from "../state.ts";
 import type { TraceMessage } from "../../wire/trace.ts";
+import type { Completion, CompletionRef, LogLevel } from "../../wire/tool_servers.ts";
 
-/** A reference that `completion/complete` completes an argument of. */
-export type CompletionRef =
-  | { type: "ref/prompt"; name: string }
-  | { type: "ref/resource"; uri: string };
-
-/** The answer of `POST /api/mcp/:id/complete`. */
-export interface Completion {
-  values: string[];
-  total?: number;
-  hasMore?: boolean;
-}
-
-/** The levels of MCP log messages, least severe first. */
-export const LOG_LEVELS = [
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-] as const;
-
-/** One MCP log level. */
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { LOG_LEVELS } from "../../wire/tool_servers.ts";
+export type { Completion, CompletionRef, LogLevel } from "../../wire/tool_servers.ts";
 
 const path = (id: string, action: string) => `/api/mcp/${encodeURIComponent(id)}/${action}`;
 
