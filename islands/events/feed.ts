@@ -9,6 +9,7 @@ import { ApiError } from "../api.ts";
 import { api, describeError } from "../state.ts";
 import { runOf, serverOf } from "./filters.ts";
 import type { LassEvent } from "../../wire/events.ts";
+import { sleep } from "../sleep.ts";
 
 /** A line of the timeline: an event, or a note about the stream itself. */
 export type Entry =
@@ -20,18 +21,6 @@ export type FeedStatus = "connecting" | "live" | "reconnecting" | "stopped";
 
 /** Entries kept in memory; older ones are let go (the page says how many). */
 const KEEP = 10_000;
-
-function sleep(ms: number, stop: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      stop.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    stop.addEventListener("abort", done, { once: true });
-  });
-}
 
 /** One follower of the event stream, with what it received. */
 export class EventFeed {

@@ -8,24 +8,13 @@ import { ApiError } from "../api.ts";
 import { describeError } from "../state.ts";
 import { workbenchApi } from "./workbench_api.ts";
 import type { TraceMessage } from "../../wire/trace.ts";
+import { sleep } from "../sleep.ts";
 
 /** Messages kept in the page, as many as Lass keeps per server. */
 const KEEP = 2000;
 
 /** Where the stream is. */
 export type TraceStatus = "connecting" | "live" | "reconnecting" | "stopped";
-
-function sleep(ms: number, stop: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      stop.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    stop.addEventListener("abort", done, { once: true });
-  });
-}
 
 /** A follower of one server's trace. */
 export class TraceFeed {
