@@ -10,12 +10,17 @@ import type { Entry } from "./_entry.ts";
 import { readList } from "./_establish.ts";
 import type { ToolServerState } from "./state.ts";
 
-/** Suggestions for a prompt argument or a resource-template variable (none without the capability). */
+/**
+ * Suggestions for a prompt argument or a resource-template variable: none without the capability,
+ * and none while the server is not connected (suggestions, asked for while typing, never connect
+ * a server, so one the user just disconnected stays so).
+ */
 export async function complete(
   host: CallHost,
   entry: Entry,
   request: CompletionRequest,
 ): Promise<Completion> {
+  if (entry.state.status !== "connected") return { values: [] };
   const id = entry.record.id;
   const target = request.ref.type === "ref/prompt"
     ? `the prompt ${request.ref.name}`
