@@ -10,21 +10,13 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { START_PERMISSIONS } from "../scripts/permissions.ts";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
 const INSPECTOR_VERSION = "2.12";
 const PROMPT = "Add 2 and 3 with a tool";
 const GOAL_RATIO = 0.5;
-/** The permissions of `deno task lass`. */
-const LASS_PERMISSIONS = [
-  "--allow-net",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-  "--allow-sys=hostname,networkInterfaces",
-];
-const DEMO_SERVER = [Deno.execPath(), "run", ...LASS_PERMISSIONS, MAIN_TS, "demo-server"];
+const DEMO_SERVER = [Deno.execPath(), "run", ...START_PERMISSIONS, MAIN_TS, "demo-server"];
 
 interface Ran {
   code: number;
@@ -132,7 +124,7 @@ async function main(): Promise<void> {
   try {
     const lassArgs = (config: string) => [
       "run",
-      ...LASS_PERMISSIONS,
+      ...START_PERMISSIONS,
       MAIN_TS,
       "chat",
       "--config",

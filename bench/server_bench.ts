@@ -1,17 +1,10 @@
 /** Benchmarks the real Lass server against a bare `Deno.serve` baseline in the same run. */
 import { parseArgs } from "node:util";
 import { rawHttpClient } from "./_raw_http.ts";
+import { START_PERMISSIONS } from "../scripts/permissions.ts";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url);
 const REPO_ROOT = new URL("..", import.meta.url);
-const SERVER_FLAGS = [
-  "--allow-net",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-  "--allow-sys=hostname,networkInterfaces",
-];
 const REAL_READY = /^Lass ready: http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+)$/;
 const BASELINE_READY = /^Baseline ready: (\d+)$/;
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -235,7 +228,7 @@ async function spawnDeno(args: string[], ready: RegExp): Promise<Spawned> {
 function startRealServer(dir: string): Promise<Spawned> {
   return spawnDeno([
     "run",
-    ...SERVER_FLAGS,
+    ...START_PERMISSIONS,
     MAIN_TS.pathname,
     "--port",
     "0",

@@ -6,7 +6,8 @@ import assert from "node:assert/strict";
 import { copyFile, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { buildBundles, START_PERMISSIONS } from "../scripts/build_bundle.ts";
+import { buildBundles } from "../scripts/build_bundle.ts";
+import { START_PERMISSIONS } from "../scripts/permissions.ts";
 
 export { START_PERMISSIONS };
 

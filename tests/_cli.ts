@@ -2,17 +2,9 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { START_PERMISSIONS } from "../scripts/permissions.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
-/** The permissions of `deno task lass`. */
-export const LASS_PERMISSIONS = [
-  "--allow-net",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-  "--allow-sys=hostname,networkInterfaces",
-];
 
 /** A command's exit code and output. */
 export interface Ran {
@@ -49,7 +41,7 @@ export async function runLass(args: string[], env: Record<string, string> = {}):
     Object.entries(Deno.env.toObject()).filter(([name]) => !name.startsWith("LASS_")),
   );
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...LASS_PERMISSIONS, MAIN, ...args],
+    args: ["run", ...START_PERMISSIONS, MAIN, ...args],
     env: { ...clean, NO_COLOR: "1", ...env },
     clearEnv: true,
     stdin: "null",
@@ -71,7 +63,7 @@ export interface ServingLass {
 /** Starts `main.ts serve --port 0 <args>` and waits for its ready line. */
 export async function serveLass(args: string[]): Promise<ServingLass> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...LASS_PERMISSIONS, MAIN, "serve", "--port", "0", ...args],
+    args: ["run", ...START_PERMISSIONS, MAIN, "serve", "--port", "0", ...args],
     env: { NO_COLOR: "1" },
     stdin: "null",
     stdout: "piped",

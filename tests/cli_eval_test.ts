@@ -5,18 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO_LLM, DEMO_SERVER } from "./_chat.ts";
 import type { Json } from "./_helpers.ts";
+import { START_PERMISSIONS } from "../scripts/permissions.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const EXAMPLE = new URL("../examples/demo.eval.yaml", import.meta.url).pathname;
-/** The start task's permissions. */
-const PERMISSIONS = [
-  "--allow-net",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-  "--allow-sys=hostname,networkInterfaces",
-];
 
 /** A config with two demo-kind profiles on the `playground` workspace. */
 const CONFIG = {
@@ -50,7 +42,7 @@ async function folder() {
     path: (name: string) => join(dir, name),
     async eval(...args: string[]) {
       const output = await new Deno.Command(Deno.execPath(), {
-        args: ["run", ...PERMISSIONS, MAIN, "eval", ...args],
+        args: ["run", ...START_PERMISSIONS, MAIN, "eval", ...args],
         cwd: dir,
         env,
         stdout: "piped",

@@ -4,16 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { VERSION } from "../core/version.ts";
 import { buildUi } from "../scripts/build_ui.ts";
+import { START_PERMISSIONS } from "../scripts/permissions.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const PERMISSIONS = [
-  "--allow-net",
-  "--allow-read",
-  "--allow-write",
-  "--allow-env",
-  "--allow-run",
-  "--allow-sys=hostname,networkInterfaces",
-];
 const READY = /^Lass ready: (http:\/\/[^/]+:(\d+)\/\?token=([A-Za-z0-9_-]+))$/;
 
 interface Running {
@@ -44,7 +37,7 @@ async function start(
   env: Record<string, string> = {},
 ): Promise<Running> {
   const process = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...PERMISSIONS, entry, "--port", "0", ...args],
+    args: ["run", ...START_PERMISSIONS, entry, "--port", "0", ...args],
     env: { NO_COLOR: "1", ...env },
     stdout: "piped",
     stderr: "piped",
@@ -73,16 +66,26 @@ async function tempDir() {
   return await mkdtemp(join(tmpdir(), "lass-cli-"));
 }
 
+Deno.test("deno task start and deno task lass run with the permissions of scripts/permissions.ts", async () => {
+  const { tasks } = JSON.parse(await readFile(new URL("../deno.json", import.meta.url), "utf8"));
+  for (const task of ["start", "lass"]) {
+    assert.ok(
+      tasks[task].endsWith(`deno run ${START_PERMISSIONS.join(" ")} main.ts`),
+      `deno task ${task}: ${tasks[task]}`,
+    );
+  }
+});
+
 Deno.test("--help and --version print and exit 0; bad flags exit 2", async () => {
-  const help = await run(["run", ...PERMISSIONS, MAIN, "--help"]);
+  const help = await run(["run", ...START_PERMISSIONS, MAIN, "--help"]);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /--data-dir/);
-  const version = await run(["run", ...PERMISSIONS, MAIN, "--version"]);
+  const version = await run(["run", ...START_PERMISSIONS, MAIN, "--version"]);
   assert.deepEqual([version.code, version.stdout.trim()], [0, VERSION]);
-  const badPort = await run(["run", ...PERMISSIONS, MAIN, "--port", "http"]);
+  const badPort = await run(["run", ...START_PERMISSIONS, MAIN, "--port", "http"]);
   assert.equal(badPort.code, 2);
   assert.match(badPort.stderr, /--port must be a number/);
-  const unknown = await run(["run", ...PERMISSIONS, MAIN, "--frobnicate"]);
+  const unknown = await run(["run", ...START_PERMISSIONS, MAIN, "--frobnicate"]);
   assert.equal(unknown.code, 2);
 });
 
@@ -91,7 +94,7 @@ Deno.test("an all-interfaces host is refused without the loud flag", async () =>
   try {
     const refused = await run([
       "run",
-      ...PERMISSIONS,
+      ...START_PERMISSIONS,
       MAIN,
       "--host",
       "0.0.0.0",
@@ -100,7 +103,7 @@ Deno.test("an all-interfaces host is refused without the loud flag", async () =>
     ]);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /--unsafe-expose-to-network/);
-    const viaEnv = await run(["run", ...PERMISSIONS, MAIN], { LASS_HOST: "::" });
+    const viaEnv = await run(["run", ...START_PERMISSIONS, MAIN], { LASS_HOST: "::" });
     assert.equal(viaEnv.code, 2);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -204,7 +207,7 @@ Deno.test("tool servers used by a workspace connect in the background after the 
 
 Deno.test("`main.ts demo-server` serves the demo tool server over stdio", async () => {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...PERMISSIONS, MAIN, "demo-server"],
+    args: ["run", ...START_PERMISSIONS, MAIN, "demo-server"],
     env: { NO_COLOR: "1" },
     stdin: "piped",
     stdout: "piped",
@@ -264,7 +267,7 @@ Deno.test("a port in use stops the start with a clear message", async () => {
     const { port } = blocker.addr as Deno.NetAddr;
     const result = await run([
       "run",
-      ...PERMISSIONS,
+      ...START_PERMISSIONS,
       MAIN,
       "--port",
       String(port),
@@ -285,7 +288,7 @@ Deno.test("an invalid config file stops the start with its problems and stays un
     const path = join(dir, "service.json");
     const text = '{"llms": [{"id": "a", "name": "A", "provider": "hosted-z", "model": "m"}]}';
     await writeFile(path, text);
-    const result = await run(["run", ...PERMISSIONS, MAIN, "--config", path, "--port", "0"]);
+    const result = await run(["run", ...START_PERMISSIONS, MAIN, "--config", path, "--port", "0"]);
     assert.equal(result.code, 1);
     assert.match(result.stderr, /llms\.0\.provider/);
     assert.equal(await readFile(path, "utf8"), text);
