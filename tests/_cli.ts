@@ -3,15 +3,11 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { START_PERMISSIONS } from "../scripts/permissions.ts";
+import { type Ran, runToEnd, startServer, stopServer } from "./_process.ts";
+
+export type { Ran };
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
-
-/** A command's exit code and output. */
-export interface Ran {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 /** A temp folder with a config written in it; `args` points a subcommand at both. */
 export interface CliHome {
@@ -36,20 +32,14 @@ export async function cliHome(config: unknown): Promise<CliHome> {
 }
 
 /** Runs `main.ts <args>` to its end, with stdin closed and no LASS_* variables but `env`. */
-export async function runLass(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+export function runLass(args: string[], env: Record<string, string> = {}): Promise<Ran> {
   const clean = Object.fromEntries(
     Object.entries(Deno.env.toObject()).filter(([name]) => !name.startsWith("LASS_")),
   );
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", ...START_PERMISSIONS, MAIN, ...args],
-    env: { ...clean, NO_COLOR: "1", ...env },
+  return runToEnd(Deno.execPath(), ["run", ...START_PERMISSIONS, MAIN, ...args], {
+    env: { ...clean, ...env },
     clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+  });
 }
 
 /** A `lass serve` child on a free port, with the URL and token it printed. */
@@ -62,32 +52,19 @@ export interface ServingLass {
 
 /** Starts `main.ts serve --port 0 <args>` and waits for its ready line. */
 export async function serveLass(args: string[]): Promise<ServingLass> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...START_PERMISSIONS, MAIN, "serve", "--port", "0", ...args],
-    env: { NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const stderr = new Response(child.stderr).text();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
-  while (!buffered.includes("\n")) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`lass serve exited before its ready line: ${await stderr}`);
-    buffered += value;
-  }
-  const match = /^Lass ready: ((http:\/\/[^/]+)\/\?token=([A-Za-z0-9_-]+))$/m.exec(buffered);
-  if (!match) throw new Error(`no ready line in ${JSON.stringify(buffered)}`);
+  const server = await startServer(Deno.execPath(), [
+    "run",
+    ...START_PERMISSIONS,
+    MAIN,
+    "serve",
+    "--port",
+    "0",
+    ...args,
+  ]);
   return {
-    url: match[1],
-    origin: match[2],
-    token: match[3],
-    stop: async () => {
-      child.kill("SIGTERM");
-      await reader.cancel();
-      await child.status;
-      await stderr;
-    },
+    url: server.url,
+    origin: server.base,
+    token: server.token,
+    stop: async () => void await stopServer(server),
   };
 }

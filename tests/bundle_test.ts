@@ -8,15 +8,8 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchChromium, skipBrowser, watchForProblems } from "./_browser.ts";
-import {
-  builtBundles,
-  copyAlone,
-  initializeOverStdio,
-  runToEnd,
-  START_PERMISSIONS,
-  startServer,
-  stopServer,
-} from "./_bundle.ts";
+import { builtBundles, copyAlone, START_PERMISSIONS } from "./_bundle.ts";
+import { initializeOverStdio, runToEnd, startServer, stopServer } from "./_process.ts";
 import { parseNdjson } from "./_chat.ts";
 import type { Json } from "./_helpers.ts";
 

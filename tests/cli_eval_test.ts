@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { DEMO_LLM, DEMO_SERVER } from "./_chat.ts";
 import type { Json } from "./_helpers.ts";
 import { START_PERMISSIONS } from "../scripts/permissions.ts";
+import { runToEnd } from "./_process.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const EXAMPLE = new URL("../examples/demo.eval.yaml", import.meta.url).pathname;
@@ -40,17 +41,11 @@ async function folder() {
   return {
     dir,
     path: (name: string) => join(dir, name),
-    async eval(...args: string[]) {
-      const output = await new Deno.Command(Deno.execPath(), {
-        args: ["run", ...START_PERMISSIONS, MAIN, "eval", ...args],
+    eval: (...args: string[]) =>
+      runToEnd(Deno.execPath(), ["run", ...START_PERMISSIONS, MAIN, "eval", ...args], {
         cwd: dir,
         env,
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-      return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
-    },
+      }),
     async json(name: string): Promise<Json> {
       return JSON.parse(await readFile(join(dir, name), "utf8"));
     },

@@ -5,61 +5,23 @@ import { join } from "node:path";
 import { VERSION } from "../core/version.ts";
 import { buildUi } from "../scripts/build_ui.ts";
 import { START_PERMISSIONS } from "../scripts/permissions.ts";
+import { initializeOverStdio, runToEnd, startServer } from "./_process.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const READY = /^Lass ready: (http:\/\/[^/]+:(\d+)\/\?token=([A-Za-z0-9_-]+))$/;
-
-interface Running {
-  process: Deno.ChildProcess;
-  /** The printed URL. */
-  url: string;
-  port: number;
-  token: string;
-  stderr: () => Promise<string>;
+/** Runs `deno <args>` to its end and returns its exit code and output. */
+function run(args: string[], env: Record<string, string> = {}) {
+  return runToEnd(Deno.execPath(), args, { env });
 }
 
-/** Runs a command to its end and returns its exit code and output. */
-async function run(args: string[], env: Record<string, string> = {}) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args,
-    env: { NO_COLOR: "1", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
-}
-
-/** Starts a server and waits for its ready line. */
-async function start(
-  entry: string,
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<Running> {
-  const process = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...START_PERMISSIONS, entry, "--port", "0", ...args],
-    env: { NO_COLOR: "1", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const stderrText = new Response(process.stderr).text();
-  const lines = process.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let buffered = "";
-  while (!buffered.includes("\n")) {
-    const { done, value } = await lines.read();
-    if (done) throw new Error(`the server exited before it was ready: ${await stderrText}`);
-    buffered += value;
-  }
-  lines.releaseLock();
-  const match = READY.exec(buffered.split("\n")[0]);
-  assert.ok(match, `ready line: ${buffered}`);
-  return {
-    process,
-    url: match[1],
-    port: Number(match[2]),
-    token: match[3],
-    stderr: () => stderrText,
-  };
+/** Starts `entry` on a free port and waits for its ready line. */
+function start(entry: string, args: string[], env: Record<string, string> = {}) {
+  return startServer(
+    Deno.execPath(),
+    ["run", ...START_PERMISSIONS, entry, "--port", "0", ...args],
+    {
+      env,
+    },
+  );
 }
 
 async function tempDir() {
@@ -139,7 +101,7 @@ Deno.test("with the loud flag an all-interfaces host starts, warns, and still ch
     await page.body?.cancel();
     server.process.kill("SIGTERM");
     assert.equal((await server.process.status).code, 0);
-    const stderr = await server.stderr();
+    const stderr = await server.stderr;
     assert.match(stderr, /WARNING: Lass is reachable from the network/);
     assert.match(stderr, /Accepted host names: .*loopback \(localhost, 127\.0\.0\.1, ::1\)/);
     assert.ok(stderr.includes(new URL(server.url).hostname), "the printed host is accepted");
@@ -173,7 +135,7 @@ Deno.test("the server starts with no setup, prints its URL, serves, and stops cl
     server.process.kill("SIGTERM");
     const status = await server.process.status;
     await events.body?.cancel().catch(() => {});
-    assert.equal(status.code, 0, await server.stderr());
+    assert.equal(status.code, 0, await server.stderr);
     JSON.parse(await readFile(join(dir, "service.json"), "utf8"));
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -206,33 +168,14 @@ Deno.test("tool servers used by a workspace connect in the background after the 
 });
 
 Deno.test("`main.ts demo-server` serves the demo tool server over stdio", async () => {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...START_PERMISSIONS, MAIN, "demo-server"],
-    env: { NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(
-    JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: {},
-        clientInfo: { name: "t", version: "1" },
-      },
-    }) + "\n",
-  ));
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) text += (await reader.read()).value ?? "";
-  assert.equal(JSON.parse(text.split("\n")[0]).result.serverInfo.name, "lass-demo");
-  await writer.close();
-  await reader.cancel();
-  assert.equal((await child.status).code, 0, "it exits when stdin closes");
+  const answer = await initializeOverStdio(Deno.execPath(), [
+    "run",
+    ...START_PERMISSIONS,
+    MAIN,
+    "demo-server",
+  ]);
+  assert.equal(answer.serverName, "lass-demo");
+  assert.equal(answer.code, 0, "it exits when stdin closes");
 });
 
 Deno.test("LASS_TOKEN, LASS_CONFIG and LASS_DATA_DIR are honoured", async () => {
@@ -336,7 +279,7 @@ Deno.test("routes print no runtime warnings (POST /api/ui/generate, chat, llm/te
     }
     server.process.kill("SIGTERM");
     assert.equal((await server.process.status).code, 0);
-    const stderr = await server.stderr();
+    const stderr = await server.stderr;
     assert.doesNotMatch(stderr, /warn|deprecat|Deno\.serve/i, stderr);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -7,17 +7,14 @@ import assert from "node:assert/strict";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isAlive, processTree, type TreeProcess } from "../core/mcp/_process_tree.ts";
+import { builtBundles, copyAlone, recipeFrom, START_PERMISSIONS } from "./_bundle.ts";
 import {
-  builtBundles,
-  copyAlone,
   initializeOverStdio,
-  recipeFrom,
   runToEnd,
   type ServerProcess,
-  START_PERMISSIONS,
   startServer,
   stopServer,
-} from "./_bundle.ts";
+} from "./_process.ts";
 import { chatConfig, DEMO_SERVER, parseNdjson } from "./_chat.ts";
 import type { Json } from "./_helpers.ts";
 
