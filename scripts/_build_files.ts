@@ -1,4 +1,7 @@
-/** What the build scripts share: modification times of sources and a lock between concurrent builds. */
+/**
+ * What the build scripts share: running `deno`, modification times of sources and a lock between
+ * concurrent builds.
+ */
 import { mkdir, open, readdir, rm, stat } from "node:fs/promises";
 
 /** A lock older than this belongs to a build that died. */
@@ -52,5 +55,20 @@ export async function withLock<T>(lock: URL, run: () => Promise<T>): Promise<T> 
     return await run();
   } finally {
     await rm(lock, { force: true });
+  }
+}
+
+/** Runs `deno <args>` in `cwd`; a failure throws with what it printed. */
+export async function runDeno(args: string[], cwd: string): Promise<void> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  if (!output.success) {
+    const text = new TextDecoder().decode(output.stderr) + new TextDecoder().decode(output.stdout);
+    throw new Error(`deno ${args[0]} failed:\n${text.trim()}`);
   }
 }

@@ -10,7 +10,7 @@
  */
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { mtimeOf, newestIn, withLock } from "./_build_files.ts";
+import { mtimeOf, newestIn, runDeno, withLock } from "./_build_files.ts";
 import { buildUi, UI_OUT } from "./build_ui.ts";
 import { START_PERMISSIONS } from "./permissions.ts";
 
@@ -89,20 +89,6 @@ export const EMBEDDED_UI: EmbeddedUi = ${JSON.stringify({ manifest, files })};
 `;
 }
 
-async function deno(args: string[]): Promise<void> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args,
-    cwd: fileURLToPath(ROOT),
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  if (!output.success) {
-    const text = new TextDecoder().decode(output.stderr) + new TextDecoder().decode(output.stdout);
-    throw new Error(`deno ${args[0]} failed:\n${text.trim()}`);
-  }
-}
-
 /** Bundles `entry` into `dist/<name>`, replacing the old file only once the new one is whole. */
 async function bundle(entry: string, name: string): Promise<string> {
   const target = fileURLToPath(new URL(name, DIST));
@@ -110,7 +96,10 @@ async function bundle(entry: string, name: string): Promise<string> {
   // packages only to outputs it sees as JavaScript.
   const tmp = target.replace(/\.js$/, `.tmp-${Deno.pid}.js`);
   try {
-    await deno(["bundle", "--platform", "deno", "--quiet", "-o", tmp, entry]);
+    await runDeno(
+      ["bundle", "--platform", "deno", "--quiet", "-o", tmp, entry],
+      fileURLToPath(ROOT),
+    );
     await rename(tmp, target);
   } finally {
     await rm(tmp, { force: true });
@@ -173,7 +162,10 @@ export async function compileBinary(): Promise<string> {
     const { cli } = await generate();
     const target = fileURLToPath(new URL("lass", DIST));
     try {
-      await deno(["compile", ...START_PERMISSIONS, "--quiet", "-o", target, cli]);
+      await runDeno(
+        ["compile", ...START_PERMISSIONS, "--quiet", "-o", target, cli],
+        fileURLToPath(ROOT),
+      );
     } catch (error) {
       if (!/denort/.test((error as Error).message) || Deno.env.get("DENORT_BIN")) throw error;
       throw new Error(

@@ -10,7 +10,7 @@
  */
 import { copyFile, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { mtimeOf, newestIn, withLock } from "./_build_files.ts";
+import { mtimeOf, newestIn, runDeno, withLock } from "./_build_files.ts";
 
 const ROOT = new URL("../", import.meta.url);
 /** The build folder the server serves `/assets/` from (see `routes/assets.ts`). */
@@ -64,27 +64,17 @@ function staticImports(code: string): string[] {
 }
 
 async function bundle(outdir: URL): Promise<void> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "bundle",
-      "--quiet",
-      "--platform",
-      "browser",
-      "--minify",
-      "--code-splitting",
-      "--outdir",
-      fileURLToPath(outdir),
-      ...ENTRIES,
-    ],
-    cwd: fileURLToPath(ROOT),
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  if (!output.success) {
-    const text = new TextDecoder().decode(output.stderr) + new TextDecoder().decode(output.stdout);
-    throw new Error(`deno bundle failed:\n${text.trim()}`);
-  }
+  await runDeno([
+    "bundle",
+    "--quiet",
+    "--platform",
+    "browser",
+    "--minify",
+    "--code-splitting",
+    "--outdir",
+    fileURLToPath(outdir),
+    ...ENTRIES,
+  ], fileURLToPath(ROOT));
 }
 
 async function build(): Promise<Manifest> {
