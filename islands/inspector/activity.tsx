@@ -7,11 +7,15 @@ import { useEffect, useMemo } from "preact/hooks";
 import { bootstrap } from "../state.ts";
 import { HistoryPane } from "./history.tsx";
 import { RawTrace } from "./raw_trace.tsx";
+import { tabId, type TabItem, TabList } from "./tab_list.tsx";
 import { TraceFeed } from "./trace_feed.ts";
 
 type View = "history" | "raw";
 
-const VIEWS: [View, string][] = [["history", "History"], ["raw", "Messages"]];
+const VIEWS: TabItem<View>[] = [
+  { name: "history", label: "History" },
+  { name: "raw", label: "Messages" },
+];
 
 /** History and raw messages of one server. */
 export function Activity({ serverId }: { serverId: string }) {
@@ -23,34 +27,16 @@ export function Activity({ serverId }: { serverId: string }) {
   const view = useSignal<View>("history");
   const status = feed.status.value;
   const record = bootstrap.value?.config.mcpServers?.find((server) => server.id === serverId);
-  const idOf = (name: View) => `activity-tab-${name}`;
-  const onKey = (event: KeyboardEvent) => {
-    if (event.key !== "ArrowRight" && event.key !== "ArrowLeft") return;
-    event.preventDefault();
-    const next = view.peek() === "history" ? "raw" : "history";
-    view.value = next;
-    document.getElementById(idOf(next))?.focus();
-  };
   return (
     <section class="activity" aria-label="Activity">
       <header class="activity-head">
-        <div class="inspector-tabs" role="tablist" aria-label="Activity">
-          {VIEWS.map(([name, label]) => (
-            <button
-              key={name}
-              id={idOf(name)}
-              type="button"
-              role="tab"
-              aria-selected={view.value === name}
-              aria-controls="activity-tabpanel"
-              tabIndex={view.value === name ? 0 : -1}
-              onClick={() => view.value = name}
-              onKeyDown={onKey}
-            >
-              {label}
-            </button>
-          ))}
-        </div>
+        <TabList
+          group="activity"
+          label="Activity"
+          panelId="activity-tabpanel"
+          tabs={VIEWS}
+          selected={view}
+        />
         <span class={`stream-state state-${status}`} role="status">
           <span class="dot" aria-hidden="true" />
           {status === "live"
@@ -70,7 +56,7 @@ export function Activity({ serverId }: { serverId: string }) {
           )
           : null}
       </header>
-      <div id="activity-tabpanel" role="tabpanel" aria-labelledby={idOf(view.value)}>
+      <div id="activity-tabpanel" role="tabpanel" aria-labelledby={tabId("activity", view.value)}>
         {view.value === "history"
           ? <HistoryPane serverId={serverId} messages={feed.messages} />
           : <RawTrace serverId={serverId} messages={feed.messages} />}

@@ -17,6 +17,7 @@ import { RootsEditor } from "./roots_editor.tsx";
 import { TasksPanel } from "./tasks.tsx";
 import { ToolsTab } from "./tools.tsx";
 import type { ServerStatus, ToolServerState } from "../../wire/bootstrap.ts";
+import { tabId, type TabItem, TabList } from "./tab_list.tsx";
 
 const STATUS_CLASS: Record<ServerStatus, string> = {
   connected: "badge-ok",
@@ -130,41 +131,28 @@ type Tab = "tools" | "prompts" | "resources";
 
 function Tabs({ state }: { state: ToolServerState }) {
   const tab = useSignal<Tab>("tools");
-  const tabs: [Tab, string, number][] = [
-    ["tools", "Tools", state.tools.length],
-    ["prompts", "Prompts", state.prompts.length],
-    ["resources", "Resources", state.resources.length + state.resourceTemplates.length],
-  ];
-  const idOf = (name: Tab) => `inspector-tab-${name}`;
-  const onKey = (event: KeyboardEvent) => {
-    const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
-    if (step === 0) return;
-    event.preventDefault();
-    const index = tabs.findIndex(([name]) => name === tab.peek());
-    const next = tabs[(index + step + tabs.length) % tabs.length][0];
-    tab.value = next;
-    document.getElementById(idOf(next))?.focus();
-  };
+  const tabs: TabItem<Tab>[] = [
+    ["tools", "Tools", state.tools.length] as const,
+    ["prompts", "Prompts", state.prompts.length] as const,
+    ["resources", "Resources", state.resources.length + state.resourceTemplates.length] as const,
+  ].map(([name, label, count]) => ({
+    name,
+    label: (
+      <>
+        {label} <span class="count">{count}</span>
+      </>
+    ),
+  }));
   return (
     <>
-      <div class="inspector-tabs" role="tablist" aria-label="What the server offers">
-        {tabs.map(([name, label, count]) => (
-          <button
-            key={name}
-            id={idOf(name)}
-            type="button"
-            role="tab"
-            aria-selected={tab.value === name}
-            aria-controls="inspector-tabpanel"
-            tabIndex={tab.value === name ? 0 : -1}
-            onClick={() => tab.value = name}
-            onKeyDown={onKey}
-          >
-            {label} <span class="count">{count}</span>
-          </button>
-        ))}
-      </div>
-      <div id="inspector-tabpanel" role="tabpanel" aria-labelledby={idOf(tab.value)}>
+      <TabList
+        group="inspector"
+        label="What the server offers"
+        panelId="inspector-tabpanel"
+        tabs={tabs}
+        selected={tab}
+      />
+      <div id="inspector-tabpanel" role="tabpanel" aria-labelledby={tabId("inspector", tab.value)}>
         {tab.value === "tools"
           ? <ToolsTab state={state} />
           : tab.value === "prompts"
