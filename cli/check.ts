@@ -5,6 +5,8 @@ import { LassError } from "../core/errors.ts";
 import { CliError } from "./errors.ts";
 import { COMMON_HELP, openLass, parseFlags } from "./options.ts";
 import { Spinner } from "./spinner.ts";
+import { table } from "./table.ts";
+import { plural } from "../islands/format.ts";
 
 /** The help of `lass check`. */
 export const CHECK_HELP = `Usage: lass check [--workspace <id> | --all] [--junit <file>] [--json]
@@ -25,17 +27,6 @@ Options:
   --json              Print the report as JSON instead of the table
 ${COMMON_HELP}
 `;
-
-function plural(count: number, one: string): string {
-  return `${count} ${count === 1 ? one : `${one}s`}`;
-}
-
-/** Rows as columns padded to the widest cell. */
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd())
-    .join("\n");
-}
 
 /** A count of errors and warnings, or `ok`. */
 function counts(errors: number, warnings: number): string {

@@ -6,6 +6,7 @@ import type { EvalProgress } from "../wire/evals.ts";
 import { CliError } from "./errors.ts";
 import { COMMON_HELP, openLass, parseFlags } from "./options.ts";
 import { Spinner } from "./spinner.ts";
+import { table } from "./table.ts";
 
 /** The help of `lass eval`. */
 export const EVAL_HELP = `Usage: lass eval <file.eval.yaml|json> [options]
@@ -82,13 +83,6 @@ async function writeOutput(path: string, text: string, what: string): Promise<vo
   } catch (error) {
     throw new CliError(`cannot write the ${what} ${path}: ${(error as Error).message}`, 1);
   }
-}
-
-/** Rows as columns padded to the widest cell. */
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd())
-    .join("\n");
 }
 
 /** The report as a person reads it: a row per case and model, the failures, the totals. */
