@@ -1,7 +1,7 @@
 /** The render tool of a chat run: A2UI surfaces from the model's compact input (see `core/genui`). */
 import { dynamicTool, jsonSchema, type Tool, type ToolSet } from "ai";
 import type { Workspace } from "../config/schema.ts";
-import { offerFor, type UiOffer } from "../genui/offer.ts";
+import { offerFor, type UiOffer, uiSettings } from "../genui/offer.ts";
 import {
   type RenderToolDefinition,
   renderToolDefinition,
@@ -75,6 +75,8 @@ export async function uiTools(
 ): Promise<UiTools> {
   const tools: ToolSet = {};
   const origins = new Map<string, ToolOrigin>();
+  // Loading the catalogs takes time: not when the render tool is off.
+  if (!uiSettings(workspace)) return { tools, origins };
   const offer = offerFor(workspace, await service.catalogs.list());
   if (!offer) return { tools, origins };
   const { definition, tool } = renderTool(offer, new SurfaceIds(`ui-${runId.slice(0, 8)}`));
