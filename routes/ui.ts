@@ -83,7 +83,7 @@ export const uiRoutes: Routes = {
       const body = await readBody(req, PreviewBody);
       const offer = await previewOffer(service, body.workspaceId, body.repair);
       const { expandSurface } = await import("../core/genui/surface.ts");
-      if (!("component" in body)) return json(expandSurface(body.input, offer));
+      if (!("component" in body)) return json(await expandSurface(body.input, offer));
       const { catalogId, name } = body.component;
       const catalog = (await service.catalogs.list()).find((candidate) =>
         candidate.catalogId === catalogId || candidate.id === catalogId
@@ -98,7 +98,7 @@ export const uiRoutes: Routes = {
       }
       const { componentExample } = await import("../core/genui/example.ts");
       const input = { ...componentExample(component), catalogId: catalog.catalogId };
-      const result = expandSurface(input, offer);
+      const result = await expandSurface(input, offer);
       return json({ component: { catalogId: catalog.catalogId, name }, input, ...result });
     },
   },

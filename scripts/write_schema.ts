@@ -1,8 +1,18 @@
-/** Writes `schema/service.schema.json` and `schema/eval.schema.json` from the zod schemas (`deno task schema`). */
+/**
+ * Writes `schema/service.schema.json` and `schema/eval.schema.json` from the zod schemas, and
+ * `schema/standard_catalog.json` (the standard catalog's view) from `@a2ui/web_core`
+ * (`deno task schema`).
+ */
 import { configJsonSchema } from "../core/config/schema.ts";
 import { evalJsonSchema } from "../core/evals/file.ts";
+import { viewOf } from "../core/genui/catalog.ts";
+import { loadStandardCatalog } from "../core/genui/load.ts";
 
-const schemas = { "service.schema.json": configJsonSchema(), "eval.schema.json": evalJsonSchema() };
+const schemas = {
+  "service.schema.json": configJsonSchema(),
+  "eval.schema.json": evalJsonSchema(),
+  "standard_catalog.json": viewOf(await loadStandardCatalog()),
+};
 for (const [name, schema] of Object.entries(schemas)) {
   const target = new URL(`../schema/${name}`, import.meta.url);
   await Deno.writeTextFile(target, JSON.stringify(schema, null, 2) + "\n");

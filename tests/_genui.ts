@@ -1,12 +1,12 @@
 /** Generative-UI test helpers: offers over the standard catalog and a renderability check. */
 import assert from "node:assert/strict";
 import type { LoadedCatalog } from "../core/genui/catalog.ts";
-import { loadStandardCatalog } from "../core/genui/load.ts";
 import { openOffer, type UiOffer } from "../core/genui/offer.ts";
+import { standardCatalog } from "../core/genui/standard_catalog.ts";
 
-/** An offer of the standard catalog with nothing denied. */
-export async function standardOffer(overrides: Partial<UiOffer> = {}): Promise<UiOffer> {
-  return { ...openOffer([await loadStandardCatalog()]), ...overrides };
+/** An offer of the standard catalog (as the registry lists it) with nothing denied. */
+export function standardOffer(overrides: Partial<UiOffer> = {}): UiOffer {
+  return { ...openOffer([standardCatalog]), ...overrides };
 }
 
 /**
@@ -17,11 +17,16 @@ export async function assertRenderable(messages: unknown[], catalogs?: LoadedCat
   const { MessageProcessor, Catalog } = await import("@a2ui/web_core/v0_9");
   const { basicCatalog } = await import("@a2ui/web_core/v0_9/basic_catalog");
   const runtime = catalogs
-    ? catalogs.map((catalog) =>
-      catalog.source === "standard" ? basicCatalog : new Catalog(
-        catalog.catalogId,
-        [...catalog.validators].map(([name, validator]) => ({ name, schema: validator.schema })),
-      )
+    ? await Promise.all(
+      catalogs.map(async (catalog) =>
+        catalog.source === "standard" ? basicCatalog : new Catalog(
+          catalog.catalogId,
+          [...await catalog.validators()].map(([name, validator]) => ({
+            name,
+            schema: validator.schema,
+          })),
+        )
+      ),
     )
     : [basicCatalog];
   // deno-lint-ignore no-explicit-any

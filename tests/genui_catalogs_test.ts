@@ -1,10 +1,11 @@
 /** UI component catalogs: the standard one, configured ones from a file, a URL and inline, broken ones. */
 import assert from "node:assert/strict";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { nodeFileSystem } from "../core/files_node.ts";
-import { BASIC_CATALOG_ID } from "../core/genui/catalog.ts";
-import { loadCatalogRecord } from "../core/genui/load.ts";
+import { BASIC_CATALOG_ID, viewOf } from "../core/genui/catalog.ts";
+import { loadCatalogRecord, loadStandardCatalog } from "../core/genui/load.ts";
+import { standardCatalog } from "../core/genui/standard_catalog.ts";
 import { type Json, post, readJsonResponse, startService } from "./_helpers.ts";
 import { bannerCatalog } from "./_genui.ts";
 
@@ -76,6 +77,23 @@ Deno.test("GET /api/catalogs lists the standard catalog from @a2ui/web_core with
   } finally {
     await t.close();
   }
+});
+
+Deno.test("schema/standard_catalog.json is the standard catalog as @a2ui/web_core defines it (run `deno task schema`)", async () => {
+  const committed = JSON.parse(
+    await readFile(new URL("../schema/standard_catalog.json", import.meta.url), "utf8"),
+  );
+  assert.deepEqual(
+    committed,
+    viewOf(await loadStandardCatalog()),
+    "schema/standard_catalog.json differs from @a2ui/web_core's basic catalog: run `deno task schema`",
+  );
+  // The listed catalog is that view; its validators (from web_core) cover exactly its components.
+  assert.deepEqual(viewOf(standardCatalog), committed);
+  assert.deepEqual(
+    [...(await standardCatalog.validators()).keys()],
+    committed.components.map((component: Json) => component.name),
+  );
 });
 
 Deno.test("configured catalogs load from a file, a URL and inline; broken ones report errors alone", async () => {

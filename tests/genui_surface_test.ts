@@ -16,8 +16,8 @@ function codes(result: { problems: { code: string; repaired?: true }[] }) {
   };
 }
 
-async function expand(input: unknown, overrides: Partial<UiOffer> = {}) {
-  return expandSurface(input, await standardOffer(overrides), new SurfaceIds("t"));
+function expand(input: unknown, overrides: Partial<UiOffer> = {}) {
+  return expandSurface(input, standardOffer(overrides), new SurfaceIds("t"));
 }
 
 Deno.test("a valid surface expands into createSurface, updateComponents and updateDataModel", async () => {
@@ -107,9 +107,9 @@ Deno.test("exactly one root: repaired when missing (one top or several), refused
   assert.deepEqual(codes(strict), { open: ["missing-root"], repaired: [] });
 
   // Without Column in the offer, several top-level components cannot be wrapped.
-  const offer = await standardOffer();
+  const offer = standardOffer();
   offer.catalogs[0] = { ...offer.catalogs[0], components: ["Text"] };
-  const noColumn = expandSurface({ components: [text("a"), text("b")] }, offer);
+  const noColumn = await expandSurface({ components: [text("a"), text("b")] }, offer);
   assert.deepEqual(codes(noColumn).open, ["missing-root"]);
 });
 
@@ -332,14 +332,35 @@ Deno.test("the input itself: an object with a non-empty components list, data an
   assert.match(messages.problems[0].message, /not A2UI messages/);
 });
 
+Deno.test("a catalog whose validators cannot load is reported as a problem; nothing throws", async () => {
+  const offer = standardOffer();
+  const [offered] = offer.catalogs;
+  const missing = () => Promise.reject(new Error("the package is missing"));
+  offer.catalogs[0] = { ...offered, catalog: { ...offered.catalog, validators: missing } };
+  const result = await expandSurface({ catalogId: "standard", components: [text("root")] }, offer);
+  assert.equal(result.ok, false);
+  assert.equal(result.catalogId, BASIC_CATALOG_ID);
+  assert.deepEqual(result.messages, []);
+  assert.deepEqual(result.problems, [{
+    code: "unavailable-catalog",
+    path: "/catalogId",
+    message: `the catalog ${BASIC_CATALOG_ID} cannot be loaded: the package is missing`,
+  }]);
+});
+
 Deno.test("surface ids are unique per run: a repeated id gets a suffix, a missing one is made", async () => {
-  const offer = await standardOffer();
+  const offer = standardOffer();
   const ids = new SurfaceIds("ui-run1");
   const input = { surfaceId: "card", components: [text("root")] };
-  assert.equal(expandSurface(input, offer, ids).surfaceId, "card");
-  assert.equal(expandSurface(input, offer, ids).surfaceId, "card-2");
-  assert.equal(expandSurface({ components: [text("root")] }, offer, ids).surfaceId, "ui-run1-3");
-  const odd = expandSurface({ surfaceId: "my card!", components: [text("root")] }, offer, ids);
+  assert.equal((await expandSurface(input, offer, ids)).surfaceId, "card");
+  assert.equal((await expandSurface(input, offer, ids)).surfaceId, "card-2");
+  const made = await expandSurface({ components: [text("root")] }, offer, ids);
+  assert.equal(made.surfaceId, "ui-run1-3");
+  const odd = await expandSurface(
+    { surfaceId: "my card!", components: [text("root")] },
+    offer,
+    ids,
+  );
   assert.equal(odd.surfaceId, "my-card-");
   assert.equal(odd.problems[0].code, "invalid-surface-id");
 });

@@ -44,3 +44,20 @@ Deno.test("main.ts and lass serve reach no SDK (AI SDK, MCP, A2A, AG-UI, yaml) t
   assert.deepEqual(await staticPackages("../cli/serve.ts"), []);
   assert.deepEqual(await staticPackages("../core/lass.ts"), ["zod"]);
 });
+
+Deno.test("describing the render tool reaches no A2UI package, date-fns or zod-to-json-schema", async () => {
+  // A chat turn lists the catalogs and builds the tool; web_core loads with the first surface.
+  for (
+    const path of [
+      "../core/genui/registry.ts",
+      "../core/genui/standard_catalog.ts",
+      "../core/genui/render_tool.ts",
+      "../core/chat/ui_tools.ts",
+    ]
+  ) {
+    const heavy = (await staticPackages(path)).filter((name) =>
+      /^(@a2ui\/|date-fns|lit|zod-to-json-schema)/.test(name)
+    );
+    assert.deepEqual(heavy, [], path);
+  }
+});

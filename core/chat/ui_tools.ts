@@ -40,7 +40,7 @@ export function renderTool(
       const started = performance.now();
       // The A2UI checks load with the first surface, not with every chat.
       const { expandSurface } = await import("../genui/surface.ts");
-      const result = expandSurface(input, offer, ids);
+      const result = await expandSurface(input, offer, ids);
       onResult?.(result);
       const text = resultText(result, definition.name);
       const run: ToolRun = {

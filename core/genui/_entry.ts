@@ -1,4 +1,6 @@
 /** What the surface checks share: a component entry, the problem reporter, JSON pointers. */
+import type { ComponentValidators } from "./catalog.ts";
+import type { OfferedCatalog } from "./offer.ts";
 
 /** A JSON object. */
 export type Json = Record<string, unknown>;
@@ -12,6 +14,11 @@ export interface Entry {
   type?: string;
   /** The props passed the catalog's schema (after repairs). */
   valid: boolean;
+}
+
+/** The catalog a surface is checked against: as the workspace offers it, its validators loaded. */
+export interface CheckedCatalog extends OfferedCatalog {
+  validators: ComponentValidators;
 }
 
 /** Records a problem; `repaired` when it was fixed. */

@@ -1,21 +1,30 @@
 /** The property checks of the surface: each component against its catalog's zod schema. */
-import type { LoadedCatalog } from "./catalog.ts";
-import type { OfferedCatalog, UiOffer } from "./offer.ts";
-import { type Entry, isRecord, type Json, listed, loose, pointer, type Report } from "./_entry.ts";
+import type { ComponentValidator } from "./catalog.ts";
+import type { UiOffer } from "./offer.ts";
+import {
+  type CheckedCatalog,
+  type Entry,
+  isRecord,
+  type Json,
+  listed,
+  loose,
+  pointer,
+  type Report,
+} from "./_entry.ts";
 
 /** Checks each component's type and properties against the catalog, repairing what is safe. */
 export function checkProps(
   entries: Entry[],
-  offered: OfferedCatalog,
+  offered: CheckedCatalog,
   offer: UiOffer,
   report: Report,
 ): void {
-  const { catalog } = offered;
+  const { catalog, validators } = offered;
   for (const entry of entries) {
     if (!entry.type) continue;
     const at = `${entry.path}/component`;
     if (!offered.components.includes(entry.type)) {
-      if (offer.denied.has(entry.type) || catalog.validators.has(entry.type)) {
+      if (offer.denied.has(entry.type) || validators.has(entry.type)) {
         report("denied-component", at, `${entry.type} is not allowed in this workspace`);
       } else {
         const elsewhere = offer.catalogs.find((other) => other.components.includes(entry.type!));
@@ -32,18 +41,17 @@ export function checkProps(
       }
       continue;
     }
-    entry.valid = checkComponentProps(entry, catalog, offer.repair, report);
+    entry.valid = checkComponentProps(entry, validators.get(entry.type)!, offer.repair, report);
   }
 }
 
 /** Validates one component's props with its zod schema; repairs unknown keys and enum case. */
 function checkComponentProps(
   entry: Entry,
-  catalog: LoadedCatalog,
+  validator: ComponentValidator,
   repair: boolean,
   report: Report,
 ): boolean {
-  const validator = catalog.validators.get(entry.type!)!;
   const { id, component, ...props } = entry.fields;
   // v0.8 children: {"explicitList": [...]}
   if (repair && isRecord(props.children) && Array.isArray(props.children.explicitList)) {

@@ -1,8 +1,15 @@
 /** The tree checks of the surface: references, the root, cycles, depth and reachability. */
 import { extractRefFields } from "@a2ui/web_core/v0_9";
-import type { LoadedCatalog } from "./catalog.ts";
-import type { OfferedCatalog, UiOffer } from "./offer.ts";
-import { type Entry, isRecord, listed, pointer, type Report } from "./_entry.ts";
+import type { ComponentValidators } from "./catalog.ts";
+import type { UiOffer } from "./offer.ts";
+import {
+  type CheckedCatalog,
+  type Entry,
+  isRecord,
+  listed,
+  pointer,
+  type Report,
+} from "./_entry.ts";
 
 /** The deepest a component tree may be (as the A2UI reference validator allows). */
 export const MAX_DEPTH = 50;
@@ -14,8 +21,8 @@ interface Edge {
 }
 
 /** The child references of one component, per web_core's child-reference markers. */
-function edgesOf(entry: Entry, catalog: LoadedCatalog): Edge[] {
-  const validator = catalog.validators.get(entry.type!);
+function edgesOf(entry: Entry, validators: ComponentValidators): Edge[] {
+  const validator = validators.get(entry.type!);
   if (!validator) return [];
   const edges: Edge[] = [];
   const fields = extractRefFields(validator.schema) as Map<
@@ -58,7 +65,7 @@ function edgesOf(entry: Entry, catalog: LoadedCatalog): Edge[] {
  */
 export function checkTree(
   entries: Entry[],
-  offered: OfferedCatalog,
+  offered: CheckedCatalog,
   offer: UiOffer,
   report: Report,
 ): Entry[] | undefined {
@@ -68,7 +75,7 @@ export function checkTree(
   const referenced = new Set<string>();
   for (const entry of byId.values()) {
     const own: Edge[] = [];
-    for (const edge of edgesOf(entry, offered.catalog)) {
+    for (const edge of edgesOf(entry, offered.validators)) {
       if (edge.child === entry.id) {
         report("cycle", edge.path, `${entry.id} refers to itself`);
         continue;

@@ -6,6 +6,9 @@ export const BASIC_CATALOG_ID = "https://a2ui.org/specification/v0_9/catalogs/ba
 /** The A2UI protocol version of every message Lass produces. */
 export const A2UI_VERSION = "v0.9";
 
+/** The v0.9 common types file the component schemas refer to. */
+export const COMMON_TYPES_URL = "https://a2ui.org/specification/v0_9/common_types.json";
+
 /** The most bytes a catalog file or response may have: 2 MiB. */
 export const MAX_CATALOG_BYTES = 2 * 1024 * 1024;
 
@@ -60,16 +63,29 @@ export interface ComponentValidator {
   schema: any;
 }
 
+/** The validators of a catalog's usable components, by name. */
+export type ComponentValidators = ReadonlyMap<string, ComponentValidator>;
+
 /** A loaded catalog with what validation needs. */
 export interface LoadedCatalog extends CatalogView {
-  /** The validators of the usable components, by name. */
-  validators: Map<string, ComponentValidator>;
+  /**
+   * The validators of the usable components. Only checking a surface needs them, so they may load
+   * later than the view: the standard catalog's come from `@a2ui/web_core` on the first call.
+   */
+  validators(): Promise<ComponentValidators>;
 }
 
 /** The public view of a loaded catalog (no validators). */
 export function viewOf(catalog: LoadedCatalog): CatalogView {
   const { validators: _, ...view } = catalog;
   return view;
+}
+
+/** The common type a property schema refers to (`DynamicString`, ...), if it is one. */
+export function commonTypeOf(schema: unknown): string | undefined {
+  const ref = (schema as Record<string, unknown> | undefined)?.$ref;
+  if (typeof ref !== "string" || !ref.startsWith(COMMON_TYPES_URL)) return undefined;
+  return ref.slice(ref.lastIndexOf("/") + 1);
 }
 
 /** The bootstrap summary of a loaded catalog. */

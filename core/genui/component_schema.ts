@@ -1,8 +1,6 @@
 /** JSON Schemas of catalog components, made from `@a2ui/web_core`'s zod schemas; loaded on first use. */
 import { zodToJsonSchema } from "zod-to-json-schema";
-
-/** The v0.9 common types file the component schemas refer to. */
-export const COMMON_TYPES_URL = "https://a2ui.org/specification/v0_9/common_types.json";
+import { COMMON_TYPES_URL, commonTypeOf } from "./catalog.ts";
 
 /** web_core marks a common type with a description `REF:common_types.json#/$defs/<Name>|<text>`. */
 const REF_MARK = /^REF:[^#|]*#\/\$defs\/([A-Za-z]+)(?:\|([\s\S]*))?$/;
@@ -61,11 +59,4 @@ function dynamicTypeOf(anyOf: unknown): string | undefined {
     boolean: "DynamicBoolean",
   };
   return typeof literal.type === "string" ? byType[literal.type] : undefined;
-}
-
-/** The common type a property schema refers to (`DynamicString`, ...), if it is one. */
-export function commonTypeOf(schema: unknown): string | undefined {
-  const ref = (schema as Json | undefined)?.$ref;
-  if (typeof ref !== "string" || !ref.startsWith(COMMON_TYPES_URL)) return undefined;
-  return ref.slice(ref.lastIndexOf("/") + 1);
 }

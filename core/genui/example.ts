@@ -1,6 +1,5 @@
 /** One example of a catalog component, built from its JSON Schema, for component previews. */
-import type { CatalogComponent } from "./catalog.ts";
-import { commonTypeOf } from "./component_schema.ts";
+import { type CatalogComponent, commonTypeOf } from "./catalog.ts";
 
 type Json = Record<string, unknown>;
 

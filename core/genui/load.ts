@@ -52,7 +52,11 @@ const COMMON_TYPES = new Set([
 
 let standard: Promise<LoadedCatalog> | undefined;
 
-/** The standard catalog: the A2UI v0.9 basic catalog as `@a2ui/web_core` defines it (loaded once). */
+/**
+ * The standard catalog: the A2UI v0.9 basic catalog as `@a2ui/web_core` defines it (loaded once).
+ * `deno task schema` writes its view to `schema/standard_catalog.json`, which the registry lists;
+ * this live load gives the validators (see `standard_catalog.ts`).
+ */
 export function loadStandardCatalog(): Promise<LoadedCatalog> {
   standard ??= (async () => {
     try {
@@ -114,7 +118,7 @@ function broken(
     components: [],
     functions: [],
     errors: [error],
-    validators: new Map(),
+    validators: () => Promise.resolve(new Map()),
   };
 }
 
@@ -356,6 +360,6 @@ function catalogOf(
     components,
     functions: [...catalog.functions.keys()],
     errors,
-    validators,
+    validators: () => Promise.resolve(validators),
   };
 }

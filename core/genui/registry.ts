@@ -4,7 +4,6 @@ import type { EnvLookup } from "../config/env_refs.ts";
 import type { ConfigStore } from "../config/store.ts";
 import type { EventBus } from "../events.ts";
 import type { FileSystem } from "../files.ts";
-import { STANDARD_CATALOG_ID } from "../config/schema.ts";
 import type { PathBase } from "../skills/paths.ts";
 import { type CatalogSummary, type LoadedCatalog, summaryOf } from "./catalog.ts";
 import type { CatalogRecord, LoadDeps } from "./load.ts";
@@ -25,8 +24,9 @@ export interface CatalogRegistryOptions {
 
 /**
  * Holds the standard catalog and the loaded `catalogs[]` of the config. Nothing is loaded at
- * startup (the A2UI package and URL fetches cost time): the first {@link list} loads them all,
- * a change of the catalog records makes the next one load them again, and {@link reload} forces
+ * startup (the A2UI package and URL fetches cost time): the first {@link list} loads them all
+ * (the standard catalog from its committed view; the A2UI package only for configured ones), a
+ * change of the catalog records makes the next one load them again, and {@link reload} forces
  * it (after a catalog file or URL changed). A broken catalog carries its errors and never keeps
  * the others from loading. `revision` grows whenever what it holds changes.
  */
@@ -99,21 +99,22 @@ export class CatalogRegistry {
     return { ...this.#deps, base };
   }
 
-  /** Loads the standard and the configured catalogs; a failure of one becomes its error. */
+  /**
+   * The standard catalog (its committed view: no A2UI package loads) and the configured ones
+   * (`load.ts` and `@a2ui/web_core` load only when there are any); a failure of one becomes its
+   * error.
+   */
   async #loadAll(records: CatalogRecord[]): Promise<LoadedCatalog[]> {
-    const standard = { id: STANDARD_CATALOG_ID, source: "standard" as const };
+    const { standardCatalog } = await import("./standard_catalog.ts");
+    if (records.length === 0) return [standardCatalog];
     let load: typeof import("./load.ts");
     try {
       load = await import("./load.ts");
     } catch (error) {
       const message = `the catalog support cannot be loaded: ${(error as Error).message}`;
-      return [standard, ...records.map((record) => ({ id: record.id, source: sourceOf(record) }))]
-        .map((meta) => unusable(meta, message));
+      return [standardCatalog, ...records.map((record) => unusable(record, message))];
     }
     const deps = this.#loadDeps();
-    const standardCatalog = await load.loadStandardCatalog().catch((error: Error) =>
-      unusable(standard, `the standard catalog cannot be loaded: ${error.message}`)
-    );
     const configured = await Promise.all(
       records.map((record) => load.loadCatalogRecord(record, deps)),
     );
@@ -144,24 +145,16 @@ export class CatalogRegistry {
   }
 }
 
-/** Where a record's catalog comes from. */
-function sourceOf(record: CatalogRecord): LoadedCatalog["source"] {
-  return record.catalog !== undefined ? "inline" : record.url !== undefined ? "url" : "path";
-}
-
-/** A catalog that cannot be used at all. */
-function unusable(
-  meta: { id: string; source: LoadedCatalog["source"] },
-  error: string,
-): LoadedCatalog {
+/** The catalog of a record that cannot be used at all. */
+function unusable(record: CatalogRecord, error: string): LoadedCatalog {
   return {
-    id: meta.id,
-    name: meta.id,
+    id: record.id,
+    name: record.id,
     catalogId: "",
-    source: meta.source,
+    source: record.catalog !== undefined ? "inline" : record.url !== undefined ? "url" : "path",
     components: [],
     functions: [],
     errors: [error],
-    validators: new Map(),
+    validators: () => Promise.resolve(new Map()),
   };
 }

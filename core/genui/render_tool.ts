@@ -1,6 +1,5 @@
 /** The render tool a workspace offers the model: its name, description, input schema and instructions. */
-import type { CatalogComponent } from "./catalog.ts";
-import { commonTypeOf } from "./component_schema.ts";
+import { type CatalogComponent, commonTypeOf } from "./catalog.ts";
 import type { UiExample, UiOffer } from "./offer.ts";
 import type { Problem, SurfaceResult } from "./surface.ts";
 import { demoUiInput } from "../llm/_demo_script.ts";

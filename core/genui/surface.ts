@@ -4,7 +4,15 @@
  */
 import { A2UI_VERSION } from "./catalog.ts";
 import type { OfferedCatalog, UiOffer } from "./offer.ts";
-import { type Entry, isRecord, type Json, listed, pointer, type Report } from "./_entry.ts";
+import {
+  type CheckedCatalog,
+  type Entry,
+  isRecord,
+  type Json,
+  listed,
+  pointer,
+  type Report,
+} from "./_entry.ts";
 import { checkProps } from "./_props.ts";
 import { checkTree, MAX_DEPTH } from "./_tree.ts";
 import { SurfaceIds } from "./surface_ids.ts";
@@ -40,13 +48,14 @@ const SURFACE_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 /**
  * Checks a compact surface against an offer and expands it into A2UI v0.9 messages. With
  * `offer.repair`, safe fixes are applied and reported as `repaired` problems; any problem left
- * makes `ok` false and `messages` empty.
+ * makes `ok` false and `messages` empty. The chosen catalog's validators load here (the standard
+ * catalog's from `@a2ui/web_core`, with the first surface); it never throws.
  */
-export function expandSurface(
+export async function expandSurface(
   input: unknown,
   offer: UiOffer,
   ids: SurfaceIds = new SurfaceIds(),
-): SurfaceResult {
+): Promise<SurfaceResult> {
   const problems: Problem[] = [];
   const repair = offer.repair;
   const report = (code: string, path: string, message: string, repaired = false) => {
@@ -128,12 +137,13 @@ export function expandSurface(
   }
 
   const entries = readEntries(list, repair, report);
-  const catalog = chooseCatalog(surface.catalogId, entries, offer, report);
+  const offered = chooseCatalog(surface.catalogId, entries, offer, report);
+  const catalog = offered && await withValidators(offered, surface.catalogId, report);
   if (catalog) checkProps(entries, catalog, offer, report);
   const ordered = catalog ? checkTree(entries, catalog, offer, report) : undefined;
 
   if (!ordered || problems.some((problem) => !problem.repaired)) {
-    return { ...fail(requested ?? ""), ...(catalog && { catalogId: catalog.catalog.catalogId }) };
+    return { ...fail(requested ?? ""), ...(offered && { catalogId: offered.catalog.catalogId }) };
   }
   // Only a surface that is shown takes an id.
   const surfaceId = ids.next(requested);
@@ -257,4 +267,22 @@ function chooseCatalog(
     if (count > bestCount) [best, bestCount] = [offered, count];
   }
   return best;
+}
+
+/** The chosen catalog with its validators loaded; validators that cannot load are a problem. */
+async function withValidators(
+  offered: OfferedCatalog,
+  requested: unknown,
+  report: Report,
+): Promise<CheckedCatalog | undefined> {
+  try {
+    return { ...offered, validators: await offered.catalog.validators() };
+  } catch (error) {
+    report(
+      "unavailable-catalog",
+      requested === undefined ? "" : "/catalogId",
+      `the catalog ${offered.catalog.catalogId} cannot be loaded: ${(error as Error).message}`,
+    );
+    return undefined;
+  }
 }
