@@ -42,11 +42,12 @@ const folder = folderUiSource(UI_BUILD_DIR);
 let embedded: UiSource | undefined;
 
 /**
- * Serves the web UI from `ui` (the copy a bundle carries) instead of the build folder. Called by
- * the entry of `dist/lass.js` and `dist/mod.js` before anything is served.
+ * Serves the web UI that `load` gives (the copy a bundle carries, loaded on the first request)
+ * instead of the build folder. Called by the entry of `dist/lass.js` and `dist/mod.js` before
+ * anything is served.
  */
-export function useEmbeddedUi(ui: EmbeddedUi): void {
-  embedded = embeddedUiSource(ui);
+export function useEmbeddedUi(load: () => Promise<EmbeddedUi>): void {
+  embedded = embeddedUiSource(load);
 }
 
 /** The UI being served: the embedded copy when there is one, else the build folder. */

@@ -47,17 +47,22 @@ function fromBase64(text: string): Uint8Array {
   return bytes;
 }
 
-/** The UI a bundle carries: never changes, each file decoded on its first request. */
-export function embeddedUiSource(ui: EmbeddedUi): UiSource {
+/**
+ * The UI a bundle carries: never changes, loaded by `load` on the first page or asset request
+ * (so that a command line run never parses it), each file decoded on its first request.
+ */
+export function embeddedUiSource(load: () => Promise<EmbeddedUi>): UiSource {
+  let ui: Promise<EmbeddedUi> | undefined;
+  const loaded = () => ui ??= load();
   const decoded = new Map<string, Uint8Array>();
   return {
-    manifest: () => Promise.resolve(ui.manifest),
-    read(name) {
-      const text = ui.files[name];
-      if (text === undefined) return Promise.resolve(undefined);
+    manifest: async () => (await loaded()).manifest,
+    async read(name) {
+      const text = (await loaded()).files[name];
+      if (text === undefined) return undefined;
       let bytes = decoded.get(name);
       if (!bytes) decoded.set(name, bytes = fromBase64(text));
-      return Promise.resolve(bytes);
+      return bytes;
     },
   };
 }

@@ -105,11 +105,12 @@ export async function initializeOverStdio(
   command: string,
   args: string[],
   cwd?: string,
+  env: Record<string, string> = {},
 ): Promise<{ serverName: string; code: number }> {
   const child = new Deno.Command(command, {
     args,
     cwd,
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...env },
     stdin: "piped",
     stdout: "piped",
     stderr: "null",

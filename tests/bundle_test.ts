@@ -165,3 +165,88 @@ Deno.test("dist/lass.js demo-server answers an MCP initialize over stdio", async
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+/** The folders in a cache folder of unpacked bundles. */
+async function unpackedIn(cache: string): Promise<string[]> {
+  return (await readdir(cache)).sort();
+}
+
+Deno.test("dist/lass.js unpacks its modules once into LASS_CACHE_DIR; concurrent first runs agree", async () => {
+  const { dir, copy } = await copyAlone(await lassJs(), "lass-bundle-");
+  const cache = join(dir, "cache");
+  try {
+    const run = () =>
+      runToEnd(DENO, ["run", ...START_PERMISSIONS, copy, "help"], {
+        cwd: dir,
+        env: { LASS_CACHE_DIR: cache },
+      });
+    const firsts = await Promise.all([run(), run(), run()]);
+    for (const first of firsts) assert.equal(first.code, 0, first.stderr);
+    assert.equal(new Set(firsts.map((first) => first.stdout)).size, 1, "the same help each time");
+    const folders = await unpackedIn(cache);
+    assert.equal(folders.length, 1, `one unpacked folder and no temp folders left: ${folders}`);
+    assert.match(folders[0], /^[0-9a-f]{16}$/);
+    const entry = join(cache, folders[0], "lass.js");
+    const unpackedAt = (await Deno.stat(entry)).mtime?.getTime();
+    const again = await run();
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal((await Deno.stat(entry)).mtime?.getTime(), unpackedAt, "not unpacked again");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("dist/lass.js says how to fix a cache folder it cannot write", async () => {
+  const { dir, copy } = await copyAlone(await lassJs(), "lass-bundle-");
+  try {
+    const ran = await runToEnd(DENO, ["run", ...START_PERMISSIONS, copy, "help"], {
+      cwd: dir,
+      // A folder inside a file cannot be made.
+      env: { LASS_CACHE_DIR: join(copy, "cache") },
+    });
+    assert.equal(ran.code, 1);
+    assert.match(ran.stderr, /^lass: cannot unpack this bundle's modules: .*\n.*LASS_CACHE_DIR/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("the demo server that dist/lass.js exports runs with only the permissions it needs", async () => {
+  const { dir, copy } = await copyAlone(await lassJs(), "lass-bundle-");
+  const env = { LASS_CACHE_DIR: join(dir, "cache") };
+  try {
+    const server = await startServer(DENO, [
+      "run",
+      ...START_PERMISSIONS,
+      copy,
+      "serve",
+      "--port",
+      "0",
+      "--config",
+      join(dir, "service.json"),
+      "--data-dir",
+      join(dir, "data"),
+    ], { cwd: dir, env });
+    let exported: { command: string; args: string[] };
+    try {
+      const response = await fetch(`${server.base}/api/export`, {
+        method: "POST",
+        headers: { "x-service-token": server.token, "content-type": "application/json" },
+        body: JSON.stringify({ target: "mcp-json" }),
+      });
+      assert.equal(response.status, 200, await response.clone().text());
+      exported = JSON.parse((await response.json()).code).mcpServers.demo;
+    } finally {
+      await stopServer(server);
+    }
+    assert.equal(exported.command, "deno");
+    assert.ok(exported.args.includes(copy), `it runs the bundle: ${exported.args}`);
+    assert.ok(!exported.args.includes("--allow-all") && !exported.args.includes("-A"));
+    assert.deepEqual(
+      await initializeOverStdio(exported.command, exported.args, dir, env),
+      { serverName: "lass-demo", code: 0 },
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -3,12 +3,38 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import type { CommandLine } from "./_plan.ts";
 
+/** A bundle whose modules run unpacked from a cache folder (`dist/lass.js`, see runtime/unpack.ts). */
+export interface UnpackedBundle {
+  /** The bundle's own file: what a command line runs. */
+  url: string;
+  /** The permissions it needs to find its unpacked modules. */
+  permissions: string[];
+}
+
+let unpackedBundle: UnpackedBundle | undefined;
+
+/** Tells the demo command that this process runs from `bundle` (called by its entry). */
+export function useUnpackedBundle(bundle: UnpackedBundle): void {
+  unpackedBundle = bundle;
+}
+
 /**
  * The command line of Lass's `demo-server` subcommand, found from where this module runs: the
- * source tree (`deno run main.ts`), a bundle (`dist/lass.js`, one file) or a compiled binary.
- * The demo server needs no permissions, so it runs with none and never prompts.
+ * source tree (`deno run main.ts`), a one-file bundle (`dist/mod.js`), `dist/lass.js` (whose
+ * modules are unpacked elsewhere) or a compiled binary. The demo server needs no permissions, so
+ * it runs with none (but those `dist/lass.js` needs to find its modules) and never prompts.
  */
-export function demoServerCommand(moduleUrl: string = import.meta.url): CommandLine {
+export function demoServerCommand(
+  moduleUrl: string = import.meta.url,
+  bundle: UnpackedBundle | undefined = unpackedBundle,
+): CommandLine {
+  if (bundle) {
+    const entry = bundle.url.startsWith("file:") ? fileURLToPath(bundle.url) : bundle.url;
+    return {
+      command: "deno",
+      args: ["run", "--quiet", "--no-prompt", ...bundle.permissions, entry, "demo-server"],
+    };
+  }
   const url = new URL(moduleUrl);
   if (url.pathname.includes("/deno-compile-")) {
     return { command: process.execPath, args: ["demo-server"] };
