@@ -54,7 +54,7 @@ export function findMentions(message: string, tools: LanguageModelV4FunctionTool
   for (const tool of tools) {
     let best: Mention | undefined;
     for (const alias of toolAliases(tool.name)) {
-      const match = aliasPattern(alias).exec(message);
+      const match = findAlias(alias, message);
       if (match && (!best || match.index < best.start)) {
         best = { tool, start: match.index, end: match.index + match[0].length };
       }
@@ -123,6 +123,16 @@ function toolAliases(name: string): string[] {
   const short = name.includes("__") ? name.slice(name.lastIndexOf("__") + 2) : name;
   const spaced = (s: string) => s.replace(/[_-]+/g, " ").trim();
   return [...new Set([name, short, spaced(name), spaced(short)])].filter((a) => a.length > 0);
+}
+
+/**
+ * Where an alias occurs in a message as {@link aliasPattern} finds it. A Unicode-aware pattern
+ * takes long to compile, so none is made when a word of the alias is not in the message.
+ */
+function findAlias(alias: string, message: string): RegExpExecArray | null {
+  const lower = message.toLowerCase();
+  if (!alias.toLowerCase().split(" ").every((word) => lower.includes(word))) return null;
+  return aliasPattern(alias).exec(message);
 }
 
 /** A case-insensitive, whole-word pattern for one alias; spaces match runs of space, `_` or `-`. */
@@ -323,7 +333,7 @@ function pickEnum(values: readonly unknown[], message: string): unknown {
   let best: { value: unknown; index: number } | undefined;
   for (const value of values) {
     if (typeof value !== "string" && typeof value !== "number") continue;
-    const match = aliasPattern(String(value)).exec(message);
+    const match = findAlias(String(value), message);
     if (match && (!best || match.index < best.index)) best = { value, index: match.index };
   }
   return best?.value;
@@ -350,7 +360,7 @@ function fillArray(schema: JsonSchema, source: ArgSource, root: JsonSchema, requ
   const type = schemaType(item);
   let values: unknown[] = [];
   if (item.enum) {
-    values = item.enum.filter((v) => typeof v === "string" && aliasPattern(v).test(source.message));
+    values = item.enum.filter((v) => typeof v === "string" && findAlias(v, source.message));
   } else if (type === "number" || type === "integer") {
     values = source.numbers.splice(0).map((n) => fitNumber(item, n));
   } else if (type === "string") values = source.quotes.splice(0);
