@@ -4,7 +4,7 @@ import type { ChatChunk } from "../wire/chat.ts";
 import { type Api, apiError, inProcessApi, ndjsonLines, remoteApi } from "./api.ts";
 import { type ApproveMode, InteractionAnswers } from "./answers.ts";
 import { CliError } from "./errors.ts";
-import { COMMON_HELP, openLass, parseFlags } from "./options.ts";
+import { COMMON_HELP, openLass, parseFlags, validateWithoutCompiling } from "./options.ts";
 import { Spinner } from "./spinner.ts";
 
 /** The help of `lass chat`. */
@@ -210,6 +210,7 @@ export async function run(args: string[]): Promise<number> {
   if (url) {
     api = remoteApi(url, values.token ?? Deno.env.get("LASS_TOKEN"));
   } else {
+    await validateWithoutCompiling();
     const lass = await openLass(values, { connectToolServers: false });
     api = inProcessApi(lass);
     await warmUp(lass, values.workspace).catch(async (error) => {

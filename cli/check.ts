@@ -3,7 +3,7 @@ import type { CheckReport } from "../core/checks.ts";
 import type { JUnitCase } from "../core/junit.ts";
 import { LassError } from "../core/errors.ts";
 import { CliError } from "./errors.ts";
-import { COMMON_HELP, openLass, parseFlags } from "./options.ts";
+import { COMMON_HELP, openLass, parseFlags, validateWithoutCompiling } from "./options.ts";
 import { Spinner } from "./spinner.ts";
 import { table } from "./table.ts";
 import { plural } from "../islands/format.ts";
@@ -149,6 +149,7 @@ export async function run(args: string[]): Promise<number> {
   if (values.all && values.workspace !== undefined) {
     throw new CliError("--all and --workspace cannot go together (see lass check --help)");
   }
+  await validateWithoutCompiling();
   const lass = await openLass(values, { connectToolServers: false });
   const spinner = new Spinner();
   try {
