@@ -39,7 +39,7 @@ const ASSET_HEADERS: Readonly<Record<string, string>> = {
 };
 
 const folder = folderUiSource(UI_BUILD_DIR);
-let embedded: UiSource | undefined;
+let chosen: UiSource | undefined;
 
 /**
  * Serves the web UI that `load` gives (the copy a bundle carries, loaded on the first request)
@@ -47,12 +47,20 @@ let embedded: UiSource | undefined;
  * anything is served.
  */
 export function useEmbeddedUi(load: () => Promise<EmbeddedUi>): void {
-  embedded = embeddedUiSource(load);
+  chosen = embeddedUiSource(load);
 }
 
-/** The UI being served: the embedded copy when there is one, else the build folder. */
+/**
+ * Serves the web UI from the built files in `dir` (a file URL ending in `/`) instead of the build
+ * folder: the copy that `dist/lass.js` unpacks beside its modules.
+ */
+export function useUiFolder(dir: URL): void {
+  chosen = folderUiSource(dir);
+}
+
+/** The UI being served: the one a bundle chose, else the build folder. */
 function source(): UiSource {
-  return embedded ?? folder;
+  return chosen ?? folder;
 }
 
 /** The current build's manifest, or `undefined` when the UI is not built. Checked at each call. */

@@ -6,7 +6,11 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { cacheRoot, payloadComment, readPayload, unpack } from "../runtime/unpack.ts";
 
-const FILES = { "lass.js": "export const start = () => 1;\n", "chunk-A1.js": "/* a */ export {};" };
+const FILES = {
+  "lass.js": "export const start = () => 1;\n",
+  "chunk-A1.js": "/* a */ export {};",
+  "ui/manifest.json": "{}",
+};
 
 /** A bundle file (a loader line, then the payload) in a new temp folder. */
 async function bundleIn(files: Record<string, string>): Promise<{ dir: string; url: string }> {
@@ -35,8 +39,9 @@ Deno.test("unpack writes the files once; a second call finds them", async () => 
     assert.equal(first, `${root}/id1`);
     assert.equal(second, first);
     assert.deepEqual(await readdir(root), ["id1"], "no temp folder is left");
-    assert.deepEqual((await readdir(first)).sort(), Object.keys(FILES).sort());
+    assert.deepEqual((await readdir(first)).sort(), ["chunk-A1.js", "lass.js", "ui"]);
     assert.equal(await Deno.readTextFile(join(first, "chunk-A1.js")), FILES["chunk-A1.js"]);
+    assert.equal(await Deno.readTextFile(join(first, "ui", "manifest.json")), "{}");
     await Deno.remove(url.replace("file://", "")); // the bundle is not read again
     assert.equal(await unpack(url, "id1", root), first);
   } finally {
@@ -44,13 +49,18 @@ Deno.test("unpack writes the files once; a second call finds them", async () => 
   }
 });
 
-Deno.test("unpack refuses a payload file name with a folder in it", async () => {
-  const { dir, url } = await bundleIn({ "lass.js": "", "../evil.js": "" });
-  try {
-    await assert.rejects(unpack(url, "id1", join(dir, "cache")), /bad file: \.\.\/evil\.js/);
-    assert.deepEqual(await readdir(join(dir, "cache")), [], "nothing is left behind");
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+Deno.test("unpack refuses a payload path that leaves its folder or goes deeper", async () => {
+  for (const bad of ["../evil.js", "..", "ui/..", "a/b/c.js", "/etc/x"]) {
+    const { dir, url } = await bundleIn({ "lass.js": "", [bad]: "" });
+    try {
+      await assert.rejects(
+        unpack(url, "id1", join(dir, "cache")),
+        (error: Error) => error.message === `the payload names a bad file: ${bad}`,
+      );
+      assert.deepEqual(await readdir(join(dir, "cache")), [], "nothing is left behind");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 });
 
