@@ -145,16 +145,17 @@ export async function unpack(url: string, id: string, root: string): Promise<str
 export async function startBundle(url: string, id: string): Promise<void> {
   let start: BundleStart;
   let root: string;
+  let dir: string | undefined;
   try {
     root = cacheRoot((name) => Deno.env.get(name));
-    const dir = await unpack(url, id, root);
+    dir = await unpack(url, id, root);
     ({ start } = await import(fileUrl(`${dir}/${PAYLOAD_ENTRY}`)) as { start: BundleStart });
   } catch (error) {
-    console.error(
-      `lass: cannot unpack this bundle's modules: ${(error as Error).message}\n` +
-        "Run it with the start task's permissions (see the README), or set LASS_CACHE_DIR to a " +
-        "writable folder.",
-    );
+    const fix = dir === undefined
+      ? "Run it with the start task's permissions (see the README), or set LASS_CACHE_DIR to a " +
+        "writable folder."
+      : `Remove ${dir} to have it unpacked again.`;
+    console.error(`lass: cannot unpack this bundle's modules: ${(error as Error).message}\n${fix}`);
     Deno.exit(1);
   }
   const self = new URL(url);

@@ -250,3 +250,29 @@ Deno.test("the demo server that dist/lass.js exports runs with only the permissi
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+Deno.test("a damaged unpacked folder is named in the error, and unpacked again once removed", async () => {
+  const { dir, copy } = await copyAlone(await lassJs(), "lass-bundle-");
+  const cache = join(dir, "cache");
+  try {
+    const run = () =>
+      runToEnd(DENO, ["run", ...START_PERMISSIONS, copy, "help"], {
+        cwd: dir,
+        env: { LASS_CACHE_DIR: cache },
+      });
+    assert.equal((await run()).code, 0);
+    const [folder] = await unpackedIn(cache);
+    await Deno.writeTextFile(join(cache, folder, "lass.js"), "export {");
+    const damaged = await run();
+    assert.equal(damaged.code, 1);
+    assert.ok(
+      damaged.stderr.includes(`Remove ${join(cache, folder)} to have it unpacked again.`),
+      damaged.stderr,
+    );
+    await rm(join(cache, folder), { recursive: true });
+    const again = await run();
+    assert.equal(again.code, 0, again.stderr);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
