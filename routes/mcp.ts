@@ -162,6 +162,7 @@ export const mcpRoutes: Routes = {
       // With a `callId` the call can be cancelled while it runs (the inspector's Cancel), through
       // the route below: the same registry as chat tool calls, under the server's name.
       const running = callId ? service.runningCalls.start(inspectorRun(params.id), callId) : null;
+      const started = performance.now();
       try {
         return json(
           await service.mcp.callTool(params.id, tool, args, {
@@ -169,6 +170,17 @@ export const mcpRoutes: Routes = {
             ...(callId && { context: { toolCallId: callId } }),
           }),
         );
+      } catch (error) {
+        if (!running?.cancelled()) throw error;
+        // Cancelled by the user: an answer, not a failure of the server.
+        return json({
+          result: {
+            content: [{ type: "text", text: "The user cancelled the tool call." }],
+            isError: true,
+          },
+          durationMs: Math.round(performance.now() - started),
+          cancelled: true,
+        });
       } finally {
         running?.end();
       }

@@ -7,11 +7,15 @@
  * The folder is `LASS_CACHE_DIR`, else `$XDG_CACHE_HOME/lass/bundles`, `~/.cache/lass/bundles` or
  * `%LOCALAPPDATA%\lass\bundles`. Unpacking writes a temp folder and renames it into place, so a
  * folder that exists is whole, and concurrent first runs agree. Deno-only: `node:zlib` (brotli) is
- * loaded only to pack and unpack, so that a run that finds its folder loads no Node module.
+ * loaded only to pack and unpack, so that the loader of a run that finds its folder loads no Node
+ * module.
  */
 
-/** Where the payload starts: a comment at the end of the file (split so this line is not it). */
-const MARK = "/*LASS-" + "PAYLOAD:";
+/**
+ * Where the payload starts: a comment at the end of the file. The loader's code holds this text
+ * too, before it, so the payload is found as its last occurrence.
+ */
+const MARK = "/*LASS-PAYLOAD:";
 
 /** The module of the payload that {@link startBundle} imports. */
 export const PAYLOAD_ENTRY = "lass.js";
