@@ -1,4 +1,4 @@
-/** The tool-server editor: fields per transport, OAuth, limits, tools, and a Test of the draft. */
+/** The tool-server editor: fields per transport, OAuth, limits, roots, tools, and a Test of the draft. */
 import type { Signal } from "@preact/signals";
 import type { ServerProbe } from "../../wire/tool_servers.ts";
 import { formatDuration, plural } from "../format.ts";
@@ -8,6 +8,7 @@ import { SettingsChoiceField } from "./choices.tsx";
 import { CheckField, LinesField, SelectField, TextField } from "./fields.tsx";
 import { MoreErrors, type RecordDraft, withStandIns } from "./form.tsx";
 import type { EditorProps } from "./kit.tsx";
+import { RootsField } from "./roots_field.tsx";
 import { StatusBadge } from "./servers_status.tsx";
 import { StdioFields } from "./servers_stdio.tsx";
 import { ToolSettings } from "./servers_tools.tsx";
@@ -193,6 +194,7 @@ export function ServerEditor({ draft, original }: EditorProps) {
           shown={(value) => value === "ask" ? "" : value}
           hint="When the server asks Lass's model for a completion."
         />
+        <RootsField draft={draft} />
         <CheckField
           draft={draft}
           name="trace"
