@@ -5,7 +5,7 @@
  */
 import { signal } from "@preact/signals";
 import type { ToolServerState } from "../wire/bootstrap.ts";
-import type { ImportResult, ServerProbe } from "../wire/tool_servers.ts";
+import type { ImportResult, LogLevel, ServerProbe } from "../wire/tool_servers.ts";
 import { api, bootstrap, describeError, subscribe } from "./state.ts";
 
 /** One content block of a tool result or a prompt message (text, image, audio, resource...). */
@@ -67,10 +67,19 @@ export function stateOf(id: string): ToolServerState | undefined {
   return servers.value?.find(byId) ?? bootstrap.value?.mcp.find(byId);
 }
 
+/** How many log-level and subscription changes were noted (see {@link update}). */
+let noted = 0;
+
 /** Reads `GET /api/mcp` into {@link servers}. */
 export async function loadServers(): Promise<void> {
   try {
-    const answer = await api().json<{ servers: ToolServerState[] }>("GET", "/api/mcp");
+    let answer: { servers: ToolServerState[] };
+    let before: number;
+    // A change noted while the request ran may be missing from its answer: read again.
+    do {
+      before = noted;
+      answer = await api().json<{ servers: ToolServerState[] }>("GET", "/api/mcp");
+    } while (noted !== before);
     servers.value = answer.servers;
     serversError.value = null;
   } catch (error) {
@@ -107,9 +116,37 @@ function applyStateEvent(data: Record<string, unknown>): void {
 }
 
 /**
- * Reads the states and keeps them current until the returned function is called: an `mcp.state`
- * event applies at once, and the full states (tool lists) are read again shortly after it, after
- * a list change (`mcp.notification`), after a config change and after a sign-in.
+ * Replaces the state of server `id` (if listed) with what `change` makes of it, and counts the
+ * change so that a `GET /api/mcp` in flight is read again.
+ */
+function update(id: unknown, change: (state: ToolServerState) => ToolServerState): void {
+  noted++;
+  const list = servers.peek();
+  const known = list?.find((state) => state.id === id);
+  if (!list || !known) return;
+  servers.value = list.map((state) => state === known ? change(state) : state);
+}
+
+/** Notes a server's new log level (`POST /api/mcp/:id/log-level`, or its `mcp.log-level` event). */
+export function noteLogLevel(id: string, level: LogLevel): void {
+  update(id, (state) => ({ ...state, logLevel: level }));
+}
+
+/** Notes a (un)subscribed resource (`POST /api/mcp/:id/subscribe`, or its `mcp.subscription` event). */
+export function noteSubscription(id: string, uri: string, subscribed: boolean): void {
+  update(id, (state) => {
+    const others = state.subscriptions.filter((known) => known !== uri);
+    const listed = others.length < state.subscriptions.length;
+    if (subscribed === listed) return state;
+    return { ...state, subscriptions: subscribed ? [...others, uri] : others };
+  });
+}
+
+/**
+ * Reads the states and keeps them current until the returned function is called: an `mcp.state`,
+ * `mcp.log-level` or `mcp.subscription` event applies at once, and the full states (tool lists)
+ * are read again shortly after an `mcp.state`, after a list change (`mcp.notification`), after a
+ * config change and after a sign-in.
  */
 export function followServers(): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -119,7 +156,12 @@ export function followServers(): () => void {
   };
   void loadServers();
   const stop = subscribe((event) => {
-    if (event.type === "mcp.state") applyStateEvent(event.data);
+    const { data } = event;
+    if (event.type === "mcp.state") applyStateEvent(data);
+    if (event.type === "mcp.log-level") noteLogLevel(String(data.serverId), data.level as LogLevel);
+    if (event.type === "mcp.subscription") {
+      noteSubscription(String(data.serverId), String(data.uri), data.subscribed === true);
+    }
     if (/^mcp\.(state|notification)$|^config\.changed$/.test(event.type)) reload();
   });
   // The sign-in page tells the window that opened it when it is done.

@@ -22,6 +22,7 @@ function connected(tools: ToolInfo[], prompts: string[] = []): ToolServerState {
     status: "connected",
     tools,
     prompts: prompts.map((name) => ({ name })),
+    subscriptions: [],
   };
 }
 

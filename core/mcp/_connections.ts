@@ -10,6 +10,7 @@ import {
   type Entry,
   newEntry,
   planConfigChange,
+  stateOf,
   usedServerIds,
 } from "./_entry.ts";
 import { announceRoots, restoreSubscriptions } from "./_controls.ts";
@@ -20,7 +21,7 @@ import { ReconnectTimers, startHeartbeat } from "./_reconnects.ts";
 import { ServerLogs } from "./_server_logs.ts";
 import { sessionHandlers } from "./_session_events.ts";
 import { ServerRequests } from "./server_requests.ts";
-import { emptyState, type ToolServerState } from "./state.ts";
+import { type ConnectionState, emptyState, type ToolServerState } from "./state.ts";
 import { ToolServerTraces } from "./trace.ts";
 
 export type { ManagerOptions } from "./_manager_options.ts";
@@ -56,12 +57,12 @@ export class ToolServerConnections {
 
   /** Every server's state, in config order. */
   states(): ToolServerState[] {
-    return [...this.#entries.values()].map((entry) => entry.state);
+    return [...this.#entries.values()].map(stateOf);
   }
 
   /** One server's state; 404 for an unknown id. */
   state(id: string): ToolServerState {
-    return this.entry(id).state;
+    return stateOf(this.entry(id));
   }
 
   /** Connects in the background every server that some workspace uses. */
@@ -80,11 +81,11 @@ export class ToolServerConnections {
     const entry = this.entry(id);
     entry.usedAt = Date.now();
     if (!options.force) {
-      if (entry.state.status === "connected") return entry.state;
-      if (this.#options.oauth?.isPending(entry.state.authUrl)) return entry.state;
+      if (entry.state.status === "connected") return stateOf(entry);
+      if (this.#options.oauth?.isPending(entry.state.authUrl)) return stateOf(entry);
       if (entry.connecting) {
         await entry.connecting;
-        return entry.state;
+        return stateOf(entry);
       }
     }
     this.#reconnects.cancel(id);
@@ -101,7 +102,7 @@ export class ToolServerConnections {
     if (entry.connecting === attempt) entry.connecting = undefined;
     // A forced connect may have overtaken this one: answer with where that one ends.
     while (entry.connecting) await entry.connecting;
-    return entry.state;
+    return stateOf(entry);
   }
 
   /** Closes a server's connection; its state becomes `disconnected`. */
@@ -115,7 +116,7 @@ export class ToolServerConnections {
     // connect that starts meanwhile.
     this.#setState(entry, emptyState(entry.record));
     await session?.close().catch(() => {});
-    return entry.state;
+    return stateOf(entry);
   }
 
   /**
@@ -134,7 +135,7 @@ export class ToolServerConnections {
     const latencyMs = Math.round(performance.now() - started);
     entry.generation++;
     await entry.session?.close().catch(() => {});
-    return { ...(opened?.state ?? entry.state), latencyMs };
+    return { ...(opened?.state ?? entry.state), subscriptions: [], latencyMs };
   }
 
   /** Closes every connection and stops following the config. */
@@ -331,7 +332,7 @@ export class ToolServerConnections {
     return this.#logs.scrub(entry, text);
   }
 
-  #setState(entry: Entry, state: ToolServerState): void {
+  #setState(entry: Entry, state: ConnectionState): void {
     const before = entry.state.status;
     entry.state = state;
     if (before === state.status && state.status !== "error") return;

@@ -6,7 +6,7 @@ import { LassError } from "../errors.ts";
 import type { EventBus } from "../events.ts";
 import type { Completion, CompletionRequest, LogLevel, McpSession } from "./client.ts";
 import { type CallHost, runRequest } from "./_calls.ts";
-import type { Entry } from "./_entry.ts";
+import { type Entry, stateOf } from "./_entry.ts";
 import { readList } from "./_establish.ts";
 import type { ToolServerState } from "./state.ts";
 
@@ -138,7 +138,7 @@ export async function refreshLists(host: CallHost, entry: Entry): Promise<ToolSe
   });
   // The state may have moved on meanwhile (a reconnect lists for itself).
   if (entry.session === used) entry.state = Object.assign({}, entry.state, ...lists);
-  return entry.state;
+  return stateOf(entry);
 }
 
 /**

@@ -1,7 +1,7 @@
 /** The manager's record of one tool server: its config, state, open session and bookkeeping. */
 import type { McpServerConfig, ServiceConfig } from "../config/schema.ts";
 import type { EraVerdict, LogLevel, McpSession } from "./client.ts";
-import { emptyState, type ToolServerState, withSettings } from "./state.ts";
+import { type ConnectionState, emptyState, type ToolServerState, withSettings } from "./state.ts";
 
 /** Who made a tool call: a chat run (and its model) or the API. Server requests during it inherit it. */
 export interface CallContext {
@@ -19,7 +19,8 @@ export interface CallContext {
 /** One configured (or draft) tool server. */
 export interface Entry {
   record: McpServerConfig;
-  state: ToolServerState;
+  /** What the connection tells; {@link stateOf} adds the log level and subscriptions. */
+  state: ConnectionState;
   session?: McpSession;
   connecting?: Promise<void>;
   /** The last lines the server wrote to stderr, for error messages. */
@@ -51,6 +52,30 @@ export function newEntry(record: McpServerConfig): Entry {
     usedAt: 0,
     subscriptions: new Set(),
   };
+}
+
+/** The last state {@link stateOf} made for each entry. */
+const reported = new WeakMap<Entry, { from: ConnectionState; state: ToolServerState }>();
+
+/**
+ * A server's state as the API reports it: the connection's, with its log level and
+ * subscriptions. The same object while none of them changes (the bootstrap caches by identity).
+ */
+export function stateOf(entry: Entry): ToolServerState {
+  const subscriptions = [...entry.subscriptions];
+  const last = reported.get(entry);
+  if (
+    last && last.from === entry.state && last.state.logLevel === entry.logLevel &&
+    last.state.subscriptions.length === subscriptions.length &&
+    last.state.subscriptions.every((uri, i) => uri === subscriptions[i])
+  ) return last.state;
+  const state = {
+    ...entry.state,
+    ...(entry.logLevel && { logLevel: entry.logLevel }),
+    subscriptions,
+  };
+  reported.set(entry, { from: entry.state, state });
+  return state;
 }
 
 /** The settings that shape the connection itself; a change of any of them reconnects. */

@@ -5,7 +5,7 @@ import { clip } from "../errors.ts";
 import type { InProcessHandler, McpSession, SessionHandlers, SessionOpener } from "./client.ts";
 import { connectionKey, type Entry } from "./_entry.ts";
 import type { OAuthSignIn, ServerAuthProvider } from "./oauth/sign_in.ts";
-import { emptyState, toolInfo, type ToolServerState } from "./state.ts";
+import { type ConnectionState, emptyState, toolInfo } from "./state.ts";
 import { describeConnectError, transportSpecOf } from "./transport_spec.ts";
 
 /** What opening a server needs from the manager. */
@@ -28,7 +28,7 @@ export interface EstablishContext {
 /** An opened server: the session and the state that reports it. */
 export interface Established {
   session?: McpSession;
-  state: ToolServerState;
+  state: ConnectionState;
 }
 
 /**
@@ -132,7 +132,7 @@ export async function readList(
   session: McpSession,
   record: McpServerConfig,
   kind: "tools" | "prompts" | "resources",
-): Promise<Partial<ToolServerState>> {
+): Promise<Partial<ConnectionState>> {
   if (kind === "tools") {
     const tools = await session.listTools();
     return { tools: tools.map((tool) => toolInfo(record.id, tool, record.disabledTools ?? [])) };

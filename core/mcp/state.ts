@@ -1,6 +1,6 @@
 /** What Lass knows about a tool server: its state record and its tools as the model sees them. */
 import type { McpServerConfig } from "../config/schema.ts";
-import type { Prompt, Resource, ResourceTemplate, Tool } from "./client.ts";
+import type { LogLevel, Prompt, Resource, ResourceTemplate, Tool } from "./client.ts";
 import { modelToolName } from "./tool_names.ts";
 
 /** The states of a tool-server connection (DESIGN.md section 5). */
@@ -24,8 +24,11 @@ export interface ToolInfo {
   ui?: { resourceUri?: string; visibility?: string[] };
 }
 
-/** The state of one tool server, as `GET /api/mcp` and `mcp.state` events report it. */
-export interface ToolServerState {
+/**
+ * What the connection tells of one tool server: the manager's record, which a (re)connect
+ * replaces; {@link ToolServerState} adds the choices the user made over the API.
+ */
+export interface ConnectionState {
   id: string;
   name: string;
   transport: McpServerConfig["transport"];
@@ -46,8 +49,16 @@ export interface ToolServerState {
   connectedAt?: string;
 }
 
+/** The state of one tool server, as `GET /api/mcp` reports it (`mcp.state` events carry a part). */
+export interface ToolServerState extends ConnectionState {
+  /** The log level set with `POST /api/mcp/:id/log-level`; absent when never set. */
+  logLevel?: LogLevel;
+  /** The URIs of the resources Lass follows for the user, in the order they were subscribed. */
+  subscriptions: string[];
+}
+
 /** The state of a server that is not connected. */
-export function emptyState(record: McpServerConfig): ToolServerState {
+export function emptyState(record: McpServerConfig): ConnectionState {
   return {
     id: record.id,
     name: record.name,
@@ -88,7 +99,7 @@ export function toolInfo(serverId: string, tool: Tool, disabledTools: readonly s
 }
 
 /** A state with a record's use-time settings applied: its name and which tools are disabled. */
-export function withSettings(state: ToolServerState, record: McpServerConfig): ToolServerState {
+export function withSettings(state: ConnectionState, record: McpServerConfig): ConnectionState {
   const disabledTools = record.disabledTools ?? [];
   const tools = state.tools.map((tool) => {
     const disabled = disabledTools.includes(tool.name);

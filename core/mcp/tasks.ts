@@ -5,7 +5,7 @@
 import { clip, LassError } from "../errors.ts";
 import type { EventBus } from "../events.ts";
 import type { CallToolResult, McpSession, TaskSnapshot, TaskStatus } from "./client.ts";
-import type { ToolServerState } from "./state.ts";
+import type { ConnectionState } from "./state.ts";
 import { taskGenerationOf, TASKS_EXTENSION } from "./_task_support.ts";
 
 export type { TaskStatus } from "./client.ts";
@@ -271,7 +271,7 @@ export async function runAsTask(
  * Why a tool cannot run as a task on a connected server, in words: the
  * server offers no MCP Tasks, or (2025) the tool does not allow them.
  */
-export function whyNotTask(state: ToolServerState, tool: string): string {
+export function whyNotTask(state: ConnectionState, tool: string): string {
   if (taskGenerationOf(state.era, state.capabilities) === "none") {
     return state.era === "modern"
       ? `the tool server ${state.id} does not offer MCP Tasks (no ${TASKS_EXTENSION} extension)`

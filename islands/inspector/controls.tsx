@@ -1,12 +1,13 @@
 /**
  * Protocol controls of a connected server: read its lists again, ping it with the round-trip
- * time, and set the level of the log messages it sends. A control the server's protocol or
- * capabilities lack is disabled and says why.
+ * time, and set the level of the log messages it sends (the level set is read from the server's
+ * state, so it shows after a reload too). A control the server's protocol or capabilities lack
+ * is disabled and says why.
  */
 import { useSignal } from "@preact/signals";
 import { formatDuration } from "../format.ts";
 import { describeError } from "../state.ts";
-import { mcpApi } from "../tool_servers.ts";
+import { mcpApi, noteLogLevel } from "../tool_servers.ts";
 import { LOG_LEVELS, type LogLevel, workbenchApi } from "./workbench_api.ts";
 import type { ToolServerState } from "../../wire/bootstrap.ts";
 
@@ -88,15 +89,22 @@ function Ping({ state }: { state: ToolServerState }) {
   );
 }
 
+/** The log level the server was set to (kept by Lass, so also after a reload), or its own. */
 function LogLevelPicker({ state }: { state: ToolServerState }) {
   const { busy, said, error, act } = useAction();
-  const level = useSignal<LogLevel | "">("");
+  /** The level asked for while the request runs. */
+  const pending = useSignal<LogLevel | null>(null);
   const reason = noLogLevelReason(state);
   const id = `log-level-${state.id}`.replace(/[^\w-]/g, "_");
   const pick = (chosen: LogLevel) =>
     act(async () => {
-      await workbenchApi.setLogLevel(state.id, chosen);
-      level.value = chosen;
+      pending.value = chosen;
+      try {
+        await workbenchApi.setLogLevel(state.id, chosen);
+      } finally {
+        pending.value = null;
+      }
+      noteLogLevel(state.id, chosen);
       return `log messages from ${chosen} up`;
     });
   return (
@@ -104,7 +112,7 @@ function LogLevelPicker({ state }: { state: ToolServerState }) {
       <label for={id}>Log level</label>
       <select
         id={id}
-        value={level.value}
+        value={pending.value ?? state.logLevel ?? ""}
         disabled={busy.value || reason !== null}
         title={reason ?? "The least severe log messages the server should send"}
         onChange={(event) => pick(event.currentTarget.value as LogLevel)}

@@ -1,34 +1,26 @@
 /**
  * Resource subscriptions in the inspector: Subscribe / Unsubscribe on a resource, and its
  * updates (`mcp.resource-updated`) as an "updated at" marker and a fresh read while it is shown.
- * What is followed is kept for the page's life (from the `mcp.subscription` events), so it
- * stays across resource and tab switches.
+ * What is followed comes from the server's state (`subscriptions`, kept current by the
+ * `mcp.subscription` events), so it shows after a reload and for subscriptions made elsewhere.
  */
 import { signal, useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { clock } from "../events/row.tsx";
 import { describeError, subscribe } from "../state.ts";
+import { noteSubscription } from "../tool_servers.ts";
 import { workbenchApi } from "./workbench_api.ts";
 import type { ToolServerState } from "../../wire/bootstrap.ts";
 
 const keyOf = (serverId: unknown, uri: unknown) => `${serverId}\n${uri}`;
 
-/** Followed resources, by server and URI. */
-const followed = signal<ReadonlySet<string>>(new Set());
 /** When each resource last changed, by server and URI (ISO time of the event). */
 const updated = signal<ReadonlyMap<string, string>>(new Map());
 
 subscribe((event) => {
-  const { serverId, uri } = event.data;
-  const key = keyOf(serverId, uri);
-  if (event.type === "mcp.subscription") {
-    const next = new Set(followed.peek());
-    if (event.data.subscribed) next.add(key);
-    else next.delete(key);
-    followed.value = next;
-  } else if (event.type === "mcp.resource-updated") {
-    updated.value = new Map(updated.peek()).set(key, event.time);
-  }
+  if (event.type !== "mcp.resource-updated") return;
+  const key = keyOf(event.data.serverId, event.data.uri);
+  updated.value = new Map(updated.peek()).set(key, event.time);
 });
 
 /** Why the server cannot be subscribed to, or `null`. */
@@ -50,7 +42,7 @@ export function SubscribeControl({ state, uri, onUpdated }: SubscribeControlProp
   const busy = useSignal(false);
   const error = useSignal<string | null>(null);
   const key = keyOf(state.id, uri);
-  const on = followed.value.has(key);
+  const on = state.subscriptions.includes(uri);
   const at = updated.value.get(key);
   useEffect(() => {
     if (at && on) onUpdated();
@@ -63,10 +55,7 @@ export function SubscribeControl({ state, uri, onUpdated }: SubscribeControlProp
       if (on) await workbenchApi.unsubscribe(state.id, uri);
       else await workbenchApi.subscribe(state.id, uri);
       // The event says so too; this shows it at once.
-      const next = new Set(followed.peek());
-      if (on) next.delete(key);
-      else next.add(key);
-      followed.value = next;
+      noteSubscription(state.id, uri, !on);
     } catch (failure) {
       error.value = describeError(failure);
     } finally {
