@@ -3,6 +3,22 @@ import assert from "node:assert/strict";
 
 /** The v2 server fixture: `--era modern|legacy|dual --transport stdio|http [--port N]`. */
 export const V2_SERVER = new URL("./fixtures/v2_server.ts", import.meta.url).pathname;
+/** A `mcpServers[]` record of the v2 fixture server over stdio, speaking only `era`. */
+export function v2StdioRecord(
+  era: "modern" | "legacy",
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    id: "v2",
+    name: "V2 fixture",
+    transport: "stdio",
+    command: Deno.execPath(),
+    args: ["run", "-A", V2_SERVER, "--era", era, "--transport", "stdio"],
+    timeoutMs: 20_000,
+    ...extra,
+  };
+}
+
 /** A gateway that answers 2025 requests and breaks the 2026 probe: `--mode 5xx|empty200|idnull|hang`. */
 export const GATEWAY = new URL("./fixtures/broken_gateway.ts", import.meta.url).pathname;
 

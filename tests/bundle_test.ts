@@ -23,6 +23,22 @@ function lassJs(): Promise<string> {
   return bundles.then((built) => built.lassJs);
 }
 
+/** `lass serve` from a copied bundle on a free port, with its config and data in `dir`. */
+function serveCopy(copy: string, dir: string, env: Record<string, string> = {}) {
+  return startServer(DENO, [
+    "run",
+    ...START_PERMISSIONS,
+    copy,
+    "serve",
+    "--port",
+    "0",
+    "--config",
+    join(dir, "service.json"),
+    "--data-dir",
+    join(dir, "data"),
+  ], { cwd: dir, env });
+}
+
 Deno.test({
   name: "dist/lass.js alone in an empty folder serves the web UI, a chat and the sandbox page",
   ignore: skipBrowser,
@@ -31,18 +47,7 @@ Deno.test({
     const home = await mkdtemp(join(tmpdir(), "lass-bundle-chromium-"));
     try {
       assert.deepEqual(await readdir(dir), ["lass.js"], "nothing but the bundle in its folder");
-      const server = await startServer(DENO, [
-        "run",
-        ...START_PERMISSIONS,
-        copy,
-        "serve",
-        "--port",
-        "0",
-        "--config",
-        join(dir, "service.json"),
-        "--data-dir",
-        join(dir, "data"),
-      ], { cwd: dir });
+      const server = await serveCopy(copy, dir);
       const browser = await launchChromium(home);
       try {
         const page = await browser.newPage();
@@ -166,6 +171,14 @@ Deno.test("dist/lass.js demo-server answers an MCP initialize over stdio", async
   }
 });
 
+/** `lass help` from a copied bundle that unpacks into `cache`. */
+function helpWithCache(copy: string, dir: string, cache: string) {
+  return runToEnd(DENO, ["run", ...START_PERMISSIONS, copy, "help"], {
+    cwd: dir,
+    env: { LASS_CACHE_DIR: cache },
+  });
+}
+
 /** The folders in a cache folder of unpacked bundles. */
 async function unpackedIn(cache: string): Promise<string[]> {
   return (await readdir(cache)).sort();
@@ -175,11 +188,7 @@ Deno.test("dist/lass.js unpacks its modules once into LASS_CACHE_DIR; concurrent
   const { dir, copy } = await copyAlone(await lassJs(), "lass-bundle-");
   const cache = join(dir, "cache");
   try {
-    const run = () =>
-      runToEnd(DENO, ["run", ...START_PERMISSIONS, copy, "help"], {
-        cwd: dir,
-        env: { LASS_CACHE_DIR: cache },
-      });
+    const run = () => helpWithCache(copy, dir, cache);
     const firsts = await Promise.all([run(), run(), run()]);
     for (const first of firsts) assert.equal(first.code, 0, first.stderr);
     assert.equal(new Set(firsts.map((first) => first.stdout)).size, 1, "the same help each time");
@@ -215,18 +224,7 @@ Deno.test("the demo server that dist/lass.js exports runs with only the permissi
   const { dir, copy } = await copyAlone(await lassJs(), "lass-bundle-");
   const env = { LASS_CACHE_DIR: join(dir, "cache") };
   try {
-    const server = await startServer(DENO, [
-      "run",
-      ...START_PERMISSIONS,
-      copy,
-      "serve",
-      "--port",
-      "0",
-      "--config",
-      join(dir, "service.json"),
-      "--data-dir",
-      join(dir, "data"),
-    ], { cwd: dir, env });
+    const server = await serveCopy(copy, dir, env);
     let exported: { command: string; args: string[] };
     try {
       const response = await fetch(`${server.base}/api/export`, {
@@ -255,11 +253,7 @@ Deno.test("a damaged unpacked folder is named in the error, and unpacked again o
   const { dir, copy } = await copyAlone(await lassJs(), "lass-bundle-");
   const cache = join(dir, "cache");
   try {
-    const run = () =>
-      runToEnd(DENO, ["run", ...START_PERMISSIONS, copy, "help"], {
-        cwd: dir,
-        env: { LASS_CACHE_DIR: cache },
-      });
+    const run = () => helpWithCache(copy, dir, cache);
     assert.equal((await run()).code, 0);
     const [folder] = await unpackedIn(cache);
     await Deno.writeTextFile(join(cache, folder, "lass.js"), "export {");

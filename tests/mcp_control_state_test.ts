@@ -5,24 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { configWithServers, type Json, post, readJsonResponse, startService } from "./_helpers.ts";
-import { V2_SERVER } from "./_v2_fixtures.ts";
+import { v2StdioRecord } from "./_v2_fixtures.ts";
 
 type TestService = Awaited<ReturnType<typeof startService>>;
 
 const README = "fixture://readme";
 const ALPHA = "fixture://items/alpha";
-
-/** The v2 fixture server over stdio, speaking only `era`: logging and subscriptions. */
-function v2Stdio(era: "modern" | "legacy"): Record<string, unknown> {
-  return {
-    id: "v2",
-    name: "V2 fixture",
-    transport: "stdio",
-    command: Deno.execPath(),
-    args: ["run", "-A", V2_SERVER, "--era", era, "--transport", "stdio"],
-    timeoutMs: 20_000,
-  };
-}
 
 /** The server's state in `GET /api/mcp`. */
 async function listed(t: TestService): Promise<Json> {
@@ -47,7 +35,7 @@ async function ok(t: TestService, path: string, json?: unknown): Promise<Json> {
 
 for (const era of ["modern", "legacy"] as const) {
   Deno.test(`the state lists the log level and subscriptions set over the API (${era})`, async () => {
-    const t = await startService({ config: configWithServers([v2Stdio(era)]) });
+    const t = await startService({ config: configWithServers([v2StdioRecord(era)]) });
     try {
       const before = await listed(t);
       assert.deepEqual(before.subscriptions, []);
@@ -103,7 +91,7 @@ for (const era of ["modern", "legacy"] as const) {
 }
 
 Deno.test("the state is the same object while nothing changes, and a new one after a subscription", async () => {
-  const t = await startService({ config: configWithServers([v2Stdio("legacy")]) });
+  const t = await startService({ config: configWithServers([v2StdioRecord("legacy")]) });
   try {
     await ok(t, "/api/mcp/v2/connect");
     const first = t.service.mcp.state("v2");

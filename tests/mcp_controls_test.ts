@@ -7,23 +7,11 @@ import type { LassEvent } from "../core/events.ts";
 import { DEMO_SERVER } from "./_chat.ts";
 import { everythingStdio } from "./_everything.ts";
 import { configWithServers, type Json, post, startService, waitForEvent } from "./_helpers.ts";
-import { startHttp, V2_SERVER } from "./_v2_fixtures.ts";
+import { startHttp, V2_SERVER, v2StdioRecord } from "./_v2_fixtures.ts";
 
 type TestService = Awaited<ReturnType<typeof startService>>;
 
 const ENV_SERVER = new URL("./fixtures/env_server.ts", import.meta.url).pathname;
-
-/** The v2 fixture server over stdio, speaking only `era`. */
-function v2Stdio(era: "modern" | "legacy"): Record<string, unknown> {
-  return {
-    id: "v2",
-    name: "V2 fixture",
-    transport: "stdio",
-    command: Deno.execPath(),
-    args: ["run", "-A", V2_SERVER, "--era", era, "--transport", "stdio"],
-    timeoutMs: 20_000,
-  };
-}
 
 /** Connects a server and checks the era it speaks. */
 async function connect(t: TestService, id: string, era?: "modern" | "legacy"): Promise<Json> {
@@ -145,7 +133,7 @@ Deno.test("a server without completions, logging or subscriptions: no values, an
 
 for (const era of ["modern", "legacy"] as const) {
   Deno.test(`POST /api/mcp/:id/log-level changes what the v2 server sends, also after a reconnect (${era})`, async () => {
-    const t = await startService({ config: configWithServers([v2Stdio(era)]) });
+    const t = await startService({ config: configWithServers([v2StdioRecord(era)]) });
     const log = (level: string, message: string) =>
       post(t, "/api/mcp/v2/call", { tool: "log", args: { level, message } });
     try {
@@ -182,7 +170,7 @@ for (const era of ["modern", "legacy"] as const) {
   });
 
   Deno.test(`POST /api/mcp/:id/subscribe delivers mcp.resource-updated; unsubscribe ends it (${era})`, async () => {
-    const t = await startService({ config: configWithServers([v2Stdio(era)]) });
+    const t = await startService({ config: configWithServers([v2StdioRecord(era)]) });
     const touch = (uri: string) => post(t, "/api/mcp/v2/call", { tool: "touch", args: { uri } });
     const updated = (uri: string) => (event: LassEvent) =>
       event.type === "mcp.resource-updated" && event.data.serverId === "v2" &&
@@ -255,8 +243,8 @@ Deno.test("POST /api/mcp/:id/ping: MCP ping on 2025, HEAD over 2026 HTTP, 409 on
   const peer = await startHttp(V2_SERVER, ["--era", "modern", "--transport", "http"]);
   const t = await startService({
     config: configWithServers([
-      { ...v2Stdio("legacy"), id: "old" },
-      { ...v2Stdio("modern"), id: "new" },
+      { ...v2StdioRecord("legacy"), id: "old" },
+      { ...v2StdioRecord("modern"), id: "new" },
       { id: "web", name: "Web", transport: "http", url: peer.url.href, oauth: false },
       DEMO_SERVER,
     ]),
@@ -286,7 +274,7 @@ Deno.test("POST /api/mcp/:id/ping: MCP ping on 2025, HEAD over 2026 HTTP, 409 on
 });
 
 Deno.test("POST /api/mcp/:id/refresh reads the lists again without a reconnect", async () => {
-  const t = await startService({ config: configWithServers([v2Stdio("modern")]) });
+  const t = await startService({ config: configWithServers([v2StdioRecord("modern")]) });
   try {
     const first = await connect(t, "v2", "modern");
     const has = (state: Json) => state.tools.some((tool: Json) => tool.name === "extra");

@@ -13,7 +13,7 @@ import {
   startService,
   waitForEvent,
 } from "./_helpers.ts";
-import { V2_SERVER } from "./_v2_fixtures.ts";
+import { v2StdioRecord } from "./_v2_fixtures.ts";
 
 type TestService = Awaited<ReturnType<typeof startService>>;
 
@@ -119,15 +119,7 @@ Deno.test("server-everything (2025) gets the roots, and a change as roots/list_c
 
 for (const era of ["modern", "legacy"] as const) {
   Deno.test(`v2 server (${era}): its roots tool sees the record's roots, and a change without a reconnect`, async () => {
-    const record = {
-      id: "v2",
-      name: "V2 fixture",
-      transport: "stdio",
-      command: Deno.execPath(),
-      args: ["run", "-A", V2_SERVER, "--era", era, "--transport", "stdio"],
-      timeoutMs: 20_000,
-      roots: [ROOT_A],
-    };
+    const record = v2StdioRecord(era, { roots: [ROOT_A] });
     const t = await startService({ config: configWithServers([record]) });
     const roots = async () => {
       const called = await post(t, "/api/mcp/v2/call", { tool: "roots", args: {} });

@@ -8,17 +8,10 @@ import type { Locator, Page } from "playwright-core";
 import { skipBrowser, startUi, withToken } from "./_browser.ts";
 import { DEMO_LLM } from "./_chat.ts";
 import { post } from "./_helpers.ts";
-import { V2_SERVER } from "./_v2_fixtures.ts";
+import { v2StdioRecord } from "./_v2_fixtures.ts";
 
 /** The v2 fixture server over stdio in the 2025 era: logging and resource subscriptions. */
-const V2_LEGACY = {
-  id: "v2",
-  name: "V2 fixture",
-  transport: "stdio",
-  command: Deno.execPath(),
-  args: ["run", "-A", V2_SERVER, "--era", "legacy", "--transport", "stdio"],
-  timeoutMs: 20_000,
-};
+const V2_LEGACY = v2StdioRecord("legacy");
 
 const CONFIG = {
   llms: [DEMO_LLM],

@@ -7,17 +7,10 @@ import assert from "node:assert/strict";
 import { skipBrowser, startUi, waitForCount, withToken } from "./_browser.ts";
 import { DEMO_LLM, DEMO_SERVER } from "./_chat.ts";
 import { type Json, post, waitForEvent } from "./_helpers.ts";
-import { V2_SERVER } from "./_v2_fixtures.ts";
+import { v2StdioRecord } from "./_v2_fixtures.ts";
 
 /** The v2 fixture server over stdio in the 2025 era: ping, subscriptions, `touch`. */
-const V2_LEGACY = {
-  id: "v2",
-  name: "V2 fixture",
-  transport: "stdio",
-  command: Deno.execPath(),
-  args: ["run", "-A", V2_SERVER, "--era", "legacy", "--transport", "stdio"],
-  timeoutMs: 20_000,
-};
+const V2_LEGACY = v2StdioRecord("legacy");
 
 const CONFIG = {
   llms: [DEMO_LLM],
