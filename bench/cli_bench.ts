@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildBundles } from "../scripts/build_bundle.ts";
 import { START_PERMISSIONS } from "../scripts/permissions.ts";
+import { median } from "./_stats.ts";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
 const INSPECTOR_VERSION = "2.12";
@@ -92,12 +93,6 @@ async function node22(): Promise<string> {
   const [path, version] = ran.stdout.split(" ");
   console.error(`Node ${version}: ${path}`);
   return path;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** A config with the demo model and the built-in demo server. */

@@ -10,6 +10,7 @@ import { ToolServerTraces } from "../core/mcp/trace.ts";
 import { BENCH_TOKEN, startLassProcess } from "./_lass_process.ts";
 import { type RawClient, rawHttpClient } from "./_raw_http.ts";
 import { EVERYTHING, startEverything } from "../tests/_everything.ts";
+import { median } from "./_stats.ts";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
 const WARMUP = 200;
@@ -114,11 +115,6 @@ async function sessionTraceCost(server: Server) {
   } finally {
     await session.close();
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 /** Starts Lass with every bench server in one workspace and waits until all are connected. */

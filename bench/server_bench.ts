@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { rawHttpClient } from "./_raw_http.ts";
 import { START_PERMISSIONS } from "../scripts/permissions.ts";
+import { median } from "./_stats.ts";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url);
 const REPO_ROOT = new URL("..", import.meta.url);
@@ -140,12 +141,6 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 function round(value: number, digits: number): number {

@@ -169,6 +169,25 @@ export function waitForEvent(
   });
 }
 
+/**
+ * The first event, already recorded or still to come, that passes `test` (20 s by default);
+ * fails naming `what`.
+ */
+export async function eventSeen(
+  t: TestService,
+  test: (event: LassEvent) => boolean,
+  what: string,
+  ms = 20_000,
+): Promise<LassEvent> {
+  const waiting = waitForEvent(t, test, { what, ms });
+  const past = t.service.events.history().find(test);
+  if (past) {
+    waiting.catch(() => {});
+    return past;
+  }
+  return await waiting;
+}
+
 /** A config with the demo model, the given tool servers and one workspace that uses none of them. */
 export function configWithServers(servers: Record<string, unknown>[]): Record<string, unknown> {
   return {

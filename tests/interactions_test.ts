@@ -3,13 +3,7 @@ import { LassError } from "../core/errors.ts";
 import { EventBus } from "../core/events.ts";
 import { InteractionRegistry } from "../core/interactions.ts";
 import type { LassEvent } from "../core/events.ts";
-import {
-  configWithServers,
-  post,
-  readJsonResponse,
-  startService,
-  type TestService,
-} from "./_helpers.ts";
+import { configWithServers, eventSeen, post, readJsonResponse, startService } from "./_helpers.ts";
 
 function registry() {
   const events = new EventBus();
@@ -137,29 +131,6 @@ Deno.test("GET /api/interactions and POST /api/interactions/:id over HTTP", asyn
   }
 });
 
-/** The first event, already seen or still to come, that passes `test`; fails naming `what`. */
-function eventOf(
-  t: TestService,
-  test: (event: LassEvent) => boolean,
-  what: string,
-): Promise<LassEvent> {
-  return new Promise((resolve, reject) => {
-    const done = (event: LassEvent) => {
-      clearTimeout(timer);
-      stop();
-      resolve(event);
-    };
-    const timer = setTimeout(() => {
-      stop();
-      const last = t.service.events.history().slice(-8).map((event) => event.type);
-      reject(new Error(`no event ${what} within 20 s; the last events were [${last.join(", ")}]`));
-    }, 20_000);
-    const stop = t.service.events.subscribe((event) => test(event) && done(event));
-    const seen = t.service.events.history().find(test);
-    if (seen) done(seen);
-  });
-}
-
 Deno.test("an elicitation the tool server stopped waiting for is withdrawn; answering it is 409", async () => {
   const path = new URL("./fixtures/elicit_cancel_server.ts", import.meta.url).pathname;
   const server = {
@@ -179,7 +150,7 @@ Deno.test("an elicitation the tool server stopped waiting for is withdrawn; answ
       const known = new Set(t.service.events.history().map((event) => event.seq));
       const fresh = (event: LassEvent) => !known.has(event.seq);
       const call = post(t, "/api/mcp/asker/call", { tool, args: {} });
-      const created = await eventOf(
+      const created = await eventSeen(
         t,
         (event) => fresh(event) && event.type === "interaction.created",
         `interaction.created for ${tool}`,
@@ -189,7 +160,7 @@ Deno.test("an elicitation the tool server stopped waiting for is withdrawn; answ
         const cancel = await post(t, "/api/mcp/asker/call", { tool: "cancel_question", args: {} });
         assert.equal(cancel.body.result.content[0].text, "withdrawn");
       }
-      const resolved = await eventOf(
+      const resolved = await eventSeen(
         t,
         (event) => event.type === "interaction.resolved" && event.data.id === id,
         `interaction.resolved for ${tool} (${why})`,

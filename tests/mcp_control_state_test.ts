@@ -4,10 +4,15 @@
  * state, across a reconnect and a disconnect, in both eras.
  */
 import assert from "node:assert/strict";
-import { configWithServers, type Json, post, readJsonResponse, startService } from "./_helpers.ts";
+import {
+  configWithServers,
+  type Json,
+  post,
+  readJsonResponse,
+  startService,
+  type TestService,
+} from "./_helpers.ts";
 import { v2StdioRecord } from "./_v2_fixtures.ts";
-
-type TestService = Awaited<ReturnType<typeof startService>>;
 
 const README = "fixture://readme";
 const ALPHA = "fixture://items/alpha";

@@ -6,10 +6,16 @@ import assert from "node:assert/strict";
 import type { LassEvent } from "../core/events.ts";
 import { DEMO_SERVER } from "./_chat.ts";
 import { everythingStdio } from "./_everything.ts";
-import { configWithServers, type Json, post, startService, waitForEvent } from "./_helpers.ts";
+import {
+  configWithServers,
+  eventSeen,
+  type Json,
+  post,
+  startService,
+  type TestService,
+  waitForEvent,
+} from "./_helpers.ts";
 import { startHttp, V2_SERVER, v2StdioRecord } from "./_v2_fixtures.ts";
-
-type TestService = Awaited<ReturnType<typeof startService>>;
 
 const ENV_SERVER = new URL("./fixtures/env_server.ts", import.meta.url).pathname;
 
@@ -19,21 +25,6 @@ async function connect(t: TestService, id: string, era?: "modern" | "legacy"): P
   assert.equal(state.status, "connected", state.error);
   if (era) assert.equal(state.era, era);
   return state;
-}
-
-/** The first event (already recorded or still to come) that passes `test`. */
-async function seen(
-  t: TestService,
-  test: (event: LassEvent) => boolean,
-  what: string,
-): Promise<LassEvent> {
-  const waiting = waitForEvent(t, test, { what, ms: 20_000 });
-  const past = t.service.events.history().find(test);
-  if (past) {
-    waiting.catch(() => {});
-    return past;
-  }
-  return await waiting;
 }
 
 const logged = (serverId: string, message: string) => (event: LassEvent) =>
@@ -151,7 +142,7 @@ for (const era of ["modern", "legacy"] as const) {
       for (const round of [1, 2]) {
         await log("info", `quiet ${round}`);
         await log("error", `loud ${round}`);
-        await seen(t, logged("v2", `loud ${round}`), `the error line of round ${round}`);
+        await eventSeen(t, logged("v2", `loud ${round}`), `the error line of round ${round}`);
         assert.ok(
           !t.service.events.history().some(logged("v2", `quiet ${round}`)),
           `round ${round}: an info line arrived at level error`,
@@ -163,7 +154,7 @@ for (const era of ["modern", "legacy"] as const) {
       }
       await post(t, "/api/mcp/v2/log-level", { level: "debug" });
       await log("info", "heard");
-      await seen(t, logged("v2", "heard"), "the info line at level debug");
+      await eventSeen(t, logged("v2", "heard"), "the info line at level debug");
     } finally {
       await t.close();
     }

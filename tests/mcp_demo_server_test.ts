@@ -17,6 +17,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { createDemoHandler } from "../core/mcp/demo_server.ts";
+import { initializeOverStdio } from "./_process.ts";
 
 /** A tool result whose structured content is an object, as every demo tool's is. */
 type ToolResult = CallToolResult & {
@@ -639,36 +640,12 @@ Deno.test("stdio serves a 2025 client in another process: requests to the client
 });
 
 Deno.test("the stdio demo server exits once its stdin ends", async () => {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", STDIO_SCRIPT.href],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const initialize = {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-11-25",
-      capabilities: {},
-      clientInfo: { name: "raw", version: "1" },
-    },
-  };
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(JSON.stringify(initialize) + "\n"));
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let out = "";
-  while (!out.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    out += value;
-  }
-  assert.equal(JSON.parse(out.split("\n")[0]).result.serverInfo.name, "lass-demo");
-  await writer.close();
-  const status = await child.status;
-  assert.equal(status.code, 0, "the server exits by itself when stdin closes");
-  await reader.cancel();
+  const answer = await initializeOverStdio(Deno.execPath(), ["run", "-A", STDIO_SCRIPT.href]);
+  assert.deepEqual(
+    answer,
+    { serverName: "lass-demo", code: 0 },
+    "it answers initialize, then exits by itself when stdin closes",
+  );
 });
 
 /** A JSON-RPC message as the View posts it. */

@@ -7,15 +7,14 @@ import type { LassEvent } from "../core/events.ts";
 import { EVERYTHING, everythingStdio } from "./_everything.ts";
 import {
   configWithServers,
+  eventSeen,
   type Json,
   post,
   readJsonResponse,
   startService,
-  waitForEvent,
+  type TestService,
 } from "./_helpers.ts";
 import { v2StdioRecord } from "./_v2_fixtures.ts";
-
-type TestService = Awaited<ReturnType<typeof startService>>;
 
 const COUNT_STARTS = new URL("./fixtures/count_starts.ts", import.meta.url).pathname;
 const ROOT_A = { uri: "file:///srv/project-a", name: "Project A" };
@@ -23,21 +22,6 @@ const ROOT_B = { uri: "file:///srv/project-b" };
 
 async function putConfig(t: TestService, config: unknown) {
   return await readJsonResponse(await t.call("/api/config", { method: "PUT", json: config }));
-}
-
-/** The first event (already recorded or still to come) that passes `test`. */
-async function seen(
-  t: TestService,
-  test: (event: LassEvent) => boolean,
-  what: string,
-): Promise<LassEvent> {
-  const waiting = waitForEvent(t, test, { what, ms: 20_000 });
-  const past = t.service.events.history().find(test);
-  if (past) {
-    waiting.catch(() => {});
-    return past;
-  }
-  return await waiting;
 }
 
 /** How many times the server `id` started connecting. */
@@ -89,19 +73,19 @@ Deno.test("server-everything (2025) gets the roots, and a change as roots/list_c
     const state = (await post(t, "/api/mcp/everything/connect")).body;
     assert.equal(state.status, "connected", state.error);
     // server-everything asks for the roots right after the handshake and logs how many it got.
-    await seen(t, rootsLog(1), "server-everything's log of 1 root");
+    await eventSeen(t, rootsLog(1), "server-everything's log of 1 root");
     const startsBefore = await starts();
     const connectsBefore = connects(t, "everything");
 
     const saved = await putConfig(t, configWithServers([{ ...record, roots: [ROOT_A, ROOT_B] }]));
     assert.equal(saved.status, 200, JSON.stringify(saved.body));
-    const announced = await seen(
+    const announced = await eventSeen(
       t,
       (e) => e.type === "mcp.roots" && e.data.serverId === "everything",
       "mcp.roots for everything",
     );
     assert.deepEqual(announced.data, { serverId: "everything", roots: 2, notified: true });
-    await seen(t, rootsLog(2), "server-everything's log of 2 roots after list_changed");
+    await eventSeen(t, rootsLog(2), "server-everything's log of 2 roots after list_changed");
 
     const listed = await post(t, "/api/mcp/everything/call", { tool: "get-roots-list", args: {} });
     assert.equal(listed.status, 200, JSON.stringify(listed.body));
@@ -134,7 +118,7 @@ for (const era of ["modern", "legacy"] as const) {
 
       const saved = await putConfig(t, configWithServers([{ ...record, roots: [ROOT_B] }]));
       assert.equal(saved.status, 200, JSON.stringify(saved.body));
-      const announced = await seen(
+      const announced = await eventSeen(
         t,
         (e) => e.type === "mcp.roots" && e.data.serverId === "v2",
         "mcp.roots for v2",

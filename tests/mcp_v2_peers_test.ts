@@ -4,11 +4,16 @@
  * resources) through the same interactions and events. And `auto` behind broken gateways.
  */
 import assert from "node:assert/strict";
-import { configWithServers, type Json, post, startService, waitForEvent } from "./_helpers.ts";
+import {
+  configWithServers,
+  type Json,
+  post,
+  startService,
+  type TestService,
+  waitForEvent,
+} from "./_helpers.ts";
 import { GATEWAY, type HttpFixture, startHttp, V2_SERVER } from "./_v2_fixtures.ts";
 import { startEverything } from "./_everything.ts";
-
-type TestService = Awaited<ReturnType<typeof startService>>;
 
 async function nextInteraction(t: TestService): Promise<Json> {
   return (await waitForEvent(t, (e) => e.type === "interaction.created", {

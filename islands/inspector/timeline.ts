@@ -5,18 +5,22 @@
  */
 import type { TraceDirection, TraceMessage } from "../../wire/trace.ts";
 
-/** A request and its response (or the response alone, when its request left the trace). */
-export interface Exchange {
-  kind: "exchange";
+/** What every line of the timeline has. */
+interface TimelineLine {
   key: string;
-  /** The request's (or the lone response's) seq and time. */
+  /** The message's seq and time (for an exchange, the request's, or the lone response's). */
   seq: number;
   time: string;
-  /** The direction of the request: `out` Lass asked the server, `in` the server asked Lass. */
+  /** The direction (of an exchange's request): `out` Lass sent it, `in` the server did. */
   dir: TraceDirection;
   method: string;
   /** What it is about: a tool or prompt name, a URI. */
   subject: string;
+}
+
+/** A request and its response (or the response alone, when its request left the trace). */
+export interface Exchange extends TimelineLine {
+  kind: "exchange";
   request?: TraceMessage;
   response?: TraceMessage;
   status: "ok" | "error" | "pending";
@@ -24,14 +28,8 @@ export interface Exchange {
 }
 
 /** A notification (a log message has a `level`). */
-export interface Notice {
+export interface Notice extends TimelineLine {
   kind: "notice";
-  key: string;
-  seq: number;
-  time: string;
-  dir: TraceDirection;
-  method: string;
-  subject: string;
   message: TraceMessage;
   level?: string;
 }
