@@ -188,6 +188,15 @@ export async function eventSeen(
   return await waiting;
 }
 
+/** Polls `test` until it holds, failing after 10 s with `what`: for state that no event announces. */
+export async function waitUntil(test: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} (10 s)`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** A config with the demo model, the given tool servers and one workspace that uses none of them. */
 export function configWithServers(servers: Record<string, unknown>[]): Record<string, unknown> {
   return {

@@ -13,6 +13,7 @@ import {
   type TestService,
   TOKEN,
   waitForEvent,
+  waitUntil,
 } from "./_helpers.ts";
 import { startOAuthFixture } from "./fixtures/oauth_mcp_server.ts";
 
@@ -25,15 +26,6 @@ async function traceOf(t: TestService, id: string, query = ""): Promise<Json[]> 
   const { status, body } = await readJsonResponse(await t.call(`/api/mcp/${id}/trace${query}`));
   assert.equal(status, 200, JSON.stringify(body));
   return body.messages;
-}
-
-/** Polls `test` until it holds, failing after 10 s with `what`. */
-async function waitUntil(test: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const ERAS = [

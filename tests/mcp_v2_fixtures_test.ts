@@ -77,6 +77,7 @@ async function exerciseFeatures(client: Client, seen: Seen): Promise<void> {
   assert.deepEqual(names, [
     "ask",
     "ask_url",
+    "drop_listens",
     "echo",
     "log",
     "long_report",

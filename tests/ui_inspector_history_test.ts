@@ -3,15 +3,7 @@
 import assert from "node:assert/strict";
 import { screenshot, skipBrowser, startUi, waitForCount, withToken } from "./_browser.ts";
 import { chat, DEMO_LLM, DEMO_SERVER, user } from "./_chat.ts";
-
-/** Waits until `condition` holds, polling; fails with `what` after 10 s. */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+import { waitUntil } from "./_helpers.ts";
 
 const CONFIG = {
   llms: [DEMO_LLM],
@@ -145,11 +137,14 @@ Deno.test({
       });
 
       await test.step("leaving the server closes its trace stream", async () => {
-        await until(() => t.service.mcp.traceFollowers("quiet") === 0, "quiet's stream closed");
+        await waitUntil(() => t.service.mcp.traceFollowers("quiet") === 0, "quiet's stream closed");
         assert.equal(t.service.mcp.traceFollowers("demo"), 1);
         await page.getByRole("link", { name: "Events", exact: true }).click();
         await page.waitForURL(`${ui.base}/events`);
-        await until(() => t.service.mcp.traceFollowers("demo") === 0, "the follow stream closed");
+        await waitUntil(
+          () => t.service.mcp.traceFollowers("demo") === 0,
+          "the follow stream closed",
+        );
       });
       assert.deepEqual(ui.problems, []);
     } finally {

@@ -2,11 +2,9 @@
  * The protocol controls of an open session, per era: argument completion, the log level,
  * resource subscriptions, ping, and telling the server that its roots changed.
  */
-import {
-  type Client,
-  LOG_LEVEL_META_KEY,
-  type McpSubscription,
-} from "@modelcontextprotocol/client";
+import { type Client, LOG_LEVEL_META_KEY } from "@modelcontextprotocol/client";
+import { KeptListen } from "./_kept_listen.ts";
+import type { SessionHandlers } from "./_session_types.ts";
 import {
   type Completion,
   type CompletionRef,
@@ -58,6 +56,8 @@ export interface ControlsOptions {
   remote: boolean;
   /** Whether the remote server answers HTTP at all (the healing code's HEAD). */
   reachable: (timeoutMs: number) => Promise<boolean>;
+  /** Where a 2026 resource stream that was reopened, or ended, is reported. */
+  handlers: Pick<SessionHandlers, "log" | "resourceUpdated" | "troubled">;
   /** The level to start with (one chosen before a reconnect); default `debug`. */
   logLevel?: LogLevel;
 }
@@ -76,7 +76,7 @@ export async function openControls(
 ): Promise<OpenControls> {
   const { modern, capabilities } = options;
   let logLevel: LogLevel = options.logLevel ?? "debug";
-  const listens = new Map<string, McpSubscription>();
+  const listens = new Map<string, KeptListen>();
   const legacySubscriptions = new Set<string>();
   if (!modern && options.logLevel && capabilities?.logging) {
     await client.setLoggingLevel(options.logLevel).catch(() => {});
@@ -123,15 +123,28 @@ export async function openControls(
         return;
       }
       if (listens.has(uri)) return;
-      const listen = await client.listen({ resourceSubscriptions: [uri] }, { timeout: timeoutMs });
-      if (!listen.honoredFilter.resourceSubscriptions?.includes(uri)) {
-        await listen.close().catch(() => {});
-        throw new Error(`the server does not send updates of ${uri}`);
-      }
-      listens.set(uri, listen);
-      listen.closed.then(() => {
-        if (listens.get(uri) === listen) listens.delete(uri);
-      });
+      const open = async () => {
+        const listen = await client.listen({ resourceSubscriptions: [uri] }, {
+          timeout: timeoutMs,
+        });
+        if (!listen.honoredFilter.resourceSubscriptions?.includes(uri)) {
+          await listen.close().catch(() => {});
+          throw new Error(`the server does not send updates of ${uri}`);
+        }
+        return listen;
+      };
+      const { handlers } = options;
+      // The stream is kept open; an update sent while it was down is lost, so one is reported.
+      listens.set(
+        uri,
+        new KeptListen(await open(), open, {
+          reopened: () => {
+            handlers.log("info", `the updates stream of ${uri} ended and was opened again`, "lass");
+            handlers.resourceUpdated?.(uri);
+          },
+          failed: (reason) => handlers.troubled(reason),
+        }),
+      );
     },
     unsubscribe: async (uri, timeoutMs) => {
       if (!modern) {

@@ -11,6 +11,7 @@ import {
 import { VERSION } from "../version.ts";
 import { taskGenerationOf } from "./_task_support.ts";
 import { openControls } from "./_client_controls.ts";
+import { KeptListen } from "./_kept_listen.ts";
 import { answersHttp, createTransport, looksLikeSseEndpoint } from "./_transports.ts";
 import { ClientTasks } from "./_client_tasks.ts";
 import { RawChannel } from "./_raw_channel.ts";
@@ -23,6 +24,7 @@ import {
 import { sharedValidator } from "./_validator_cache.ts";
 import type {
   CallOptions,
+  ListKind,
   McpSession,
   OpenOptions,
   SessionHandlers,
@@ -121,10 +123,7 @@ export async function connectOnce(
     ? { kind: "modern", discover: discover as DiscoverResult }
     : { kind: "legacy" };
   const capabilities = client.getServerCapabilities() as Record<string, unknown> | undefined;
-  const subscription = modern ? await listen(client, capabilities) : undefined;
-  subscription?.closed.then((how) => {
-    if (how === "remote" && !closing) handlers.troubled("the subscription stream ended");
-  });
+  const subscription = modern ? await listen(client, capabilities, handlers) : undefined;
   const reachable = (timeoutMs: number) =>
     spec.kind === "http" || spec.kind === "sse"
       ? answersHttp(spec.url, spec.headers, timeoutMs)
@@ -136,6 +135,7 @@ export async function connectOnce(
     remote: opened.remote,
     reachable,
     logLevel: options.logLevel,
+    handlers,
   });
   const taskGeneration = taskGenerationOf(
     client.getProtocolEra(),
@@ -242,23 +242,34 @@ export async function connectOnce(
   };
 }
 
-/** Opens the 2026 `subscriptions/listen` stream for the list changes the server announces. */
+/**
+ * Opens the 2026 `subscriptions/listen` stream for the list changes the server announces, kept
+ * open while the session lives: after a reopen the lists are read again (changes sent while the
+ * stream was down are lost), and a stream that ends may mean a lost server (`troubled`).
+ */
 async function listen(
   client: Client,
   capabilities: Record<string, unknown> | undefined,
-): Promise<McpSubscription | undefined> {
-  const changes = (kind: string) =>
+  handlers: SessionHandlers,
+): Promise<KeptListen | undefined> {
+  const changes = (kind: ListKind) =>
     (capabilities?.[kind] as { listChanged?: boolean } | undefined)?.listChanged === true;
-  const filter = {
-    ...(changes("tools") && { toolsListChanged: true }),
-    ...(changes("prompts") && { promptsListChanged: true }),
-    ...(changes("resources") && { resourcesListChanged: true }),
-  };
-  if (Object.keys(filter).length === 0) return undefined;
+  const kinds = (["tools", "prompts", "resources"] as const).filter(changes);
+  if (kinds.length === 0) return undefined;
+  const filter = Object.fromEntries(kinds.map((kind) => [`${kind}ListChanged`, true]));
+  const open = () => client.listen(filter);
+  let first: McpSubscription;
   try {
-    return await client.listen(filter);
+    first = await open();
   } catch {
     // A server that announces list changes but refuses to stream them still serves its tools.
     return undefined;
   }
+  return new KeptListen(first, open, {
+    reopened: () => {
+      handlers.log("info", "the subscription stream ended and was opened again", "lass");
+      for (const kind of kinds) handlers.reread(kind);
+    },
+    failed: (reason) => handlers.troubled(reason),
+  });
 }

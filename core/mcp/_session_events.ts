@@ -4,7 +4,7 @@
  */
 import { clip } from "../errors.ts";
 import type { EventBus } from "../events.ts";
-import type { McpSession, SessionHandlers } from "./client.ts";
+import type { ListKind, McpSession, SessionHandlers } from "./client.ts";
 import type { Entry } from "./_entry.ts";
 import { readList } from "./_establish.ts";
 import type { ServerLogs } from "./_server_logs.ts";
@@ -38,6 +38,9 @@ export function sessionHandlers(
   const live = () => entry.generation === generation && !host.closed() && !!entry.session;
   // A draft (`testDraft`) is not traced; a configured server while its record says so.
   const traced = () => entry.record.trace !== false && host.configured(id, entry);
+  const reread = (kind: ListKind) => {
+    if (entry.generation === generation) refresh(entry, kind).catch(() => {});
+  };
   return {
     wire: () => host.traces.channel(id, traced),
     sampling: (params, signal) =>
@@ -57,8 +60,9 @@ export function sessionHandlers(
         serverId: id,
         method: `notifications/${kind}/list_changed`,
       });
-      if (entry.generation === generation) refresh(entry, kind).catch(() => {});
+      reread(kind);
     },
+    reread,
     closed: () => {
       // Before the session exists the connect's own error path reports the failure.
       if (!live()) return;
@@ -89,7 +93,7 @@ export function sessionHandlers(
 }
 
 /** Re-reads one list after a list-changed notification; only that list of the state changes. */
-async function refresh(entry: Entry, kind: "tools" | "prompts" | "resources"): Promise<void> {
+async function refresh(entry: Entry, kind: ListKind): Promise<void> {
   const session = entry.session;
   if (!session) return;
   const change = await readList(session, entry.record, kind);

@@ -58,13 +58,18 @@ export type TransportSpec =
   | { kind: "http" | "sse"; url: string; headers: Record<string, string>; auth?: SessionAuth }
   | { kind: "in-process"; handler: InProcessHandler };
 
+/** The lists a server may announce changes of. */
+export type ListKind = "tools" | "prompts" | "resources";
+
 /** What the session reports back to its owner. */
 export interface SessionHandlers {
   sampling(params: SamplingParams, signal: AbortSignal): Promise<CreateMessageResult>;
   elicitation(params: ElicitationParams, signal: AbortSignal): Promise<ElicitResult>;
   log(level: string, data: unknown, logger?: string): void;
   stderr(line: string): void;
-  listChanged(kind: "tools" | "prompts" | "resources"): void;
+  listChanged(kind: ListKind): void;
+  /** A list may have changed unannounced (a listen stream was down): read it again. */
+  reread(kind: ListKind): void;
   /** The connection ended without `close()` being called (process exit, a stream that ended). */
   closed(): void;
   /** A remote transport reported a failure; the connection may be gone (the owner checks). */

@@ -35,6 +35,7 @@ export type {
   ElicitResult,
   GetPromptResult,
   InProcessHandler,
+  ListKind,
   McpSession,
   OpenOptions,
   Prompt,
