@@ -4,7 +4,13 @@ import type { ChatChunk } from "../wire/chat.ts";
 import { type Api, apiError, inProcessApi, ndjsonLines, remoteApi } from "./api.ts";
 import { type ApproveMode, InteractionAnswers } from "./answers.ts";
 import { CliError } from "./errors.ts";
-import { COMMON_HELP, openLass, parseFlags, validateWithoutCompiling } from "./options.ts";
+import {
+  COMMON_HELP,
+  openLass,
+  parseFlags,
+  RUN_ONCE,
+  validateWithoutCompiling,
+} from "./options.ts";
 import { Spinner } from "./spinner.ts";
 
 /** The help of `lass chat`. */
@@ -211,7 +217,7 @@ export async function run(args: string[]): Promise<number> {
     api = remoteApi(url, values.token ?? Deno.env.get("LASS_TOKEN"));
   } else {
     await validateWithoutCompiling();
-    const lass = await openLass(values, { connectToolServers: false });
+    const lass = await openLass(values, RUN_ONCE);
     api = inProcessApi(lass);
     await warmUp(lass, values.workspace).catch(async (error) => {
       await lass.close();

@@ -3,7 +3,13 @@ import type { CheckReport } from "../core/checks.ts";
 import type { JUnitCase } from "../core/junit.ts";
 import { LassError } from "../core/errors.ts";
 import { CliError } from "./errors.ts";
-import { COMMON_HELP, openLass, parseFlags, validateWithoutCompiling } from "./options.ts";
+import {
+  COMMON_HELP,
+  openLass,
+  parseFlags,
+  RUN_ONCE,
+  validateWithoutCompiling,
+} from "./options.ts";
 import { Spinner } from "./spinner.ts";
 import { table } from "./table.ts";
 import { plural } from "../islands/format.ts";
@@ -150,7 +156,7 @@ export async function run(args: string[]): Promise<number> {
     throw new CliError("--all and --workspace cannot go together (see lass check --help)");
   }
   await validateWithoutCompiling();
-  const lass = await openLass(values, { connectToolServers: false });
+  const lass = await openLass(values, RUN_ONCE);
   const spinner = new Spinner();
   try {
     const { runCheck } = await import("../core/checks.ts");

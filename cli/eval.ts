@@ -4,7 +4,7 @@ import type { EvalReport } from "../core/evals/report.ts";
 import { LassError } from "../core/errors.ts";
 import type { EvalProgress } from "../wire/evals.ts";
 import { CliError } from "./errors.ts";
-import { COMMON_HELP, openLass, parseFlags } from "./options.ts";
+import { COMMON_HELP, openLass, parseFlags, RUN_ONCE } from "./options.ts";
 import { Spinner } from "./spinner.ts";
 import { table } from "./table.ts";
 
@@ -149,7 +149,7 @@ async function runFile(path: string, values: RunFlags): Promise<EvalReport> {
   } catch (error) {
     invalid(error);
   }
-  const lass = await openLass(values, { connectToolServers: false });
+  const lass = await openLass(values, RUN_ONCE);
   const spinner = new Spinner();
   const abort = new AbortController();
   const interrupt = () => abort.abort(new CliError("interrupted", 1));

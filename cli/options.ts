@@ -62,6 +62,12 @@ export async function validateWithoutCompiling(): Promise<void> {
 }
 
 /**
+ * How the commands that run and end (chat, check, eval) open Lass: they connect the tool servers
+ * they use themselves, and follow no edits of the config file.
+ */
+export const RUN_ONCE = { connectToolServers: false, watchConfig: false } as const;
+
+/**
  * Opens Lass in this process for a subcommand, with the same lookup, env variables and defaults
  * as `lass serve`. A config that cannot be opened is a {@link CliError} with exit code 1.
  */

@@ -27,6 +27,8 @@ export interface LassOptions {
   fs?: FileSystem;
   /** Connect the tool servers that workspaces use in the background (default true). */
   connectToolServers?: boolean;
+  /** Follow edits of the config file on disk (default true; one-shot commands need not). */
+  watchConfig?: boolean;
   /** Passed on to the API handler (host checks, public and sandbox origins). */
   handler?: Omit<HandlerOptions, "service" | "token">;
   /** Host names the sandbox handler accepts besides loopback names. */
@@ -91,7 +93,13 @@ export async function createLass(options: LassOptions = {}): Promise<Lass> {
   const env = options.env ?? ((name: string) => process.env[name]);
   const { configPath, dataDir } = await locateFiles({ ...options, env });
   const token = options.token || env("LASS_TOKEN") || newToken();
-  const service = await openService({ configPath, dataDir, env, fs: options.fs });
+  const service = await openService({
+    configPath,
+    dataDir,
+    env,
+    fs: options.fs,
+    watchConfig: options.watchConfig,
+  });
   const handle = createHandler({
     ...options.handler,
     requireHostHeader: options.requireHostHeader ?? options.handler?.requireHostHeader,
