@@ -203,6 +203,7 @@ const quietHandlers: SessionHandlers = {
   log: () => {},
   stderr: () => {},
   listChanged: () => {},
+  reread: () => {},
   closed: () => {},
   troubled: () => {},
 };
