@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { screenshot, skipBrowser, startUi, waitForCount, withToken } from "./_browser.ts";
 import { chat, DEMO_LLM, DEMO_SERVER, user } from "./_chat.ts";
 import { waitUntil } from "./_helpers.ts";
+import type { Locator } from "playwright-core";
 
 const CONFIG = {
   llms: [DEMO_LLM],
@@ -23,6 +24,14 @@ Deno.test({
     const history = page.getByRole("list", { name: "Requests and notifications, newest first" });
     const calls = (tool: string) =>
       history.locator('.timeline-item[data-method="tools/call"]').filter({ hasText: tool });
+    // Rows are added at the top while the test clicks: a click by position could land on the row
+    // that just moved there, so rows and their buttons get the click event itself.
+    const expand = async (row: Locator) => {
+      await row.locator(".timeline-toggle").dispatchEvent("click");
+      await row.locator('.timeline-toggle[aria-expanded="true"]').waitFor();
+    };
+    const runAgain = (row: Locator) =>
+      row.getByRole("button", { name: "Run again" }).dispatchEvent("click");
     const pickTool = (name: string) =>
       page.getByRole("navigation", { name: "Tools" }).getByRole("button", {
         name: new RegExp(`^${name}`),
@@ -63,7 +72,7 @@ Deno.test({
         await waitForCount(calls("fail"), 1);
         // Newest first: the chat's call is above the inspector's.
         const first = calls("add").last();
-        await first.locator(".timeline-toggle").click();
+        await expand(first);
         const detail = first.locator(".timeline-detail");
         const [request, response] = await detail.locator("pre").allInnerTexts();
         assert.deepEqual(JSON.parse(request).params.arguments, { a: 2, b: 3 });
@@ -72,11 +81,11 @@ Deno.test({
       });
 
       await test.step("Run again sends the same call; the new one is at the top", async () => {
-        await calls("add").last().getByRole("button", { name: "Run again" }).click();
+        await runAgain(calls("add").last());
         await calls("add").last().getByText(/Sent again\./).waitFor();
         await waitForCount(calls("add"), 3);
         const newest = history.locator(".timeline-item").filter({ hasText: "tools/call" }).first();
-        await newest.locator(".timeline-toggle").click();
+        await expand(newest);
         const request = await newest.locator(".timeline-detail pre").first().innerText();
         assert.deepEqual(JSON.parse(request).params.arguments, { a: 2, b: 3 });
       });
@@ -91,12 +100,11 @@ Deno.test({
         await prompt.getByRole("button", { name: "Get prompt" }).click();
         const gets = history.locator('.timeline-item[data-method="prompts/get"]');
         await waitForCount(gets, 1);
-        await gets.first().locator(".timeline-toggle").click();
-        await gets.first().getByRole("button", { name: "Run again" }).click();
+        await expand(gets.first());
+        await runAgain(gets.first());
         await waitForCount(gets, 2);
-        const request = await gets.first().locator(".timeline-toggle").click().then(() =>
-          gets.first().locator(".timeline-detail pre").first().innerText()
-        );
+        await expand(gets.first());
+        const request = await gets.first().locator(".timeline-detail pre").first().innerText();
         assert.deepEqual(JSON.parse(request).params.arguments, { destination: "Oslo", days: "3" });
 
         await page.getByRole("tab", { name: /Resources/ }).click();
@@ -106,8 +114,8 @@ Deno.test({
         await readme.getByRole("button", { name: "Read" }).click();
         const reads = history.locator('.timeline-item[data-method="resources/read"]');
         await waitForCount(reads, 1);
-        await reads.first().locator(".timeline-toggle").click();
-        await reads.first().getByRole("button", { name: "Run again" }).click();
+        await expand(reads.first());
+        await runAgain(reads.first());
         await waitForCount(reads, 2);
         assert.match(await reads.first().innerText(), /demo:\/\/readme\s+ok/);
       });
