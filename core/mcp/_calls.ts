@@ -38,6 +38,8 @@ export interface CallHost {
   renew(entry: Entry): Promise<void>;
   /** The session's peer is gone. */
   lost(entry: Entry, session: McpSession, reason: string): void;
+  /** Follows the entry's lost tasks again, on its current session if another one is connected. */
+  resumeTasks(entry: Entry): void;
   log(entry: Entry, level: string, message: string): void;
   scrub(entry: Entry, text: string): string;
 }
@@ -101,6 +103,7 @@ export async function callTool(
             signal: options.signal,
             onProgress,
             onTask: options.onTask,
+            onLost: () => host.resumeTasks(entry),
           })
           : session.callTool(tool, args, {
             timeoutMs: host.callTimeoutMs,

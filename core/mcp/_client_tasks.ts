@@ -15,13 +15,19 @@ import {
   createTaskSessionFromClient,
   type TaskEnabledSession,
   type TaskOutcome,
+  type ToolExecution,
   type TaskView,
   toolDeclarationFromMcpTool,
 } from "@modelcontextprotocol/ext-tasks/client";
 import { type JsonValue, taskId as asTaskId } from "@modelcontextprotocol/ext-tasks/core";
 import type { TaskGeneration } from "./_task_support.ts";
 import type { RawChannel } from "./_raw_channel.ts";
-import type { TaskCallOptions, TaskInputHandlers, TaskSnapshot } from "./_task_types.ts";
+import type {
+  TaskCallOptions,
+  TaskInputHandlers,
+  TaskReference,
+  TaskSnapshot,
+} from "./_task_types.ts";
 import {
   anyResult,
   neverAborted,
@@ -35,10 +41,15 @@ import {
 export {
   type TaskCallOptions,
   TaskEnded,
+  TaskLost,
   type TaskInputHandlers,
+  type TaskReference,
   type TaskSnapshot,
   type TaskStatus,
 } from "./_task_types.ts";
+
+/** A tool call's execution as {@link ClientTasks} follows it. */
+type FollowedExecution = ToolExecution<CallToolResult>;
 
 /** What {@link ClientTasks} needs from the session that owns it. */
 export interface ClientTasksOptions {
@@ -58,6 +69,8 @@ export class ClientTasks {
   readonly #client: Client;
   readonly #options: ClientTasksOptions;
   readonly #tools = new Map<string, Tool>();
+  /** The executions being followed (released, not cancelled, when the connection is lost). */
+  readonly #active = new Set<FollowedExecution>();
   #session?: TaskEnabledSession;
 
   constructor(client: Client, options: ClientTasksOptions) {
@@ -97,13 +110,62 @@ export class ClientTasks {
     const progress = modern && options.onProgress
       ? this.#options.channel!.progressToken(options.onProgress)
       : undefined;
+    // Aborted by the caller before the server made the task: the request itself is dropped.
     const local = new AbortController();
-    let cancel: (() => Promise<void>) | undefined;
-    const onAbort = () => {
-      if (!cancel) return local.abort(options.signal?.reason);
-      cancel().catch(() => local.abort(options.signal?.reason));
-    };
+    const onAbort = () => local.abort(options.signal?.reason);
     options.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      if (options.signal?.aborted) throw options.signal.reason;
+      const execution = await session.callTool(name, args as Record<string, JsonValue>, {
+        signal: local.signal,
+        task: { preference: "prefer" },
+        resultCodec: toolResultCodec,
+        requestTimeoutMs: options.timeoutMs,
+        resetTimeoutOnProgress: true,
+        ...(modern && {
+          metadata: {
+            [LOG_LEVEL_META_KEY]: this.#options.logLevel(),
+            ...(progress && { progressToken: progress.token }),
+          },
+        }),
+      });
+      options.signal?.removeEventListener("abort", onAbort);
+      if (execution.kind === "task") options.onReference?.(execution.serializeReference());
+      return await this.#follow(execution as FollowedExecution, options, local);
+    } catch (error) {
+      throw unwrap(error);
+    } finally {
+      options.signal?.removeEventListener("abort", onAbort);
+      progress?.release();
+    }
+  }
+
+  /**
+   * Follows a task that another session of the same server started (it was lost on the way) to
+   * its end, as {@link call} does.
+   */
+  async resume(reference: TaskReference, options: TaskCallOptions): Promise<CallToolResult> {
+    try {
+      const execution = await this.#ensure().resumeTask(reference, {
+        resultCodec: toolResultCodec,
+        requestTimeoutMs: options.timeoutMs,
+      });
+      return await this.#follow(execution as FollowedExecution, options, new AbortController());
+    } catch (error) {
+      throw unwrap(error);
+    }
+  }
+
+  /**
+   * Follows an execution to its outcome: status changes go to `onStatus`, aborting the signal
+   * cancels the task (or `local`, the request, when there is no task).
+   */
+  async #follow(
+    execution: FollowedExecution,
+    options: TaskCallOptions,
+    local: AbortController,
+  ): Promise<CallToolResult> {
+    const modern = this.#options.generation === "v2";
     let last: TaskSnapshot | undefined;
     let pulling = false;
     const report = (view: TaskView) => {
@@ -122,36 +184,23 @@ export class ClientTasks {
         ).catch(() => {});
       }
     };
+    const onAbort = () => {
+      if (execution.kind !== "task") return local.abort(options.signal?.reason);
+      execution.cancel().catch(() => local.abort(options.signal?.reason));
+    };
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    if (options.signal?.aborted) onAbort();
+    this.#active.add(execution);
     try {
-      if (options.signal?.aborted) throw options.signal.reason;
-      const execution = await session.callTool(name, args as Record<string, JsonValue>, {
-        signal: local.signal,
-        task: { preference: "prefer" },
-        resultCodec: toolResultCodec,
-        requestTimeoutMs: options.timeoutMs,
-        resetTimeoutOnProgress: true,
-        ...(modern && {
-          metadata: {
-            [LOG_LEVEL_META_KEY]: this.#options.logLevel(),
-            ...(progress && { progressToken: progress.token }),
-          },
-        }),
-      });
-      if (execution.kind === "task") {
-        cancel = () => execution.cancel();
-        if (options.signal?.aborted) onAbort();
-      }
       const { outcome } = await execution.settle({
         onEvent: (event) => {
           if (event.type === "task") report(event.task);
         },
       });
       return resultOf(outcome as TaskOutcome<CallToolResult>, execution.handle?.taskId ?? "");
-    } catch (error) {
-      throw unwrap(error);
     } finally {
+      this.#active.delete(execution);
       options.signal?.removeEventListener("abort", onAbort);
-      progress?.release();
     }
   }
 
@@ -178,6 +227,18 @@ export class ClientTasks {
   /** Stops following tasks (unfinished ones are asked to cancel, without waiting). */
   async close(): Promise<void> {
     await this.#session?.close().catch(() => {});
+  }
+
+  /**
+   * Stops following tasks without cancelling them, for a session whose connection was lost: their
+   * calls reject, and a later session may follow them again ({@link resume}).
+   */
+  async release(): Promise<void> {
+    const active = [...this.#active];
+    this.#active.clear();
+    // Closing the task session would ask each unfinished task to cancel.
+    this.#session = undefined;
+    await Promise.all(active.map((execution) => execution.detach().catch(() => {})));
   }
 
   #ensure(): TaskEnabledSession {

@@ -29,6 +29,14 @@ export type { ManagerOptions } from "./_manager_options.ts";
 /** A server used this recently (by a chat or the API) keeps healing even outside the active workspace. */
 const RECENT_USE_MS = 60_000;
 
+/** What the connections tell their owner besides events. */
+export interface ConnectionHooks {
+  /** A server got a new session (a connect or a reconnect that succeeded). */
+  connected(entry: Entry): void;
+  /** A server was removed from the config. */
+  removed(id: string): void;
+}
+
 /** One connection per configured tool server, kept in the state the config and the peers ask for. */
 export class ToolServerConnections {
   readonly #options: ManagerOptions;
@@ -42,9 +50,15 @@ export class ToolServerConnections {
   #demo?: Promise<InProcessHandler & { close?: () => Promise<void> }>;
   #unsubscribe: () => void;
   #closed = false;
+  readonly #hooks: ConnectionHooks;
 
-  constructor(options: ManagerOptions, callTimeoutMs: number) {
+  constructor(
+    options: ManagerOptions,
+    callTimeoutMs: number,
+    hooks: ConnectionHooks = { connected: () => {}, removed: () => {} },
+  ) {
     this.#options = options;
+    this.#hooks = hooks;
     this.#requests = new ServerRequests({ ...options, callTimeoutMs });
     this.#logs = new ServerLogs(options);
     for (const record of options.config.config.mcpServers) {
@@ -216,6 +230,7 @@ export class ToolServerConnections {
         session,
         (entry, level, message) => this.log(entry, level, message),
       );
+      if (entry.session === session) this.#hooks.connected(entry);
     } else if (opened.state.status === "error") {
       this.#healLater(entry);
     }
@@ -262,7 +277,8 @@ export class ToolServerConnections {
     // A connect still reading the lists must not write `connected` over this.
     entry.generation++;
     this.#detach(entry);
-    session.close().catch(() => {});
+    // Its tasks may still run on the server: the next session follows them again.
+    session.close({ keepTasks: true }).catch(() => {});
     this.#setState(entry, { ...emptyState(entry.record), status: "error", error: clip(reason) });
     this.#healLater(entry);
   }
@@ -359,6 +375,7 @@ export class ToolServerConnections {
       entry.generation++;
       this.#reconnects.reset(id);
       this.#detach(entry)?.close().catch(() => {});
+      this.#hooks.removed(id);
       this.#options.events.emit("mcp.state", { id, status: "disconnected", removed: true });
     }
     this.#entries.clear();

@@ -228,12 +228,13 @@ export async function connectOnce(
       client.getPrompt({ name, arguments: args, ...controls.requestMeta() }, requestOptions(call)),
     runsAsTask: (tool) => tasks.runsAsTask(tool),
     callToolTask: (name, args, options) => tasks.call(name, args, options),
+    resumeToolTask: (reference, options) => tasks.resume(reference, options),
     getTask: (taskId, timeoutMs) => tasks.get(taskId, timeoutMs),
     cancelTask: (taskId) => tasks.cancel(taskId),
     reachable,
-    close: async () => {
+    close: async (options) => {
       closing = true;
-      await tasks.close();
+      await (options?.keepTasks ? tasks.release() : tasks.close());
       await controls.close();
       await subscription?.close().catch(() => {});
       await opened.terminate?.().catch(() => {});

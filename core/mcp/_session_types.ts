@@ -20,7 +20,7 @@ import type {
 import type { SessionAuth } from "./oauth/provider.ts";
 import type { WireSink } from "./trace.ts";
 import type { LogLevel, SessionControls } from "./_client_controls.ts";
-import type { TaskCallOptions, TaskSnapshot } from "./_client_tasks.ts";
+import type { TaskCallOptions, TaskReference, TaskSnapshot } from "./_client_tasks.ts";
 import type { EraSetting, EraVerdict } from "./_client_errors.ts";
 
 /** The answer to a sampling request: one content block, or blocks with tool calls when tools were offered. */
@@ -150,13 +150,22 @@ export interface McpSession {
     args: Record<string, unknown>,
     options: TaskCallOptions,
   ): Promise<CallToolResult>;
+  /**
+   * Follows a task that an earlier session of this server started and lost, as `callToolTask`
+   * does; rejects when the server no longer knows it.
+   */
+  resumeToolTask(reference: TaskReference, options: TaskCallOptions): Promise<CallToolResult>;
   /** The server's current view of a task (`tasks/get`). */
   getTask(taskId: string, timeoutMs: number): Promise<TaskSnapshot>;
   /** Asks the server to cancel a task (cooperative: it may still complete). */
   cancelTask(taskId: string): Promise<void>;
   /** Whether a remote server still answers HTTP at all (any status counts); local ones are. */
   reachable(timeoutMs: number): Promise<boolean>;
-  close(): Promise<void>;
+  /**
+   * Closes the connection. Running tasks are asked to cancel, unless `keepTasks` (a lost
+   * connection): then their calls reject with `TaskLost` and a later session may follow them.
+   */
+  close(options?: { keepTasks?: boolean }): Promise<void>;
 }
 
 /** Opens sessions; a test or another runtime may pass its own. */

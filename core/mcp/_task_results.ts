@@ -10,7 +10,7 @@ import {
   type TaskView,
 } from "@modelcontextprotocol/ext-tasks/client";
 import { ProtocolDecodeError, type RuntimeCodec } from "@modelcontextprotocol/ext-tasks/core";
-import { TaskEnded, type TaskSnapshot } from "./_task_types.ts";
+import { TaskEnded, TaskLost, type TaskSnapshot } from "./_task_types.ts";
 
 /** A signal that never aborts, for input requests that come without one. */
 export const neverAborted: AbortSignal = new AbortController().signal;
@@ -83,6 +83,12 @@ export function resultOf(outcome: TaskOutcome<CallToolResult>, taskId: string): 
   }
   // A call the server answered at once failed as any request does.
   if (!id) throw unwrap(outcome.error.cause ?? outcome.error);
+  // The server said the task failed (its final status, or an error answer); anything else is a
+  // failure to follow the task, which may still run.
+  const cause = outcome.error.cause === undefined ? undefined : unwrap(outcome.error.cause);
+  if (outcome.task?.status !== "failed" && !(cause instanceof ProtocolError)) {
+    throw new TaskLost(id, outcome.error.message);
+  }
   throw new TaskEnded("failed", id, outcome.error.message, outcome.error.code);
 }
 

@@ -1,4 +1,11 @@
 /** The task shapes the session speaks in: a task's status and snapshot, call options, `TaskEnded`. */
+import type { SerializedTaskReference } from "@modelcontextprotocol/ext-tasks/client";
+
+/**
+ * What lets a later session of the same server follow a task again (ext-tasks' serialized
+ * reference: the task id, its generation and operation).
+ */
+export type TaskReference = SerializedTaskReference;
 
 /** A task's status; the last three are terminal. */
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
@@ -22,6 +29,8 @@ export interface TaskCallOptions {
   onProgress?: (progress: number, total?: number, message?: string) => void;
   /** Every change of the task's status or message, the created task first. */
   onStatus?: (task: TaskSnapshot) => void;
+  /** Once the server made the task: how to follow it again from another session. */
+  onReference?: (reference: TaskReference) => void;
 }
 
 /** A task that ended without a result: it failed (with the server's error) or was cancelled. */
@@ -37,6 +46,20 @@ export class TaskEnded extends Error {
     this.status = status;
     this.taskId = taskId;
     if (code !== undefined) this.code = code;
+  }
+}
+
+/**
+ * A task whose end Lass did not learn: following it failed without the server saying so (the
+ * connection was lost, a poll got no answer). The task may still run on the server.
+ */
+export class TaskLost extends Error {
+  readonly taskId: string;
+
+  constructor(taskId: string, message: string) {
+    super(message);
+    this.name = "TaskLost";
+    this.taskId = taskId;
   }
 }
 

@@ -24,6 +24,8 @@ export {
 export {
   type TaskCallOptions,
   TaskEnded,
+  TaskLost,
+  type TaskReference,
   type TaskSnapshot,
   type TaskStatus,
 } from "./_client_tasks.ts";

@@ -10,6 +10,7 @@ import type {
   ReadResourceResult,
 } from "./client.ts";
 import { type ManagerOptions, ToolServerConnections } from "./_connections.ts";
+import type { Entry } from "./_entry.ts";
 import type { LogLine } from "./_log_limit.ts";
 import {
   type CallHost,
@@ -21,7 +22,13 @@ import {
 import * as controls from "./_controls.ts";
 import type { ToolServerState } from "./state.ts";
 import type { FollowOptions, TraceMessage, TraceQuery, ViewMessage } from "./trace.ts";
-import { type TaskRecord, TaskRecords, type TaskStatus, whyNotTask } from "./tasks.ts";
+import {
+  resumeTask,
+  type TaskRecord,
+  TaskRecords,
+  type TaskStatus,
+  whyNotTask,
+} from "./tasks.ts";
 
 export type { ManagerOptions } from "./_connections.ts";
 export type { CallContext } from "./_entry.ts";
@@ -47,8 +54,11 @@ export class ToolServerManager {
   constructor(options: ManagerOptions) {
     this.#options = options;
     this.#callTimeoutMs = options.callTimeoutMs ?? 120_000;
-    this.#connections = new ToolServerConnections(options, this.#callTimeoutMs);
     this.#tasks = new TaskRecords(options.events);
+    this.#connections = new ToolServerConnections(options, this.#callTimeoutMs, {
+      connected: (entry) => this.#resumeTasks(entry),
+      removed: (id) => this.#tasks.abandon(id, "the server was removed from the config"),
+    });
   }
 
   /** Every server's state, in config order. */
@@ -304,6 +314,17 @@ export class ToolServerManager {
     await this.#connections.close();
   }
 
+  /** Follows the server's lost tasks again on its current session (once per session). */
+  #resumeTasks(entry: Entry): void {
+    const session = entry.session;
+    if (!session || entry.state.status !== "connected") return;
+    for (const { tool, reference } of this.#tasks.toResume(entry.record.id, session)) {
+      const task = { serverId: entry.record.id, tool, reference, timeoutMs: this.#callTimeoutMs };
+      this.#connections.log(entry, "info", `following the task ${reference.taskId} again`);
+      resumeTask(this.#tasks, session, task, () => this.#resumeTasks(entry)).catch(() => {});
+    }
+  }
+
   /** What calls need from the connections. */
   #host(): CallHost {
     const connections = this.#connections;
@@ -314,6 +335,7 @@ export class ToolServerManager {
       connected: (entry) => connections.connected(entry),
       renew: (entry) => connections.connect(entry.record.id, { force: true }).then(() => {}),
       lost: (entry, session, reason) => connections.lost(entry, session, reason),
+      resumeTasks: (entry) => this.#resumeTasks(entry),
       log: (entry, level, message) => connections.log(entry, level, message),
       scrub: (entry, text) => connections.scrub(entry, text),
     };

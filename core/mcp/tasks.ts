@@ -4,7 +4,14 @@
  */
 import { clip, LassError } from "../errors.ts";
 import type { EventBus } from "../events.ts";
-import type { CallToolResult, McpSession, TaskSnapshot, TaskStatus } from "./client.ts";
+import type {
+  CallToolResult,
+  McpSession,
+  TaskCallOptions,
+  TaskReference,
+  TaskSnapshot,
+  TaskStatus,
+} from "./client.ts";
 import type { ConnectionState } from "./state.ts";
 import { taskGenerationOf, TASKS_EXTENSION } from "./_task_support.ts";
 
@@ -45,6 +52,14 @@ interface Kept {
   /** Resolves when the record ends. */
   ended: Promise<void>;
   end: () => void;
+  /** How another session of the server can follow the task again. */
+  reference?: TaskReference;
+  /** The task's following was lost: it waits for a session to follow it again. */
+  lost?: boolean;
+  /** The sessions that followed the task (each follows it once). */
+  followedBy: WeakSet<McpSession>;
+  /** Why nothing will follow the task again (its server was removed), once so. */
+  abandoned?: string;
 }
 
 /** The task records of every server, bounded, with their events. */
@@ -83,11 +98,15 @@ export class TaskRecords {
         cancel,
         ended,
         end,
+        followedBy: new WeakSet(),
       };
       this.#kept.set(key, kept);
       this.#bound();
     } else if (ENDED_STATUSES.has(kept.record.status)) {
       return kept.record;
+    } else if (cancel) {
+      // Followed again by another session: cancel goes through that one.
+      kept.cancel = cancel;
     }
     const record = kept.record;
     record.status = snapshot.status;
@@ -121,6 +140,63 @@ export class TaskRecords {
     }
     this.#ended(kept);
     return record;
+  }
+
+  /** Keeps how the task can be followed again, and that `session` follows it. */
+  refer(serverId: string, reference: TaskReference, session: McpSession): void {
+    const kept = this.#kept.get(keyOf(serverId, reference.taskId));
+    if (!kept) return;
+    kept.reference = reference;
+    kept.followedBy.add(session);
+  }
+
+  /**
+   * A running task whose following was lost: `waiting` when it keeps its status and waits for
+   * another session ({@link toResume}), `ended` when its server was removed meanwhile (the record
+   * ended failed), `undefined` when it cannot be followed again (no reference).
+   */
+  lose(serverId: string, taskId: string): "waiting" | "ended" | undefined {
+    const kept = this.#kept.get(keyOf(serverId, taskId));
+    if (!kept?.reference || ENDED_STATUSES.has(kept.record.status)) return undefined;
+    kept.cancel = undefined;
+    if (kept.abandoned !== undefined) {
+      this.#abandon(kept, kept.abandoned);
+      return "ended";
+    }
+    kept.lost = true;
+    return "waiting";
+  }
+
+  /** The lost tasks of a server that `session` may follow again (each session once), now taken. */
+  toResume(serverId: string, session: McpSession): { tool: string; reference: TaskReference }[] {
+    const taken = [];
+    for (const kept of this.#kept.values()) {
+      if (!kept.lost || kept.record.serverId !== serverId || kept.followedBy.has(session)) continue;
+      kept.lost = false;
+      kept.followedBy.add(session);
+      taken.push({ tool: kept.record.tool, reference: kept.reference! });
+    }
+    return taken;
+  }
+
+  /**
+   * Nothing will follow a server's tasks again (`why`: it was removed): its lost tasks end failed
+   * now, its running ones when their following ends.
+   */
+  abandon(serverId: string, why: string): void {
+    for (const kept of [...this.#kept.values()]) {
+      if (kept.record.serverId !== serverId || ENDED_STATUSES.has(kept.record.status)) continue;
+      kept.abandoned = why;
+      if (kept.lost) this.#abandon(kept, why);
+    }
+  }
+
+  #abandon(kept: Kept, why: string): void {
+    kept.lost = false;
+    this.end(kept.record.serverId, kept.record.taskId, {
+      status: "failed",
+      error: { message: `Lass lost track of the task: ${why}` },
+    });
   }
 
   /** One task's record; 404 when Lass does not know it. */
@@ -217,44 +293,101 @@ export interface TaskCall {
   onProgress?: (progress: number, total?: number, message?: string) => void;
   /** Every change of the task's record (the first call: the task exists). */
   onTask?: (task: TaskRecord) => void;
+  /** The task's following was lost (it waits for a session to follow it again). */
+  onLost?: () => void;
 }
 
 /**
  * Calls a tool through the session's task path, keeping the task's record. A task that fails or
  * is cancelled rejects with its reason; once the task exists, a failure is never retried as a
- * new call (that would run the tool twice).
+ * new call (that would run the tool twice). A task whose following is lost (the connection went)
+ * rejects, and its record waits for another session of the server ({@link resumeTask}).
  */
 export async function runAsTask(
   records: TaskRecords,
   session: McpSession,
   call: TaskCall,
 ): Promise<CallToolResult> {
+  return await followTask(
+    records,
+    session,
+    call,
+    undefined,
+    (hooks) =>
+      session.callToolTask(call.tool, call.args, {
+        timeoutMs: call.timeoutMs,
+        signal: call.signal,
+        onProgress: call.onProgress,
+        ...hooks,
+      }),
+  );
+}
+
+/** Follows a lost task again on a new session of its server, to its end; its record says how it ended. */
+export async function resumeTask(
+  records: TaskRecords,
+  session: McpSession,
+  task: { serverId: string; tool: string; reference: TaskReference; timeoutMs: number },
+  onLost?: () => void,
+): Promise<void> {
+  const call = { ...task, args: {}, onLost };
+  await followTask(
+    records,
+    session,
+    call,
+    task.reference.taskId,
+    (hooks) => session.resumeToolTask(task.reference, { timeoutMs: task.timeoutMs, ...hooks }),
+  );
+}
+
+/** Runs `follow` with hooks that keep the task's record, and ends the record as the task ends. */
+async function followTask(
+  records: TaskRecords,
+  session: McpSession,
+  call: Pick<TaskCall, "serverId" | "tool" | "onTask" | "onLost">,
+  knownTaskId: string | undefined,
+  follow: (hooks: Pick<TaskCallOptions, "onStatus" | "onReference">) => Promise<CallToolResult>,
+): Promise<CallToolResult> {
   const { serverId, tool } = call;
-  let taskId: string | undefined;
+  let taskId = knownTaskId;
+  let reference: TaskReference | undefined;
   const report = (record: TaskRecord | undefined) => {
     if (record) call.onTask?.({ ...record });
   };
   try {
-    const result = await session.callToolTask(tool, call.args, {
-      timeoutMs: call.timeoutMs,
-      signal: call.signal,
-      onProgress: call.onProgress,
+    const result = await follow({
       onStatus: (snapshot) => {
         taskId = snapshot.taskId;
         report(
           records.observe(serverId, tool, snapshot, () => session.cancelTask(snapshot.taskId)),
         );
+        // The reference may come before the first status, which makes the record.
+        if (reference) records.refer(serverId, reference, session);
+      },
+      onReference: (known) => {
+        reference = known;
+        records.refer(serverId, known, session);
       },
     });
     if (taskId) report(records.end(serverId, taskId, { status: "completed", result }));
     return result;
   } catch (error) {
     if (!taskId) throw error;
-    const { TaskEnded } = await import("./client.ts");
+    const { TaskEnded, TaskLost } = await import("./client.ts");
     if (error instanceof TaskEnded && error.status === "cancelled") {
       report(records.end(serverId, taskId, { status: "cancelled" }));
       throw error;
     }
+    const lost = error instanceof TaskLost ? records.lose(serverId, taskId) : undefined;
+    if (lost === "waiting") {
+      call.onLost?.();
+      throw new Error(
+        `following the task ${taskId} failed (${
+          (error as Error).message
+        }): Lass follows it again once it reconnects to ${serverId}`,
+      );
+    }
+    if (lost === "ended") throw new Error(records.get(serverId, taskId).error!.message);
     const message = error instanceof TaskEnded
       ? error.message
       : `Lass lost track of the task: ${(error as Error)?.message ?? error}`;

@@ -1,0 +1,178 @@
+/**
+ * A task that outlives its connection: the server goes away while its task waits for input, Lass
+ * loses the connection, and once the server is back Lass follows the task again to its end. A
+ * task nothing can follow again ends failed when its server is removed.
+ */
+import assert from "node:assert/strict";
+import { createDemoHandler } from "../core/mcp/demo_server.ts";
+import type { LassEvent } from "../core/events.ts";
+import {
+  configWithServers,
+  type Json,
+  post,
+  readJsonResponse,
+  startService,
+  type TestService,
+  waitForEvent,
+  waitUntil,
+} from "./_helpers.ts";
+
+/**
+ * The demo tool server over Streamable HTTP on one port, with an outage: `down()` cuts every open
+ * response and stops listening, `up()` listens again on the same port with the same demo (so its
+ * tasks are still there).
+ */
+function demoWithOutage() {
+  const demo = createDemoHandler();
+  const open = new Set<TransformStreamDefaultController<Uint8Array>>();
+  const handler = async (req: Request) => {
+    const response = await demo.fetch(req);
+    if (!response.body) return response;
+    let controller!: TransformStreamDefaultController<Uint8Array>;
+    const cut = new TransformStream<Uint8Array, Uint8Array>({
+      start: (c) => void open.add(controller = c),
+      flush: () => void open.delete(controller),
+    });
+    return new Response(response.body.pipeThrough(cut), response);
+  };
+  const listen = (port: number) =>
+    Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, handler);
+  let server = listen(0);
+  const port = server.addr.port;
+  const stop = async () => {
+    for (const stream of open) stream.terminate();
+    open.clear();
+    await server.shutdown();
+  };
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    down: stop,
+    up: () => void (server = listen(port)),
+    close: async () => {
+      await stop();
+      await demo.close();
+    },
+  };
+}
+
+const RECORD = { id: "remote", name: "Remote demo", transport: "http", oauth: false };
+
+const stateIs = (status: string) => (event: LassEvent) =>
+  event.type === "mcp.state" && event.data.id === "remote" && event.data.status === status;
+
+async function taskRecord(t: TestService, taskId: string): Promise<Json> {
+  const { status, body } = await readJsonResponse(
+    await t.call(`/api/mcp/remote/tasks/${taskId}`),
+  );
+  assert.equal(status, 200, JSON.stringify(body));
+  return body;
+}
+
+/** Starts `long_report` as a task that asks for its title, and waits for the question. */
+async function startAskingTask(t: TestService): Promise<{ taskId: string; question: Json }> {
+  const asked = waitForEvent(t, (e) => e.type === "interaction.created", {
+    what: "interaction.created for the report's title",
+    ms: 20_000,
+  });
+  const started = await post(t, "/api/mcp/remote/call", {
+    tool: "long_report",
+    args: { steps: 2, delayMs: 0, ask: true },
+    task: true,
+  });
+  assert.equal(started.status, 200, JSON.stringify(started.body));
+  return { taskId: started.body.taskId, question: (await asked).data.interaction };
+}
+
+Deno.test("a task whose connection was lost is followed again once the server is back, to its result", async () => {
+  const peer = demoWithOutage();
+  const t = await startService({ config: configWithServers([{ ...RECORD, url: peer.url }]) });
+  try {
+    const state = (await post(t, "/api/mcp/remote/connect")).body;
+    assert.equal(state.status, "connected", state.error);
+    const { taskId, question } = await startAskingTask(t);
+
+    const lost = waitForEvent(t, stateIs("error"), {
+      what: "mcp.state error once the server went away",
+      ms: 20_000,
+    });
+    await peer.down();
+    await lost;
+    const waiting = await taskRecord(t, taskId);
+    assert.ok(
+      !["completed", "failed", "cancelled"].includes(waiting.status),
+      `the record waits for the server: ${JSON.stringify(waiting)}`,
+    );
+
+    // Back: Lass reconnects, follows the task again, and the task asks again.
+    const askedAgain = waitForEvent(
+      t,
+      (e) => e.type === "interaction.created" && (e.data.interaction as Json).id !== question.id,
+      { what: "the question asked again after the reconnect", ms: 30_000 },
+    );
+    const followed = waitForEvent(
+      t,
+      (e) =>
+        e.type === "mcp.log" && e.data.serverId === "remote" &&
+        e.data.message === `following the task ${taskId} again`,
+      { what: "mcp.log following the task again", ms: 30_000 },
+    );
+    peer.up();
+    await followed;
+    const again: Json = (await askedAgain).data.interaction;
+    assert.match(again.message, /report be called/);
+    const completed = waitForEvent(
+      t,
+      (e) => e.type === "mcp.task" && e.data.taskId === taskId && e.data.status === "completed",
+      { what: `mcp.task completed of ${taskId}`, ms: 20_000 },
+    );
+    const answered = await post(t, `/api/interactions/${again.id}`, {
+      response: { action: "accept", content: { title: "Resumed" } },
+    });
+    assert.equal(answered.status, 200, JSON.stringify(answered.body));
+    await completed;
+    // The completed status may come before the result is kept.
+    await waitUntil(
+      () => t.service.mcp.task("remote", taskId).result !== undefined,
+      "the task's result in its record",
+    );
+    const done = await taskRecord(t, taskId);
+    assert.equal(done.status, "completed");
+    assert.deepEqual(done.result.structuredContent, { title: "Resumed", steps: 2 });
+  } finally {
+    await t.close();
+    await peer.close();
+  }
+});
+
+Deno.test("a lost task of a server that is then removed ends failed: nothing can follow it again", async () => {
+  const peer = demoWithOutage();
+  const t = await startService({ config: configWithServers([{ ...RECORD, url: peer.url }]) });
+  try {
+    assert.equal((await post(t, "/api/mcp/remote/connect")).body.status, "connected");
+    const { taskId } = await startAskingTask(t);
+    const lost = waitForEvent(t, stateIs("error"), {
+      what: "mcp.state error once the server went away",
+      ms: 20_000,
+    });
+    await peer.down();
+    await lost;
+    const failed = waitForEvent(
+      t,
+      (e) => e.type === "mcp.task" && e.data.taskId === taskId && e.data.status === "failed",
+      { what: `mcp.task failed of ${taskId}`, ms: 20_000 },
+    );
+    const config = configWithServers([]);
+    const put = await readJsonResponse(
+      await t.call("/api/config", { method: "PUT", json: config }),
+    );
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    await failed;
+    const record = t.service.events.history().findLast((e) =>
+      e.type === "mcp.task" && e.data.taskId === taskId
+    );
+    assert.equal(record?.data.status, "failed");
+  } finally {
+    await t.close();
+    await peer.close();
+  }
+});
