@@ -15,9 +15,9 @@ import {
   createTaskSessionFromClient,
   type TaskEnabledSession,
   type TaskOutcome,
-  type ToolExecution,
   type TaskView,
   toolDeclarationFromMcpTool,
+  type ToolExecution,
 } from "@modelcontextprotocol/ext-tasks/client";
 import { type JsonValue, taskId as asTaskId } from "@modelcontextprotocol/ext-tasks/core";
 import type { TaskGeneration } from "./_task_support.ts";
@@ -41,8 +41,8 @@ import {
 export {
   type TaskCallOptions,
   TaskEnded,
-  TaskLost,
   type TaskInputHandlers,
+  TaskLost,
   type TaskReference,
   type TaskSnapshot,
   type TaskStatus,
