@@ -3,7 +3,8 @@ import { LassError } from "../errors.ts";
 import type { EventBus } from "../events.ts";
 import type { CallToolResult, McpSession } from "./client.ts";
 import type { CallContext, Entry } from "./_entry.ts";
-import { runAsTask, type TaskRecord, type TaskRecords } from "./tasks.ts";
+import { runAsTask } from "./_task_follow.ts";
+import type { TaskRecord, TaskRecords } from "./tasks.ts";
 
 let loadedClient: Promise<typeof import("./client.ts")> | undefined;
 /** `client.ts` (and the SDK under it), loaded on the first request and kept. */

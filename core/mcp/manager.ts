@@ -22,7 +22,8 @@ import {
 import * as controls from "./_controls.ts";
 import type { ToolServerState } from "./state.ts";
 import type { FollowOptions, TraceMessage, TraceQuery, ViewMessage } from "./trace.ts";
-import { resumeTask, type TaskRecord, TaskRecords, type TaskStatus, whyNotTask } from "./tasks.ts";
+import { resumeTask } from "./_task_follow.ts";
+import { type TaskRecord, TaskRecords, type TaskStatus, whyNotTask } from "./tasks.ts";
 
 export type { ManagerOptions } from "./_connections.ts";
 export type { CallContext } from "./_entry.ts";
