@@ -20,7 +20,7 @@ const LIST_REOPENED = "the subscription stream ended and was opened again";
 const README_REOPENED = `the updates stream of ${README} ended and was opened again`;
 
 const lassLog = (message: string) => (event: LassEvent) =>
-  event.type === "mcp.log" && event.data.serverId === "v2" && event.data.logger === "lass" &&
+  event.type === "mcp.log" && event.data.serverId === "v2" &&
   event.data.message === message;
 
 Deno.test("a dropped 2026 listen stream is opened again: list changes and resource updates keep arriving", async () => {

@@ -139,7 +139,7 @@ export async function openControls(
         uri,
         new KeptListen(await open(), open, {
           reopened: () => {
-            handlers.log("info", `the updates stream of ${uri} ended and was opened again`, "lass");
+            handlers.log("info", `the updates stream of ${uri} ended and was opened again`);
             handlers.resourceUpdated?.(uri);
           },
           failed: (reason) => handlers.troubled(reason),

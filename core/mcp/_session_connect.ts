@@ -268,7 +268,7 @@ async function listen(
   }
   return new KeptListen(first, open, {
     reopened: () => {
-      handlers.log("info", "the subscription stream ended and was opened again", "lass");
+      handlers.log("info", "the subscription stream ended and was opened again");
       for (const kind of kinds) handlers.reread(kind);
     },
     failed: (reason) => handlers.troubled(reason),
