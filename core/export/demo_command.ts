@@ -1,20 +1,14 @@
 /** How exported code starts Lass's built-in demo tool server: Lass's own CLI, `demo-server` over stdio. */
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import type { BundleInfo } from "../../runtime/unpack.ts";
 import type { CommandLine } from "./_plan.ts";
 
-/** A bundle whose modules run unpacked from a cache folder (`dist/lass.js`, see runtime/unpack.ts). */
-export interface UnpackedBundle {
-  /** The bundle's own file: what a command line runs. */
-  url: string;
-  /** The permissions it needs to find its unpacked modules. */
-  permissions: string[];
-}
-
-let unpackedBundle: UnpackedBundle | undefined;
+/** The `dist/lass.js` this process runs from, its modules unpacked from a cache folder. */
+let unpackedBundle: BundleInfo | undefined;
 
 /** Tells the demo command that this process runs from `bundle` (called by its entry). */
-export function useUnpackedBundle(bundle: UnpackedBundle): void {
+export function useUnpackedBundle(bundle: BundleInfo): void {
   unpackedBundle = bundle;
 }
 
@@ -26,7 +20,7 @@ export function useUnpackedBundle(bundle: UnpackedBundle): void {
  */
 export function demoServerCommand(
   moduleUrl: string = import.meta.url,
-  bundle: UnpackedBundle | undefined = unpackedBundle,
+  bundle: BundleInfo | undefined = unpackedBundle,
 ): CommandLine {
   if (bundle) {
     const entry = bundle.url.startsWith("file:") ? fileURLToPath(bundle.url) : bundle.url;

@@ -54,7 +54,7 @@ export async function resumeTask(
   task: { serverId: string; tool: string; reference: TaskReference; timeoutMs: number },
   onLost?: () => void,
 ): Promise<void> {
-  const call = { ...task, args: {}, onLost };
+  const call = { ...task, onLost };
   await followTask(
     records,
     session,
