@@ -1,7 +1,8 @@
 /**
  * A task that outlives its connection: the server goes away while its task waits for input, Lass
  * loses the connection, and once the server is back Lass follows the task again to its end. A
- * task nothing can follow again ends failed when its server is removed.
+ * task nothing can follow again ends failed when its server is removed; a cancel asked meanwhile
+ * is sent once Lass follows the task again.
  */
 import assert from "node:assert/strict";
 import { createDemoHandler } from "../core/mcp/demo_server.ts";
@@ -171,6 +172,51 @@ Deno.test("a lost task of a server that is then removed ends failed: nothing can
       e.type === "mcp.task" && e.data.taskId === taskId
     );
     assert.equal(record?.data.status, "failed");
+  } finally {
+    await t.close();
+    await peer.close();
+  }
+});
+
+Deno.test("a cancel asked while the task is lost is sent once Lass follows the task again", async () => {
+  const peer = demoWithOutage();
+  const t = await startService({ config: configWithServers([{ ...RECORD, url: peer.url }]) });
+  try {
+    assert.equal((await post(t, "/api/mcp/remote/connect")).body.status, "connected");
+    const { taskId } = await startAskingTask(t);
+    const lost = waitForEvent(t, stateIs("error"), {
+      what: "mcp.state error once the server went away",
+      ms: 20_000,
+    });
+    await peer.down();
+    await lost;
+
+    const requested = waitForEvent(
+      t,
+      (e) => e.type === "mcp.task" && e.data.taskId === taskId && e.data.cancelRequested === true,
+      { what: `mcp.task with cancelRequested of ${taskId}`, ms: 10_000 },
+    );
+    const asked = await post(t, `/api/mcp/remote/tasks/${taskId}/cancel`);
+    assert.equal(asked.status, 200, JSON.stringify(asked.body));
+    assert.equal(asked.body.task.cancelRequested, true);
+    assert.ok(!["completed", "failed", "cancelled"].includes(asked.body.task.status));
+    await requested;
+    // Asking again changes nothing and is no error.
+    const again = await post(t, `/api/mcp/remote/tasks/${taskId}/cancel`);
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+
+    const cancelled = waitForEvent(
+      t,
+      (e) => e.type === "mcp.task" && e.data.taskId === taskId && e.data.status === "cancelled",
+      { what: `mcp.task cancelled of ${taskId} after the reconnect`, ms: 30_000 },
+    );
+    peer.up();
+    await cancelled;
+    const record = await taskRecord(t, taskId);
+    assert.equal(record.status, "cancelled");
+    assert.equal(record.cancelRequested, undefined);
+    const ended = await post(t, `/api/mcp/remote/tasks/${taskId}/cancel`);
+    assert.equal(ended.status, 409, JSON.stringify(ended.body));
   } finally {
     await t.close();
     await peer.close();

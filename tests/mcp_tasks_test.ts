@@ -289,7 +289,7 @@ Deno.test("task records are bounded: ended ones go first, then the oldest", asyn
   const { EventBus } = await import("../core/events.ts");
   const { TaskRecords } = await import("../core/mcp/tasks.ts");
   const events = new EventBus();
-  const records = new TaskRecords(events, 3);
+  const records = new TaskRecords(events, { limit: 3 });
   const working = (taskId: string) => ({ taskId, status: "working" as const });
   records.observe("s", "tool", working("a"));
   records.observe("s", "tool", working("b"));

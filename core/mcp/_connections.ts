@@ -33,6 +33,8 @@ const RECENT_USE_MS = 60_000;
 export interface ConnectionHooks {
   /** A server got a new session (a connect or a reconnect that succeeded). */
   connected(entry: Entry): void;
+  /** A server's session ended on its own; the tasks it followed may still run on the server. */
+  lost(id: string, session: McpSession): void;
   /** A server was removed from the config. */
   removed(id: string): void;
 }
@@ -55,7 +57,7 @@ export class ToolServerConnections {
   constructor(
     options: ManagerOptions,
     callTimeoutMs: number,
-    hooks: ConnectionHooks = { connected: () => {}, removed: () => {} },
+    hooks: ConnectionHooks = { connected: () => {}, lost: () => {}, removed: () => {} },
   ) {
     this.#options = options;
     this.#hooks = hooks;
@@ -278,6 +280,7 @@ export class ToolServerConnections {
     entry.generation++;
     this.#detach(entry);
     // Its tasks may still run on the server: the next session follows them again.
+    this.#hooks.lost(entry.record.id, session);
     session.close({ keepTasks: true }).catch(() => {});
     this.#setState(entry, { ...emptyState(entry.record), status: "error", error: clip(reason) });
     this.#healLater(entry);

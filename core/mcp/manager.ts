@@ -49,9 +49,15 @@ export class ToolServerManager {
   constructor(options: ManagerOptions) {
     this.#options = options;
     this.#callTimeoutMs = options.callTimeoutMs ?? 120_000;
-    this.#tasks = new TaskRecords(options.events);
+    this.#tasks = new TaskRecords(options.events, {
+      log: (serverId, level, message) => {
+        const entry = this.#connections.find(serverId);
+        if (entry) this.#connections.log(entry, level, message);
+      },
+    });
     this.#connections = new ToolServerConnections(options, this.#callTimeoutMs, {
       connected: (entry) => this.#resumeTasks(entry),
+      lost: (id, session) => this.#tasks.release(id, session),
       removed: (id) => this.#tasks.abandon(id, "the server was removed from the config"),
     });
   }
@@ -184,7 +190,9 @@ export class ToolServerManager {
 
   /**
    * Asks the server to cancel one of its running tasks and answers the task's record once it
-   * ended (or after 5 s); 404 for an unknown task, 409 for one that ended already.
+   * ended (or after 5 s); 404 for an unknown task, 409 for one that ended already. A task whose
+   * connection was lost is answered at once, `cancelRequested`: the cancel goes once Lass follows
+   * it again.
    */
   async cancelTask(id: string, taskId: string): Promise<TaskRecord> {
     this.#connections.entry(id);

@@ -31,6 +31,11 @@ export interface TaskRecord {
   result?: CallToolResult;
   /** Why it failed, once `failed` (with the JSON-RPC code when the server gave one). */
   error?: { message: string; code?: number };
+  /**
+   * A cancel was asked while Lass had lost track of the task (its connection went): Lass sends it
+   * to the server once it follows the task again.
+   */
+  cancelRequested?: true;
 }
 
 /** The statuses after which a task changes no more. */
@@ -62,15 +67,20 @@ interface Kept {
   abandoned?: string;
 }
 
+/** Where {@link TaskRecords} reports what went wrong with no caller to tell: a server's log. */
+export type TaskLog = (serverId: string, level: "warning", message: string) => void;
+
 /** The task records of every server, bounded, with their events. */
 export class TaskRecords {
   readonly #events: EventBus;
   readonly #limit: number;
+  readonly #log: TaskLog;
   readonly #kept = new Map<string, Kept>();
 
-  constructor(events: EventBus, limit = KEPT_RECORDS) {
+  constructor(events: EventBus, options: { limit?: number; log?: TaskLog } = {}) {
     this.#events = events;
-    this.#limit = limit;
+    this.#limit = options.limit ?? KEPT_RECORDS;
+    this.#log = options.log ?? (() => {});
   }
 
   /** Records a task's new status or message (the first one creates the record). */
@@ -112,9 +122,27 @@ export class TaskRecords {
     record.status = snapshot.status;
     record.updatedAt = snapshot.updatedAt ?? now;
     if (snapshot.message !== undefined) record.message = clip(snapshot.message);
+    const ended = ENDED_STATUSES.has(record.status);
+    if (ended) delete record.cancelRequested;
     this.#emit(record);
-    if (ENDED_STATUSES.has(record.status)) this.#ended(kept);
+    if (ended) this.#ended(kept);
+    else if (record.cancelRequested && kept.cancel) this.#sendRequestedCancel(kept, kept.cancel);
     return record;
+  }
+
+  /** Sends the cancel asked while the task was lost, now that a session follows it again. */
+  #sendRequestedCancel(kept: Kept, cancel: () => Promise<void>): void {
+    const { serverId, taskId } = kept.record;
+    delete kept.record.cancelRequested;
+    cancel().catch((error) => {
+      this.#log(
+        serverId,
+        "warning",
+        `cancelling the task ${taskId} (asked while Lass had lost track of it) failed: ${
+          (error as Error).message
+        }`,
+      );
+    });
   }
 
   /** Records how a task ended: its result, its error, or that it was cancelled. */
@@ -130,6 +158,7 @@ export class TaskRecords {
     if (!kept) return undefined;
     const record = kept.record;
     const already = ENDED_STATUSES.has(record.status);
+    delete record.cancelRequested;
     if (outcome.status === "completed") record.result = outcome.result;
     if (outcome.status === "failed") record.error = { ...outcome.error };
     if (!already || record.status !== outcome.status) {
@@ -165,6 +194,18 @@ export class TaskRecords {
     }
     kept.lost = true;
     return "waiting";
+  }
+
+  /**
+   * `session` of a server is gone: its tasks cannot be cancelled through it. A cancel asked before
+   * they are followed again waits for that ({@link cancel}).
+   */
+  release(serverId: string, session: McpSession): void {
+    for (const kept of this.#kept.values()) {
+      if (kept.record.serverId === serverId && kept.followedBy.has(session)) {
+        kept.cancel = undefined;
+      }
+    }
   }
 
   /** The lost tasks of a server that `session` may follow again (each session once), now taken. */
@@ -216,7 +257,8 @@ export class TaskRecords {
 
   /**
    * Asks the server to cancel a running task and waits (briefly) for the task to end: 404 for an
-   * unknown task, 409 for one that ended already.
+   * unknown task, 409 for one that ended already. A task Lass lost track of (it waits to be
+   * followed again) is marked `cancelRequested` at once, and the cancel is sent once it is followed.
    */
   async cancel(serverId: string, taskId: string): Promise<TaskRecord> {
     const record = this.get(serverId, taskId);
@@ -226,6 +268,15 @@ export class TaskRecords {
         "conflict",
         `the task ${taskId} of ${serverId} ended already (${record.status})`,
       );
+    }
+    if (!kept.cancel && kept.reference) {
+      // Lost, or about to be followed again: the cancel goes with the next following.
+      if (!record.cancelRequested) {
+        record.cancelRequested = true;
+        record.updatedAt = new Date().toISOString();
+        this.#emit(record);
+      }
+      return record;
     }
     if (!kept.cancel) {
       throw new LassError(
@@ -262,6 +313,7 @@ export class TaskRecords {
       tool: record.tool,
       status: record.status,
       ...(record.message !== undefined && { message: record.message }),
+      ...(record.cancelRequested && { cancelRequested: true }),
     });
   }
 

@@ -1,7 +1,7 @@
 /**
  * The MCP tasks of one server in the inspector: those Lass follows or saw end, with their status
- * and message, and Cancel for running ones. Read from `GET /api/mcp/:id/tasks` and read again on
- * each `mcp.task` event of the server.
+ * and message, and Cancel for running ones (a cancel asked while the server is away waits for it).
+ * Read from `GET /api/mcp/:id/tasks` and read again on each `mcp.task` event of the server.
  */
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
@@ -48,11 +48,18 @@ function TaskRow({ serverId, task }: { serverId: string; task: TaskRecord }) {
       {task.message ? <span class="task-message">{task.message}</span> : null}
       {task.error ? <span class="error">{task.error.message}</span> : null}
       <span class="hint">{timeAgo(task.updatedAt)}</span>
+      {task.cancelRequested
+        ? (
+          <span class="hint task-cancel-requested">
+            Cancel asked: sent once Lass reaches the server again
+          </span>
+        )
+        : null}
       {running
         ? (
           <button
             type="button"
-            disabled={busy.value}
+            disabled={busy.value || task.cancelRequested}
             aria-label={`Cancel task ${task.taskId}`}
             onClick={() => void cancel()}
           >
