@@ -63,9 +63,14 @@ export async function validateWithoutCompiling(): Promise<void> {
 
 /**
  * How the commands that run and end (chat, check, eval) open Lass: they connect the tool servers
- * they use themselves, and follow no edits of the config file.
+ * they use themselves, follow no edits of the config file, and leave no task for a later start
+ * (the task files belong to `lass serve`).
  */
-export const RUN_ONCE = { connectToolServers: false, watchConfig: false } as const;
+export const RUN_ONCE = {
+  connectToolServers: false,
+  watchConfig: false,
+  keepTasks: false,
+} as const;
 
 /**
  * Opens Lass in this process for a subcommand, with the same lookup, env variables and defaults

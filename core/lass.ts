@@ -29,6 +29,11 @@ export interface LassOptions {
   connectToolServers?: boolean;
   /** Follow edits of the config file on disk (default true; one-shot commands need not). */
   watchConfig?: boolean;
+  /**
+   * Keep running MCP tasks in the data dir, so that they go on when Lass closes and the next start
+   * follows them again (default true; one-shot commands cancel theirs instead).
+   */
+  keepTasks?: boolean;
   /** Passed on to the API handler (host checks, public and sandbox origins). */
   handler?: Omit<HandlerOptions, "service" | "token">;
   /** Host names the sandbox handler accepts besides loopback names. */
@@ -99,6 +104,7 @@ export async function createLass(options: LassOptions = {}): Promise<Lass> {
     env,
     fs: options.fs,
     watchConfig: options.watchConfig,
+    keepTasks: options.keepTasks ?? true,
   });
   const handle = createHandler({
     ...options.handler,

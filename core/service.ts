@@ -11,6 +11,7 @@ import { type FileSystem, removeTempFiles } from "./files.ts";
 import { InteractionRegistry } from "./interactions.ts";
 import { detectedEnvKeys } from "./llm/presets.ts";
 import { type ManagerOptions, ToolServerManager } from "./mcp/manager.ts";
+import { TaskFiles } from "./mcp/task_files.ts";
 import { OAuthSignIn } from "./mcp/oauth/sign_in.ts";
 import { createSampler } from "./mcp/sampling.ts";
 import { SessionStore } from "./sessions.ts";
@@ -24,6 +25,11 @@ export interface ServiceOptions {
   env: EnvLookup;
   /** Follow edits of the config file on disk; default true. */
   watchConfig?: boolean;
+  /**
+   * Keep running MCP tasks in the data dir (`tasks/`): closing leaves them running on their
+   * servers and the next open follows them again. Default false: closing asks them to cancel.
+   */
+  keepTasks?: boolean;
   events?: EventBusOptions;
   /** File access; default `node:fs` (loaded on first use). */
   fs?: FileSystem;
@@ -98,8 +104,10 @@ export async function openService(options: ServiceOptions): Promise<Service> {
       // A callback for a server removed during its sign-in stores nothing.
       isConfigured: (id) => config.config.mcpServers.some((server) => server.id === id),
     }),
+    ...(options.keepTasks && { taskFiles: new TaskFiles(fs, join(options.dataDir, "tasks")) }),
     ...options.mcp,
   });
+  await mcp.restoreTasks();
   return {
     config,
     events,

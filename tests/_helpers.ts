@@ -31,11 +31,14 @@ export interface StartOptions {
   watchConfig?: boolean;
   heartbeatMs?: number;
   mcp?: ServiceOptions["mcp"];
+  keepTasks?: boolean;
+  /** The folder of the config and data dir (kept on close); default a fresh temp dir (removed). */
+  dir?: string;
 }
 
-/** Opens a service on a fresh temp dir. */
+/** Opens a service on a fresh temp dir (or `options.dir`). */
 export async function startService(options: StartOptions = {}): Promise<TestService> {
-  const dir = await mkdtemp(join(tmpdir(), "lass-test-"));
+  const dir = options.dir ?? await mkdtemp(join(tmpdir(), "lass-test-"));
   const configPath = join(dir, "service.json");
   if (options.config !== undefined) {
     const text = typeof options.config === "string"
@@ -49,6 +52,7 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
     dataDir: join(dir, "data"),
     env: (name) => env[name],
     watchConfig: options.watchConfig ?? false,
+    keepTasks: options.keepTasks,
     mcp: options.mcp,
   });
   const handler = createHandler({
@@ -71,7 +75,7 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
     },
     close: async () => {
       await service.close();
-      await rm(dir, { recursive: true, force: true });
+      if (!options.dir) await rm(dir, { recursive: true, force: true });
     },
   };
 }
@@ -145,7 +149,7 @@ export async function post(t: TestService, path: string, json?: unknown) {
  * test's source) and the types of the last events seen, so a timeout says which event was missing.
  */
 export function waitForEvent(
-  t: TestService,
+  t: Pick<TestService, "service">,
   test: (event: LassEvent) => boolean,
   options: { what?: string; ms?: number } = {},
 ): Promise<LassEvent> {
@@ -188,10 +192,16 @@ export async function eventSeen(
   return await waiting;
 }
 
-/** Polls `test` until it holds, failing after 10 s with `what`: for state that no event announces. */
-export async function waitUntil(test: () => boolean, what: string): Promise<void> {
+/**
+ * Polls `test` (which may be async, e.g. reading a file) until it holds, failing after 10 s with
+ * `what`: for state that no event announces.
+ */
+export async function waitUntil(
+  test: () => boolean | Promise<boolean>,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + 10_000;
-  while (!test()) {
+  while (!await test()) {
     if (Date.now() > deadline) throw new Error(`gave up waiting for ${what} (10 s)`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -154,14 +154,17 @@ export class ToolServerConnections {
     return { ...(opened?.state ?? entry.state), subscriptions: [], latencyMs };
   }
 
-  /** Closes every connection and stops following the config. */
-  async close(): Promise<void> {
+  /**
+   * Closes every connection and stops following the config. Running tasks are asked to cancel,
+   * unless `keepTasks` (they go on, for the next start to follow again).
+   */
+  async close(options: { keepTasks?: boolean } = {}): Promise<void> {
     this.#closed = true;
     this.#unsubscribe();
     this.#reconnects.clear();
     await Promise.all([...this.#entries.values()].map((entry) => {
       entry.generation++;
-      return this.#detach(entry)?.close().catch(() => {});
+      return this.#detach(entry)?.close(options).catch(() => {});
     }));
     this.#logs.close();
     const demo = await this.#demo?.catch(() => undefined);

@@ -6,6 +6,7 @@ import type { InteractionRegistry } from "../interactions.ts";
 import type { OAuthSignIn } from "./oauth/sign_in.ts";
 import type { InProcessHandler, SessionOpener } from "./client.ts";
 import type { Sampler } from "./server_requests.ts";
+import type { TaskFiles } from "./task_files.ts";
 
 /** What the manager needs; everything with a side effect comes in here. */
 export interface ManagerOptions {
@@ -25,4 +26,10 @@ export interface ManagerOptions {
   callTimeoutMs?: number;
   /** OAuth sign-in for http and sse servers; without it a 401 is an error. */
   oauth?: OAuthSignIn;
+  /**
+   * Where running tasks are kept for the next start: with it, closing leaves them running on
+   * their servers and {@link ToolServerManager.restoreTasks} follows them again; without it,
+   * closing asks them to cancel.
+   */
+  taskFiles?: TaskFiles;
 }

@@ -1,4 +1,5 @@
 /** Which MCP Tasks a server offers: one rule for the client's choice and for the API's refusal. */
+import type { ConnectionState } from "./state.ts";
 
 /** The extension's identifier in `capabilities.extensions` (2026-07-28). */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -20,4 +21,17 @@ export function taskGenerationOf(
   }
   const tasks = capabilities?.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
   return tasks?.requests?.tools?.call !== undefined ? "v1" : "none";
+}
+
+/**
+ * Why a tool cannot run as a task on a connected server, in words: the
+ * server offers no MCP Tasks, or (2025) the tool does not allow them.
+ */
+export function whyNotTask(state: ConnectionState, tool: string): string {
+  if (taskGenerationOf(state.era, state.capabilities) === "none") {
+    return state.era === "modern"
+      ? `the tool server ${state.id} does not offer MCP Tasks (no ${TASKS_EXTENSION} extension)`
+      : `the tool server ${state.id} does not offer MCP Tasks for tool calls (capabilities.tasks)`;
+  }
+  return `the tool ${tool} of ${state.id} does not run as a task (its execution.taskSupport is not optional or required)`;
 }

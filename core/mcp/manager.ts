@@ -23,7 +23,8 @@ import * as controls from "./_controls.ts";
 import type { ToolServerState } from "./state.ts";
 import type { FollowOptions, TraceMessage, TraceQuery, ViewMessage } from "./trace.ts";
 import { resumeTask } from "./_task_follow.ts";
-import { type TaskRecord, TaskRecords, type TaskStatus, whyNotTask } from "./tasks.ts";
+import { type TaskRecord, TaskRecords, type TaskStatus } from "./tasks.ts";
+import { whyNotTask } from "./_task_support.ts";
 
 export type { ManagerOptions } from "./_connections.ts";
 export type { CallContext } from "./_entry.ts";
@@ -54,6 +55,7 @@ export class ToolServerManager {
         const entry = this.#connections.find(serverId);
         if (entry) this.#connections.log(entry, level, message);
       },
+      files: options.taskFiles,
     });
     this.#connections = new ToolServerConnections(options, this.#callTimeoutMs, {
       connected: (entry) => this.#resumeTasks(entry),
@@ -107,9 +109,14 @@ export class ToolServerManager {
     return this.#connections.traces.followers(id);
   }
 
-  /** Connects in the background every server that some workspace uses. */
+  /**
+   * Connects in the background every server that some workspace uses, and every server with
+   * tasks to follow again.
+   */
   connectUsed(): void {
     this.#connections.connectUsed();
+    // A server with tasks to follow again (kept by the last start) connects as well.
+    for (const id of this.#tasks.waitingServers()) this.#connections.connect(id).catch(() => {});
   }
 
   /**
@@ -313,8 +320,24 @@ export class ToolServerManager {
   }
 
   /** Closes every connection and stops following the config. */
+  /**
+   * Takes the running tasks the last start kept (`taskFiles`) as lost ones, followed again once
+   * their servers connect; tasks of servers no longer in the config are dropped.
+   */
+  async restoreTasks(): Promise<void> {
+    const files = this.#options.taskFiles;
+    if (!files) return;
+    const stored = await files.load();
+    for (const [serverId, tasks] of stored) {
+      if (this.#connections.find(serverId)) this.#tasks.restore(serverId, tasks);
+      else files.save(serverId, () => []);
+    }
+  }
+
+  /** Closes every connection; with `taskFiles`, running tasks go on and stay in their files. */
   async close(): Promise<void> {
-    await this.#connections.close();
+    await this.#connections.close({ keepTasks: this.#options.taskFiles !== undefined });
+    await this.#options.taskFiles?.idle();
   }
 
   /** Follows the server's lost tasks again on its current session (once per session). */

@@ -12,8 +12,7 @@ import type {
   TaskSnapshot,
   TaskStatus,
 } from "./client.ts";
-import type { ConnectionState } from "./state.ts";
-import { taskGenerationOf, TASKS_EXTENSION } from "./_task_support.ts";
+import { recordOf, storedOf, type StoredTask, type TaskFiles } from "./task_files.ts";
 
 export type { TaskStatus } from "./client.ts";
 
@@ -70,17 +69,50 @@ interface Kept {
 /** Where {@link TaskRecords} reports what went wrong with no caller to tell: a server's log. */
 export type TaskLog = (serverId: string, level: "warning", message: string) => void;
 
+/** Options of {@link TaskRecords}. */
+export interface TaskRecordsOptions {
+  /** How many records are kept (default 200). */
+  limit?: number;
+  log?: TaskLog;
+  /** Where running tasks are kept for the next start (see `task_files.ts`); none: in memory only. */
+  files?: TaskFiles;
+}
+
 /** The task records of every server, bounded, with their events. */
 export class TaskRecords {
   readonly #events: EventBus;
   readonly #limit: number;
   readonly #log: TaskLog;
+  readonly #files?: TaskFiles;
   readonly #kept = new Map<string, Kept>();
 
-  constructor(events: EventBus, options: { limit?: number; log?: TaskLog } = {}) {
+  constructor(events: EventBus, options: TaskRecordsOptions = {}) {
     this.#events = events;
     this.#limit = options.limit ?? KEPT_RECORDS;
     this.#log = options.log ?? (() => {});
+    this.#files = options.files;
+  }
+
+  /**
+   * Takes the running tasks a previous start kept (`task_files.ts`) as lost ones: the server's
+   * next session follows them again ({@link toResume}).
+   */
+  restore(serverId: string, stored: StoredTask[]): void {
+    for (const task of stored) {
+      const key = keyOf(serverId, task.taskId);
+      if (this.#kept.has(key) || ENDED_STATUSES.has(task.status)) continue;
+      let end = () => {};
+      const ended = new Promise<void>((resolve) => end = resolve);
+      this.#kept.set(key, {
+        record: recordOf(serverId, task),
+        ended,
+        end,
+        reference: task.reference,
+        lost: true,
+        followedBy: new WeakSet(),
+      });
+    }
+    this.#bound();
   }
 
   /** Records a task's new status or message (the first one creates the record). */
@@ -127,6 +159,7 @@ export class TaskRecords {
     this.#emit(record);
     if (ended) this.#ended(kept);
     else if (record.cancelRequested && kept.cancel) this.#sendRequestedCancel(kept, kept.cancel);
+    if (kept.reference) this.#persist(serverId);
     return record;
   }
 
@@ -134,6 +167,7 @@ export class TaskRecords {
   #sendRequestedCancel(kept: Kept, cancel: () => Promise<void>): void {
     const { serverId, taskId } = kept.record;
     delete kept.record.cancelRequested;
+    this.#persist(serverId);
     cancel().catch((error) => {
       this.#log(
         serverId,
@@ -168,6 +202,7 @@ export class TaskRecords {
       if (changed) this.#emit(record);
     }
     this.#ended(kept);
+    if (kept.reference) this.#persist(serverId);
     return record;
   }
 
@@ -175,8 +210,10 @@ export class TaskRecords {
   refer(serverId: string, reference: TaskReference, session: McpSession): void {
     const kept = this.#kept.get(keyOf(serverId, reference.taskId));
     if (!kept) return;
+    const known = kept.reference !== undefined;
     kept.reference = reference;
     kept.followedBy.add(session);
+    if (!known && !ENDED_STATUSES.has(kept.record.status)) this.#persist(serverId);
   }
 
   /**
@@ -206,6 +243,13 @@ export class TaskRecords {
         kept.cancel = undefined;
       }
     }
+  }
+
+  /** The ids of the servers that have lost tasks waiting to be followed again. */
+  waitingServers(): Set<string> {
+    const ids = new Set<string>();
+    for (const kept of this.#kept.values()) if (kept.lost) ids.add(kept.record.serverId);
+    return ids;
   }
 
   /** The lost tasks of a server that `session` may follow again (each session once), now taken. */
@@ -275,6 +319,7 @@ export class TaskRecords {
         record.cancelRequested = true;
         record.updatedAt = new Date().toISOString();
         this.#emit(record);
+        this.#persist(serverId);
       }
       return record;
     }
@@ -306,6 +351,25 @@ export class TaskRecords {
     kept.end();
   }
 
+  /** Keeps the server's running tasks in its task file (when Lass keeps them across starts). */
+  #persist(serverId: string): void {
+    this.#files?.save(
+      serverId,
+      () => this.#running(serverId),
+      (error) => this.#log(serverId, "warning", `keeping its tasks failed: ${error.message}`),
+    );
+  }
+
+  /** The server's running tasks that a later session can follow again, as stored. */
+  #running(serverId: string): StoredTask[] {
+    const tasks: StoredTask[] = [];
+    for (const { record, reference } of this.#kept.values()) {
+      if (record.serverId !== serverId || !reference || ENDED_STATUSES.has(record.status)) continue;
+      tasks.push(storedOf(record, reference));
+    }
+    return tasks;
+  }
+
   #emit(record: TaskRecord): void {
     this.#events.emit("mcp.task", {
       serverId: record.serverId,
@@ -333,17 +397,4 @@ export class TaskRecords {
 
 function keyOf(serverId: string, taskId: string): string {
   return `${serverId}\u0000${taskId}`;
-}
-
-/**
- * Why a tool cannot run as a task on a connected server, in words: the
- * server offers no MCP Tasks, or (2025) the tool does not allow them.
- */
-export function whyNotTask(state: ConnectionState, tool: string): string {
-  if (taskGenerationOf(state.era, state.capabilities) === "none") {
-    return state.era === "modern"
-      ? `the tool server ${state.id} does not offer MCP Tasks (no ${TASKS_EXTENSION} extension)`
-      : `the tool server ${state.id} does not offer MCP Tasks for tool calls (capabilities.tasks)`;
-  }
-  return `the tool ${tool} of ${state.id} does not run as a task (its execution.taskSupport is not optional or required)`;
 }
