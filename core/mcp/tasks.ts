@@ -1,7 +1,8 @@
 /**
  * Tool calls that run as MCP tasks, as the manager keeps them: a bounded record per task, an
  * `mcp.task` event for every change, cancel, and tasks whose following was lost until another
- * session follows them again (`_task_follow.ts` follows them).
+ * session follows them again (`_task_follow.ts` follows them), also after a restart of Lass when
+ * their references are kept in task files (`task_files.ts`).
  */
 import { clip, LassError } from "../errors.ts";
 import type { EventBus } from "../events.ts";
