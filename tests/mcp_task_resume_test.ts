@@ -5,7 +5,6 @@
  * is sent once Lass follows the task again.
  */
 import assert from "node:assert/strict";
-import { createDemoHandler } from "../core/mcp/demo_server.ts";
 import type { LassEvent } from "../core/events.ts";
 import {
   configWithServers,
@@ -17,44 +16,7 @@ import {
   waitForEvent,
   waitUntil,
 } from "./_helpers.ts";
-
-/**
- * The demo tool server over Streamable HTTP on one port, with an outage: `down()` cuts every open
- * response and stops listening, `up()` listens again on the same port with the same demo (so its
- * tasks are still there).
- */
-function demoWithOutage() {
-  const demo = createDemoHandler();
-  const open = new Set<TransformStreamDefaultController<Uint8Array>>();
-  const handler = async (req: Request) => {
-    const response = await demo.fetch(req);
-    if (!response.body) return response;
-    let controller!: TransformStreamDefaultController<Uint8Array>;
-    const cut = new TransformStream<Uint8Array, Uint8Array>({
-      start: (c) => void open.add(controller = c),
-      flush: () => void open.delete(controller),
-    });
-    return new Response(response.body.pipeThrough(cut), response);
-  };
-  const listen = (port: number) =>
-    Deno.serve({ hostname: "127.0.0.1", port, onListen() {} }, handler);
-  let server = listen(0);
-  const port = server.addr.port;
-  const stop = async () => {
-    for (const stream of open) stream.terminate();
-    open.clear();
-    await server.shutdown();
-  };
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    down: stop,
-    up: () => void (server = listen(port)),
-    close: async () => {
-      await stop();
-      await demo.close();
-    },
-  };
-}
+import { demoWithOutage } from "./_demo_outage.ts";
 
 const RECORD = { id: "remote", name: "Remote demo", transport: "http", oauth: false };
 

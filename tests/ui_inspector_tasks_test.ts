@@ -1,8 +1,12 @@
-/** The inspector's MCP tasks in Chromium: a running task of the demo server listed, then cancelled. */
+/**
+ * The inspector's MCP tasks in Chromium: a running task of the demo server listed, then cancelled;
+ * a cancel asked while the task's connection is lost shown as asked, then sent.
+ */
 import assert from "node:assert/strict";
 import { screenshot, skipBrowser, startUi, withToken } from "./_browser.ts";
-import { post, waitForEvent } from "./_helpers.ts";
+import { configWithServers, post, waitForEvent } from "./_helpers.ts";
 import { DEMO_LLM, DEMO_SERVER } from "./_chat.ts";
+import { demoWithOutage } from "./_demo_outage.ts";
 
 const CONFIG = {
   llms: [DEMO_LLM],
@@ -50,6 +54,66 @@ Deno.test({
       assert.deepEqual(ui.problems, []);
     } finally {
       await ui.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "web UI inspector: Cancel on a task whose connection was lost shows the asked cancel, sent once the server is back",
+  ignore: skipBrowser,
+  fn: async () => {
+    const peer = demoWithOutage();
+    const ui = await startUi({
+      config: configWithServers([{
+        id: "remote",
+        name: "Remote demo",
+        transport: "http",
+        oauth: false,
+        url: peer.url,
+      }]),
+    });
+    const page = await ui.page();
+    const { t } = ui;
+    try {
+      assert.equal((await post(t, "/api/mcp/remote/connect")).body.status, "connected");
+      const started = await post(t, "/api/mcp/remote/call", {
+        tool: "long_report",
+        args: { steps: 50, delayMs: 500 },
+        task: true,
+      });
+      assert.equal(started.status, 200, JSON.stringify(started.body));
+      const { taskId } = started.body;
+      const lost = waitForEvent(
+        t,
+        (e) => e.type === "mcp.state" && e.data.id === "remote" && e.data.status === "error",
+        { what: "mcp.state error once the server went away", ms: 20_000 },
+      );
+      await peer.down();
+      await lost;
+
+      await page.goto(withToken(ui.base, "/inspector/remote"));
+      const row = page.getByRole("region", { name: "Tasks" }).locator(`[data-task-id="${taskId}"]`);
+      const cancel = row.getByRole("button", { name: `Cancel task ${taskId}` });
+      await cancel.click();
+      await row.getByText(/^Cancel asked/).waitFor();
+      assert.equal(await cancel.isDisabled(), true);
+      await screenshot(page, "inspector-task-cancel-asked");
+
+      const cancelled = waitForEvent(
+        t,
+        (e) => e.type === "mcp.task" && e.data.taskId === taskId && e.data.status === "cancelled",
+        { what: `mcp.task cancelled of ${taskId} once the server was back`, ms: 30_000 },
+      );
+      peer.up();
+      await cancelled;
+      await row.getByText("cancelled", { exact: true }).waitFor();
+      assert.equal(await row.getByText(/^Cancel asked/).count(), 0);
+      assert.equal(await row.getByRole("button").count(), 0);
+      assert.deepEqual(ui.problems, []);
+    } finally {
+      await ui.close();
+      await peer.close();
     }
   },
 });
