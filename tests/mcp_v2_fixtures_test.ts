@@ -89,6 +89,7 @@ async function exerciseFeatures(client: Client, seen: Seen): Promise<void> {
     "toggle_tool",
     "touch",
     "where",
+    "wrong_sum",
   ]);
   assert.equal(await text(client, "echo", { text: "hello" }), "hello");
   assert.equal(await text(client, "ask", { question: "Meaning?" }), "answer: forty-two");

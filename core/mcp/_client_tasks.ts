@@ -87,6 +87,11 @@ export class ClientTasks {
     }
   }
 
+  /** A listed tool (the last `tools/list`). */
+  tool(name: string): Tool | undefined {
+    return this.#tools.get(name);
+  }
+
   /**
    * Whether a call of `tool` goes through tasks: a 2026 server with the extension decides per
    * call (so every call may); a 2025 server only for tools whose `execution.taskSupport` allows it.

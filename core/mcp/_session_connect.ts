@@ -22,6 +22,7 @@ import {
   urlElicitationsOf,
 } from "./_client_errors.ts";
 import { sharedValidator } from "./_validator_cache.ts";
+import { outputCheck } from "./_output_check.ts";
 import type {
   CallOptions,
   ListKind,
@@ -229,6 +230,7 @@ export async function connectOnce(
     runsAsTask: (tool) => tasks.runsAsTask(tool),
     callToolTask: (name, args, options) => tasks.call(name, args, options),
     resumeToolTask: (reference, options) => tasks.resume(reference, options),
+    outputCheck: (tool) => outputCheck(sharedValidator, tasks.tool(tool)),
     getTask: (taskId, timeoutMs) => tasks.get(taskId, timeoutMs),
     cancelTask: (taskId) => tasks.cancel(taskId),
     reachable,

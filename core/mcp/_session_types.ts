@@ -20,6 +20,7 @@ import type {
 import type { SessionAuth } from "./oauth/provider.ts";
 import type { WireSink } from "./trace.ts";
 import type { LogLevel, SessionControls } from "./_client_controls.ts";
+import type { OutputCheck } from "./_output_check.ts";
 import type { TaskCallOptions, TaskReference, TaskSnapshot } from "./_client_tasks.ts";
 import type { EraSetting, EraVerdict } from "./_client_errors.ts";
 
@@ -155,6 +156,11 @@ export interface McpSession {
    * does; rejects when the server no longer knows it.
    */
   resumeToolTask(reference: TaskReference, options: TaskCallOptions): Promise<CallToolResult>;
+  /**
+   * The output-schema check of a listed tool's results, for calls that bypass the SDK's
+   * `callTool` (`callToolTask`); throws at once when the tool's output schema is invalid.
+   */
+  outputCheck(tool: string): OutputCheck;
   /** The server's current view of a task (`tasks/get`). */
   getTask(taskId: string, timeoutMs: number): Promise<TaskSnapshot>;
   /** Asks the server to cancel a task (cooperative: it may still complete). */

@@ -25,14 +25,17 @@ export interface TaskCall {
  * Calls a tool through the session's task path, keeping the task's record. A task that fails or
  * is cancelled rejects with its reason; once the task exists, a failure is never retried as a
  * new call (that would run the tool twice). A task whose following is lost (the connection went)
- * rejects, and its record waits for another session of the server ({@link resumeTask}).
+ * rejects, and its record waits for another session of the server ({@link resumeTask}). The
+ * result is checked against the tool's output schema as the SDK's `callTool` does (the record
+ * keeps what the server answered; the call fails as a call outside tasks would).
  */
 export async function runAsTask(
   records: TaskRecords,
   session: McpSession,
   call: TaskCall,
 ): Promise<CallToolResult> {
-  return await followTask(
+  const check = session.outputCheck(call.tool);
+  const result = await followTask(
     records,
     session,
     call,
@@ -45,6 +48,8 @@ export async function runAsTask(
         ...hooks,
       }),
   );
+  check(result);
+  return result;
 }
 
 /** Follows a lost task again on a new session of its server, to its end; its record says how it ended. */
