@@ -9,13 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLass } from "../core/lass.ts";
 import { createDemoHandler, type DemoHandler } from "../core/mcp/demo_server.ts";
+import { answerTitle, startAskingTask } from "./_remote_demo.ts";
 import {
   configWithServers,
   type Json,
   post,
   readJsonResponse,
   startService,
-  type TestService,
   waitForEvent,
   waitUntil,
 } from "./_helpers.ts";
@@ -44,20 +44,25 @@ async function storedTaskIds(dir: string): Promise<string[]> {
   return (JSON.parse(text) as { tasks: { taskId: string }[] }).tasks.map((task) => task.taskId);
 }
 
-/** Starts `long_report` as a task that asks for its title, and waits for the question. */
-async function startAskingTask(t: TestService): Promise<string> {
-  const asked = waitForEvent(t, (e) => e.type === "interaction.created", {
-    what: "interaction.created for the report's title",
-    ms: 20_000,
-  });
-  const started = await post(t, "/api/mcp/remote/call", {
+/** Writes the task file a previous start would have left: one running `long_report` task. */
+async function writeKeptTask(dir: string, serverId: string, taskId: string): Promise<void> {
+  const tasks = join(dir, "data", "tasks");
+  await Deno.mkdir(tasks, { recursive: true });
+  const reference = {
+    endpointId: "lass",
+    generation: "v2",
+    taskId,
+    originalOperation: "tools/call",
+  };
+  const task = {
+    taskId,
     tool: "long_report",
-    args: { steps: 2, delayMs: 0, ask: true },
-    task: true,
-  });
-  assert.equal(started.status, 200, JSON.stringify(started.body));
-  await asked;
-  return started.body.taskId;
+    reference,
+    status: "working",
+    createdAt: "2026-11-25T10:00:00.000Z",
+    updatedAt: "2026-11-25T10:00:00.000Z",
+  };
+  await writeFile(join(tasks, `${serverId}.json`), JSON.stringify({ tasks: [task] }));
 }
 
 async function withDir(run: (dir: string) => Promise<void>): Promise<void> {
@@ -77,7 +82,7 @@ Deno.test("a running task outlives a restart of Lass: the next start follows it 
     let taskId: string;
     try {
       assert.equal((await post(first, "/api/mcp/remote/connect")).body.status, "connected");
-      taskId = await startAskingTask(first);
+      ({ taskId } = await startAskingTask(first));
       await waitUntil(
         async () => (await storedTaskIds(dir)).includes(taskId),
         `the task ${taskId} in ${taskFile(dir)}`,
@@ -108,21 +113,12 @@ Deno.test("a running task outlives a restart of Lass: the next start follows it 
       assert.equal((await post(second, "/api/mcp/remote/connect")).body.status, "connected");
       await followed;
       const question: Json = (await asked).data.interaction;
-      const completed = waitForEvent(
-        second,
-        (e) => e.type === "mcp.task" && e.data.taskId === taskId && e.data.status === "completed",
-        { what: `mcp.task completed of ${taskId}`, ms: 20_000 },
-      );
-      const answered = await post(second, `/api/interactions/${question.id}`, {
-        response: { action: "accept", content: { title: "After a restart" } },
+      const done = await answerTitle(second, {
+        serverId: "remote",
+        taskId,
+        questionId: question.id,
+        title: "After a restart",
       });
-      assert.equal(answered.status, 200, JSON.stringify(answered.body));
-      await completed;
-      await waitUntil(
-        () => second.service.mcp.task("remote", taskId).result !== undefined,
-        "the task's result in its record",
-      );
-      const done = second.service.mcp.task("remote", taskId);
       assert.deepEqual(done.result?.structuredContent, { title: "After a restart", steps: 2 });
       // Ended: nothing is left to follow on the next start.
       await waitUntil(async () => (await storedTaskIds(dir)).length === 0, "the task file gone");
@@ -144,7 +140,7 @@ Deno.test("a kept task its server no longer knows ends failed on the next start"
     let taskId: string;
     try {
       assert.equal((await post(first, "/api/mcp/remote/connect")).body.status, "connected");
-      taskId = await startAskingTask(first);
+      ({ taskId } = await startAskingTask(first));
       await waitUntil(async () => (await storedTaskIds(dir)).includes(taskId), "the task kept");
     } finally {
       await first.close();
@@ -177,24 +173,7 @@ Deno.test("a kept task its server no longer knows ends failed on the next start"
 Deno.test("kept tasks of a server no longer in the config are dropped; a bad task file is left alone", async () => {
   await withDir(async (dir) => {
     const tasks = join(dir, "data", "tasks");
-    await Deno.mkdir(tasks, { recursive: true });
-    const reference = {
-      endpointId: "lass",
-      generation: "v2",
-      taskId: "t-1",
-      originalOperation: "tools/call",
-    };
-    const stored = {
-      tasks: [{
-        taskId: "t-1",
-        tool: "long_report",
-        reference,
-        status: "working",
-        createdAt: "2026-11-25T10:00:00.000Z",
-        updatedAt: "2026-11-25T10:00:00.000Z",
-      }],
-    };
-    await writeFile(join(tasks, "gone.json"), JSON.stringify(stored));
+    await writeKeptTask(dir, "gone", "t-1");
     await writeFile(join(tasks, "remote.json"), "{not json");
     const t = await startService({
       config: configWithServers([{ ...RECORD, url: "http://127.0.0.1:9/mcp" }]),
@@ -225,7 +204,7 @@ Deno.test("without keepTasks, Lass keeps no task file", async () => {
     });
     try {
       assert.equal((await post(t, "/api/mcp/remote/connect")).body.status, "connected");
-      const taskId = await startAskingTask(t);
+      const { taskId } = await startAskingTask(t);
       assert.ok(
         !["completed", "failed", "cancelled"].includes(t.service.mcp.task("remote", taskId).status),
       );
@@ -241,27 +220,7 @@ Deno.test("without keepTasks, Lass keeps no task file", async () => {
 Deno.test("a start with kept tasks connects their server, even one no workspace uses, and follows them", async () => {
   const peer = servedDemo();
   await withDir(async (dir) => {
-    const tasks = join(dir, "data", "tasks");
-    await Deno.mkdir(tasks, { recursive: true });
-    const reference = {
-      endpointId: "lass",
-      generation: "v2",
-      taskId: "kept-1",
-      originalOperation: "tools/call",
-    };
-    await writeFile(
-      join(tasks, "remote.json"),
-      JSON.stringify({
-        tasks: [{
-          taskId: "kept-1",
-          tool: "long_report",
-          reference,
-          status: "working",
-          createdAt: "2026-11-25T10:00:00.000Z",
-          updatedAt: "2026-11-25T10:00:00.000Z",
-        }],
-      }),
-    );
+    await writeKeptTask(dir, "remote", "kept-1");
     const configPath = join(dir, "service.json");
     // The workspace uses no tool server: only the kept task asks for the connect.
     await writeFile(configPath, JSON.stringify(configWithServers([{ ...RECORD, url: peer.url }])));

@@ -14,9 +14,8 @@ import {
   startService,
   type TestService,
   waitForEvent,
-  waitUntil,
 } from "./_helpers.ts";
-import { demoWithOutage } from "./_demo_outage.ts";
+import { answerTitle, demoWithOutage, startAskingTask } from "./_remote_demo.ts";
 
 const RECORD = { id: "remote", name: "Remote demo", transport: "http", oauth: false };
 
@@ -31,19 +30,19 @@ async function taskRecord(t: TestService, taskId: string): Promise<Json> {
   return body;
 }
 
-/** Starts `long_report` as a task that asks for its title, and waits for the question. */
-async function startAskingTask(t: TestService): Promise<{ taskId: string; question: Json }> {
-  const asked = waitForEvent(t, (e) => e.type === "interaction.created", {
-    what: "interaction.created for the report's title",
+/** Starts the asking task, then takes the server away and waits until Lass saw it go. */
+async function startThenLose(
+  t: TestService,
+  peer: ReturnType<typeof demoWithOutage>,
+): Promise<{ taskId: string; question: Json }> {
+  const started = await startAskingTask(t);
+  const lost = waitForEvent(t, stateIs("error"), {
+    what: "mcp.state error once the server went away",
     ms: 20_000,
   });
-  const started = await post(t, "/api/mcp/remote/call", {
-    tool: "long_report",
-    args: { steps: 2, delayMs: 0, ask: true },
-    task: true,
-  });
-  assert.equal(started.status, 200, JSON.stringify(started.body));
-  return { taskId: started.body.taskId, question: (await asked).data.interaction };
+  await peer.down();
+  await lost;
+  return started;
 }
 
 Deno.test("a task whose connection was lost is followed again once the server is back, to its result", async () => {
@@ -52,14 +51,7 @@ Deno.test("a task whose connection was lost is followed again once the server is
   try {
     const state = (await post(t, "/api/mcp/remote/connect")).body;
     assert.equal(state.status, "connected", state.error);
-    const { taskId, question } = await startAskingTask(t);
-
-    const lost = waitForEvent(t, stateIs("error"), {
-      what: "mcp.state error once the server went away",
-      ms: 20_000,
-    });
-    await peer.down();
-    await lost;
+    const { taskId, question } = await startThenLose(t, peer);
     const waiting = await taskRecord(t, taskId);
     assert.ok(
       !["completed", "failed", "cancelled"].includes(waiting.status),
@@ -83,21 +75,12 @@ Deno.test("a task whose connection was lost is followed again once the server is
     await followed;
     const again: Json = (await askedAgain).data.interaction;
     assert.match(again.message, /report be called/);
-    const completed = waitForEvent(
-      t,
-      (e) => e.type === "mcp.task" && e.data.taskId === taskId && e.data.status === "completed",
-      { what: `mcp.task completed of ${taskId}`, ms: 20_000 },
-    );
-    const answered = await post(t, `/api/interactions/${again.id}`, {
-      response: { action: "accept", content: { title: "Resumed" } },
+    await answerTitle(t, {
+      serverId: "remote",
+      taskId,
+      questionId: again.id,
+      title: "Resumed",
     });
-    assert.equal(answered.status, 200, JSON.stringify(answered.body));
-    await completed;
-    // The completed status may come before the result is kept.
-    await waitUntil(
-      () => t.service.mcp.task("remote", taskId).result !== undefined,
-      "the task's result in its record",
-    );
     const done = await taskRecord(t, taskId);
     assert.equal(done.status, "completed");
     assert.deepEqual(done.result.structuredContent, { title: "Resumed", steps: 2 });
@@ -112,13 +95,7 @@ Deno.test("a lost task of a server that is then removed ends failed: nothing can
   const t = await startService({ config: configWithServers([{ ...RECORD, url: peer.url }]) });
   try {
     assert.equal((await post(t, "/api/mcp/remote/connect")).body.status, "connected");
-    const { taskId } = await startAskingTask(t);
-    const lost = waitForEvent(t, stateIs("error"), {
-      what: "mcp.state error once the server went away",
-      ms: 20_000,
-    });
-    await peer.down();
-    await lost;
+    const { taskId } = await startThenLose(t, peer);
     const failed = waitForEvent(
       t,
       (e) => e.type === "mcp.task" && e.data.taskId === taskId && e.data.status === "failed",
@@ -145,13 +122,7 @@ Deno.test("a cancel asked while the task is lost is sent once Lass follows the t
   const t = await startService({ config: configWithServers([{ ...RECORD, url: peer.url }]) });
   try {
     assert.equal((await post(t, "/api/mcp/remote/connect")).body.status, "connected");
-    const { taskId } = await startAskingTask(t);
-    const lost = waitForEvent(t, stateIs("error"), {
-      what: "mcp.state error once the server went away",
-      ms: 20_000,
-    });
-    await peer.down();
-    await lost;
+    const { taskId } = await startThenLose(t, peer);
 
     const requested = waitForEvent(
       t,

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { screenshot, skipBrowser, startUi, withToken } from "./_browser.ts";
 import { configWithServers, post, waitForEvent } from "./_helpers.ts";
 import { DEMO_LLM, DEMO_SERVER } from "./_chat.ts";
-import { demoWithOutage } from "./_demo_outage.ts";
+import { demoWithOutage } from "./_remote_demo.ts";
 
 const CONFIG = {
   llms: [DEMO_LLM],
