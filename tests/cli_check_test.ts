@@ -65,7 +65,7 @@ Deno.test("lass check names each problem, writes JUnit, and exits 1", async () =
   try {
     const ran = await runLass(["check", ...home.args, "--junit", junit]);
     assert.equal(ran.code, 1, ran.stdout + ran.stderr);
-    assert.match(ran.stdout, /^bad\s+connected\s+\w+\s+8\s+.*5 errors, 1 warning$/m);
+    assert.match(ran.stdout, /^bad\s+connected\s+\w+\s+9\s+.*6 errors, 1 warning$/m);
     assert.match(ran.stdout, /^dead\s+error\s+-\s+0\s+.*1 error$/m);
     const expected = [
       `error: server bad: tool ${LONG_NAME}: the name is 70 characters long`,
@@ -75,10 +75,12 @@ Deno.test("lass check names each problem, writes JUnit, and exits 1", async () =
       "error: server bad: tool list_without_items: the array at properties.ids has no items",
       "error: server bad: tool twice: more than one tool has this name",
       "warning: server bad: tool silent: the description is empty",
+      "error: server bad: tool bad_output: the output schema cannot be compiled, so every call " +
+      "of the tool fails: ",
       "error: server dead: connection: ",
     ];
     for (const line of expected) assert.ok(ran.stdout.includes(line), `missing: ${line}`);
-    assert.match(ran.stdout, /3 servers and 1 model of w: 6 errors, 1 warning/);
+    assert.match(ran.stdout, /3 servers and 1 model of w: 7 errors, 1 warning/);
 
     const xml = await readFile(junit, "utf8");
     assert.ok(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>'));
@@ -97,7 +99,7 @@ Deno.test("lass check names each problem, writes JUnit, and exits 1", async () =
     );
     const failures = elements(xml, "failure").map((f) => f.message);
     assert.equal(failures.length, 2);
-    assert.match(failures[0], /^5 errors: /);
+    assert.match(failures[0], /^6 errors: /);
     assert.match(failures[1], /^1 error: connection: /);
   } finally {
     await home.close();
@@ -112,7 +114,7 @@ Deno.test("lass check --json prints the report; --all takes every workspace", as
     const report = JSON.parse(ran.stdout);
     assert.deepEqual(report.workspaces, ["w", "good"]);
     assert.deepEqual(report.servers.map((s: { id: string }) => s.id), ["demo", "bad", "dead"]);
-    assert.deepEqual([report.errors, report.warnings, report.ok], [6, 1, false]);
+    assert.deepEqual([report.errors, report.warnings, report.ok], [7, 1, false]);
     const bad = report.servers[1];
     assert.equal(bad.status, "connected");
     assert.ok(bad.problems.some((p: { subject: string }) => p.subject === `tool ${LONG_NAME}`));

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { checkInputSchema, checkServer, checkToolName } from "../core/mcp/tool_checks.ts";
+import {
+  checkInputSchema,
+  checkOutputSchema,
+  checkServer,
+  checkToolName,
+} from "../core/mcp/tool_checks.ts";
 import { emptyState, type ToolInfo, type ToolServerState } from "../core/mcp/state.ts";
 
 const NUMBER = { type: "object", properties: { n: { type: "number" } }, required: ["n"] };
@@ -125,4 +130,21 @@ Deno.test("servers: one that is not connected is one connection error with its r
   }]);
   const auth = checkServer({ ...connected([]), status: "needs-auth" });
   assert.match(auth[0].message, /needs sign-in/);
+});
+
+Deno.test("an output schema the client cannot compile is an error: every call would fail", () => {
+  assert.deepEqual(
+    checkOutputSchema({ type: "object", properties: { n: { type: "number" } } }),
+    [],
+  );
+  const pattern = checkOutputSchema({
+    type: "object",
+    properties: { code: { type: "string", pattern: "(" } },
+  });
+  assert.equal(pattern.length, 1);
+  assert.equal(pattern[0].severity, "error");
+  assert.match(pattern[0].message, /^the output schema cannot be compiled.*regular expression/);
+  const dialect = checkOutputSchema({ $schema: "https://example.com/my-dialect", type: "object" });
+  assert.equal(dialect.length, 1);
+  assert.match(dialect[0].message, /cannot be compiled/);
 });

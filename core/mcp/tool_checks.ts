@@ -1,10 +1,13 @@
 /**
- * What in a tool server's listing breaks model providers: tool names they refuse, input schemas
- * that are not JSON Schema or that they reject, duplicates, missing descriptions. Pure checks of a
- * {@link ToolServerState}; `lass check` runs them on every server of a workspace.
+ * What in a tool server's listing breaks model providers or calls: tool names they refuse, input
+ * schemas that are not JSON Schema or that they reject, output schemas the MCP client cannot
+ * compile, duplicates, missing descriptions. Pure checks of a {@link ToolServerState}; `lass check`
+ * runs them on every server of a workspace.
  */
 import { Ajv } from "@modelcontextprotocol/client/validators/ajv";
+import type { JsonSchemaType } from "@modelcontextprotocol/client";
 import type { ToolServerState } from "./state.ts";
+import { sharedValidator } from "./_validator_cache.ts";
 import { modelToolName } from "./tool_names.ts";
 
 /** One finding: an `error` breaks a model provider or the check itself; a `warning` does not. */
@@ -154,6 +157,26 @@ export function checkInputSchema(schema: unknown): Omit<CheckProblem, "subject">
   return problems;
 }
 
+/**
+ * Problems with a tool's output schema: one the MCP client cannot compile (a bad `pattern`, an
+ * unknown `$schema`, ...) fails every call of the tool before it is sent (SEP-2106).
+ */
+export function checkOutputSchema(
+  schema: Record<string, unknown>,
+): Omit<CheckProblem, "subject">[] {
+  try {
+    sharedValidator.getValidator(schema as JsonSchemaType);
+    return [];
+  } catch (error) {
+    return [{
+      severity: "error",
+      message: `the output schema cannot be compiled, so every call of the tool fails: ${
+        (error as Error).message
+      }`,
+    }];
+  }
+}
+
 /** Names that occur more than once, each once. */
 function duplicates(names: string[]): string[] {
   const seen = new Set<string>();
@@ -203,6 +226,11 @@ export function checkServer(state: ToolServerState): CheckProblem[] {
     problems.push(
       ...checkInputSchema(tool.inputSchema).map((problem) => ({ ...problem, subject })),
     );
+    if (tool.outputSchema) {
+      problems.push(
+        ...checkOutputSchema(tool.outputSchema).map((problem) => ({ ...problem, subject })),
+      );
+    }
     if (tool.description.trim() === "") {
       problems.push({
         severity: "warning",
