@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { createDemoHandler } from "../core/mcp/demo_server.ts";
 import type { TaskRecord } from "../core/mcp/tasks.ts";
+import type { LassEvent } from "../core/events.ts";
 import { type Json, post, type TestService, waitForEvent, waitUntil } from "./_helpers.ts";
 
 /**
@@ -45,6 +46,20 @@ export function demoWithOutage() {
   };
 }
 
+/** The `mcp.task` event that says task `taskId` reached `status` (within `ms`, default 20 s). */
+export function taskReached(
+  t: Pick<TestService, "service">,
+  taskId: string,
+  status: string,
+  ms = 20_000,
+): Promise<LassEvent> {
+  return waitForEvent(
+    t,
+    (e) => e.type === "mcp.task" && e.data.taskId === taskId && e.data.status === status,
+    { what: `mcp.task ${status} of ${taskId}`, ms },
+  );
+}
+
 /**
  * Starts the demo's `long_report` as a task of `serverId` that asks for its title, and waits for
  * the question.
@@ -72,11 +87,7 @@ export async function answerTitle(
   task: { serverId: string; taskId: string; questionId: string; title: string },
 ): Promise<TaskRecord> {
   const { serverId, taskId } = task;
-  const completed = waitForEvent(
-    t,
-    (e) => e.type === "mcp.task" && e.data.taskId === taskId && e.data.status === "completed",
-    { what: `mcp.task completed of ${taskId}`, ms: 20_000 },
-  );
+  const completed = taskReached(t, taskId, "completed");
   const answered = await post(t, `/api/interactions/${task.questionId}`, {
     response: { action: "accept", content: { title: task.title } },
   });

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLass } from "../core/lass.ts";
 import { createDemoHandler, type DemoHandler } from "../core/mcp/demo_server.ts";
-import { answerTitle, startAskingTask } from "./_remote_demo.ts";
+import { answerTitle, startAskingTask, taskReached } from "./_remote_demo.ts";
 import {
   configWithServers,
   type Json,
@@ -154,11 +154,7 @@ Deno.test("a kept task its server no longer knows ends failed on the next start"
       keepTasks: true,
     });
     try {
-      const failed = waitForEvent(
-        second,
-        (e) => e.type === "mcp.task" && e.data.taskId === taskId && e.data.status === "failed",
-        { what: `mcp.task failed of ${taskId}`, ms: 30_000 },
-      );
+      const failed = taskReached(second, taskId, "failed", 30_000);
       assert.equal((await post(second, "/api/mcp/remote/connect")).body.status, "connected");
       await failed;
       assert.match(second.service.mcp.task("remote", taskId).error?.message ?? "", /\S/);

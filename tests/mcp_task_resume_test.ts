@@ -15,7 +15,7 @@ import {
   type TestService,
   waitForEvent,
 } from "./_helpers.ts";
-import { answerTitle, demoWithOutage, startAskingTask } from "./_remote_demo.ts";
+import { answerTitle, demoWithOutage, startAskingTask, taskReached } from "./_remote_demo.ts";
 
 const RECORD = { id: "remote", name: "Remote demo", transport: "http", oauth: false };
 
@@ -96,11 +96,7 @@ Deno.test("a lost task of a server that is then removed ends failed: nothing can
   try {
     assert.equal((await post(t, "/api/mcp/remote/connect")).body.status, "connected");
     const { taskId } = await startThenLose(t, peer);
-    const failed = waitForEvent(
-      t,
-      (e) => e.type === "mcp.task" && e.data.taskId === taskId && e.data.status === "failed",
-      { what: `mcp.task failed of ${taskId}`, ms: 20_000 },
-    );
+    const failed = taskReached(t, taskId, "failed");
     const config = configWithServers([]);
     const put = await readJsonResponse(
       await t.call("/api/config", { method: "PUT", json: config }),
@@ -138,11 +134,7 @@ Deno.test("a cancel asked while the task is lost is sent once Lass follows the t
     const again = await post(t, `/api/mcp/remote/tasks/${taskId}/cancel`);
     assert.equal(again.status, 200, JSON.stringify(again.body));
 
-    const cancelled = waitForEvent(
-      t,
-      (e) => e.type === "mcp.task" && e.data.taskId === taskId && e.data.status === "cancelled",
-      { what: `mcp.task cancelled of ${taskId} after the reconnect`, ms: 30_000 },
-    );
+    const cancelled = taskReached(t, taskId, "cancelled", 30_000);
     peer.up();
     await cancelled;
     const record = await taskRecord(t, taskId);

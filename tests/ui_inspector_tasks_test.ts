@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { screenshot, skipBrowser, startUi, withToken } from "./_browser.ts";
 import { configWithServers, post, waitForEvent } from "./_helpers.ts";
 import { DEMO_LLM, DEMO_SERVER } from "./_chat.ts";
-import { demoWithOutage } from "./_remote_demo.ts";
+import { demoWithOutage, taskReached } from "./_remote_demo.ts";
 
 const CONFIG = {
   llms: [DEMO_LLM],
@@ -100,11 +100,7 @@ Deno.test({
       assert.equal(await cancel.isDisabled(), true);
       await screenshot(page, "inspector-task-cancel-asked");
 
-      const cancelled = waitForEvent(
-        t,
-        (e) => e.type === "mcp.task" && e.data.taskId === taskId && e.data.status === "cancelled",
-        { what: `mcp.task cancelled of ${taskId} once the server was back`, ms: 30_000 },
-      );
+      const cancelled = taskReached(t, taskId, "cancelled", 30_000);
       peer.up();
       await cancelled;
       await row.getByText("cancelled", { exact: true }).waitFor();

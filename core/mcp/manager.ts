@@ -319,7 +319,6 @@ export class ToolServerManager {
     return await this.connect(id, { force: true });
   }
 
-  /** Closes every connection and stops following the config. */
   /**
    * Takes the running tasks the last start kept (`taskFiles`) as lost ones, followed again once
    * their servers connect; tasks of servers no longer in the config are dropped.
