@@ -17,8 +17,9 @@ import { Spinner } from "./spinner.ts";
 export const CHAT_HELP = `Usage: lass chat [options] <message...>
 
 Runs one chat turn per message, in order, each continuing the conversation of the ones before
-(quote a message that has spaces). Prints the answer's text on stdout and the tool calls on
-stderr (→ server.tool {args}, ← result). Runs in this process unless --url is given.
+(quote a message that has spaces). Prints the answer's text on stdout; on stderr the tool calls
+(→ server.tool {args}, ← result) and the tool servers left out of a turn, with why. Runs in this
+process unless --url is given.
 
 Options:
   --workspace <id>    The workspace (default the active one)
@@ -64,6 +65,11 @@ class TextOutput {
 
   write(chunk: ChatChunk): void {
     switch (chunk.type) {
+      case "start":
+        for (const gap of chunk.unavailable ?? []) {
+          console.error(`lass: tool server ${gap.serverId} left out (${gap.status}): ${gap.error}`);
+        }
+        break;
       case "text":
         if (this.#stepEnded && this.#last !== "" && this.#last !== "\n") this.#out("\n");
         this.#stepEnded = false;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { chatConfig, DEMO_LLM, fakeLlm, ofType, parseNdjson } from "./_chat.ts";
+import { chatConfig, DEMO_LLM, DEMO_SERVER, fakeLlm, ofType, parseNdjson } from "./_chat.ts";
 import { cliHome, runLass, serveLass } from "./_cli.ts";
 import { startFakeVendor } from "./fixtures/fake_vendors.ts";
 
@@ -15,6 +15,20 @@ Deno.test("lass chat prints the answer on stdout and the tool calls on stderr, e
     assert.equal(ran.stdout, 'Calling `demo__add` with {"a":2,"b":3}.\n`demo__add` returned 5.\n');
     assert.match(ran.stderr, /^→ demo\.add \{"a":2,"b":3\}$/m);
     assert.match(ran.stderr, /^← 5$/m);
+  } finally {
+    await home.close();
+  }
+});
+
+Deno.test("lass chat names a tool server the turn went without, and answers without it", async () => {
+  const dead = { id: "dead", name: "Dead", transport: "stdio", command: "/nonexistent/lass-dead" };
+  const home = await cliHome(chatConfig({ servers: [DEMO_SERVER, dead] }));
+  try {
+    const ran = await runLass(["chat", ...home.args, ADD]);
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.match(ran.stderr, /^lass: tool server dead left out \(error\): .+$/m);
+    assert.doesNotMatch(ran.stderr, /tool server demo/);
+    assert.match(ran.stdout, /`demo__add` returned 5\./);
   } finally {
     await home.close();
   }

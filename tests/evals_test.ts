@@ -34,10 +34,19 @@ function turn(
     steps?: number;
     tokens?: number;
     error?: string;
+    unavailable?: { serverId: string; status: string; error: string }[];
   },
 ): ChatChunk[] {
+  const { unavailable } = options;
   const chunks: ChatChunk[] = [
-    { type: "start", runId: "r", model: "m", profileId: "p", tools: 2 },
+    {
+      type: "start",
+      runId: "r",
+      model: "m",
+      profileId: "p",
+      tools: 2,
+      ...(unavailable && { unavailable }),
+    },
   ];
   (options.calls ?? []).forEach(([name, input], index) =>
     chunks.push({ type: "tool-call", id: `c${index}`, name, tool: name, source: "demo", input })
@@ -181,6 +190,16 @@ Deno.test("calls: a subset of the arguments, argsMatch regexes and each call mat
     judge(two, expectOf({ calls: [{ tool: "demo__add" }] })).reasons,
     ["calls.0: demo__add was not called"],
   );
+});
+
+Deno.test("a failed run names the tool servers its turn went without; a passed one does not fail for them", () => {
+  const unavailable = [{ serverId: "dead", status: "error", error: "spawn ENOENT" }];
+  const chunks = turn({ calls: [["demo__echo", {}]], unavailable });
+  assert.deepEqual(judge(chunks, expectOf({ calls: [{ tool: "dead__run" }] })).reasons, [
+    "calls.0: dead__run was not called",
+    "the turn went without tool server dead (error): spawn ENOENT",
+  ]);
+  assert.deepEqual(judge(chunks, expectOf({ calls: [{ tool: "demo__echo" }] })).reasons, []);
 });
 
 Deno.test("ordered calls must come in order; unordered ones in any order", () => {

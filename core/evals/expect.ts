@@ -13,6 +13,8 @@ export interface TurnFacts {
   tokens: number;
   /** The `error` chunk's message, or why the turn has no `finish`. */
   error?: string;
+  /** The workspace's tool servers the turn went on without (the `start` chunk's `unavailable`). */
+  leftOut: { serverId: string; status: string; error: string }[];
 }
 
 /** The verdict on one run: passed, or each failed expectation named in `reasons`. */
@@ -38,8 +40,10 @@ export function turnFacts(chunks: readonly ChatChunk[]): TurnFacts {
   let stepTokens = 0;
   let finishTokens: number | undefined;
   let error: string | undefined;
+  let leftOut: TurnFacts["leftOut"] = [];
   for (const chunk of chunks) {
-    if (chunk.type === "tool-call") calls.push({ name: chunk.name, input: chunk.input });
+    if (chunk.type === "start") leftOut = chunk.unavailable ?? [];
+    else if (chunk.type === "tool-call") calls.push({ name: chunk.name, input: chunk.input });
     else if (chunk.type === "text") text += chunk.text;
     else if (chunk.type === "step") {
       steps++;
@@ -48,7 +52,8 @@ export function turnFacts(chunks: readonly ChatChunk[]): TurnFacts {
     else if (chunk.type === "error") error = chunk.message;
   }
   if (error === undefined && finishTokens === undefined) error = "the turn did not finish";
-  return { calls, text, steps, tokens: finishTokens || stepTokens, ...(error && { error }) };
+  const tokens = finishTokens || stepTokens;
+  return { calls, text, steps, tokens, leftOut, ...(error && { error }) };
 }
 
 /** Whether `actual` has every field of `expected` with an equal value (objects compared deeply). */
@@ -182,6 +187,14 @@ export function judge(chunks: readonly ChatChunk[], expect: EvalExpect): Verdict
   }
   if (expect.maxTokens !== undefined && facts.tokens > expect.maxTokens) {
     reasons.push(`maxTokens: the turn used ${facts.tokens} tokens, more than ${expect.maxTokens}`);
+  }
+  // A failed run says which tool servers it went without: often the reason a call is missing.
+  if (reasons.length > 0) {
+    for (const gap of facts.leftOut) {
+      reasons.push(
+        `the turn went without tool server ${gap.serverId} (${gap.status}): ${gap.error}`,
+      );
+    }
   }
   return { passed: reasons.length === 0, reasons, facts };
 }
