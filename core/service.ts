@@ -34,7 +34,9 @@ export interface ServiceOptions {
   /** File access; default `node:fs` (loaded on first use). */
   fs?: FileSystem;
   /** Overrides for the tool-server manager (tests pass fakes or short deadlines). */
-  mcp?: Partial<Pick<ManagerOptions, "open" | "demoServer" | "callTimeoutMs" | "sampler">>;
+  mcp?: Partial<
+    Pick<ManagerOptions, "open" | "demoServer" | "callTimeoutMs" | "recentUseMs" | "sampler">
+  >;
 }
 
 /** The stateful parts of a running service, shared by every route. */

@@ -90,6 +90,43 @@ Deno.test("a task whose connection was lost is followed again once the server is
   }
 });
 
+Deno.test("a server no workspace uses keeps healing while a lost task waits for it", async () => {
+  const peer = demoWithOutage();
+  // No minute of healing for a recent use: only the waiting task keeps the server healing.
+  const t = await startService({
+    config: configWithServers([{ ...RECORD, url: peer.url }]),
+    mcp: { recentUseMs: 0 },
+  });
+  try {
+    assert.equal((await post(t, "/api/mcp/remote/connect")).body.status, "connected");
+    const { taskId, question } = await startThenLose(t, peer);
+    let reconnecting = false;
+    const failedHeal = waitForEvent(t, (e) => {
+      if (stateIs("connecting")(e)) reconnecting = true;
+      return reconnecting && stateIs("error")(e);
+    }, { what: "a reconnect that fails while the server is down", ms: 30_000 });
+    await failedHeal;
+
+    const askedAgain = waitForEvent(
+      t,
+      (e) => e.type === "interaction.created" && (e.data.interaction as Json).id !== question.id,
+      { what: "the question asked again once a later reconnect worked", ms: 60_000 },
+    );
+    peer.up();
+    const again: Json = (await askedAgain).data.interaction;
+    const done = await answerTitle(t, {
+      serverId: "remote",
+      taskId,
+      questionId: again.id,
+      title: "Healed",
+    });
+    assert.deepEqual(done.result?.structuredContent, { title: "Healed", steps: 2 });
+  } finally {
+    await t.close();
+    await peer.close();
+  }
+});
+
 Deno.test("a lost task of a server that is then removed ends failed: nothing can follow it again", async () => {
   const peer = demoWithOutage();
   const t = await startService({ config: configWithServers([{ ...RECORD, url: peer.url }]) });

@@ -37,6 +37,8 @@ export interface ConnectionHooks {
   lost(id: string, session: McpSession): void;
   /** A server was removed from the config. */
   removed(id: string): void;
+  /** Whether a server has lost tasks waiting to be followed again: it keeps healing meanwhile. */
+  tasksWaiting(id: string): boolean;
 }
 
 /** One connection per configured tool server, kept in the state the config and the peers ask for. */
@@ -57,7 +59,12 @@ export class ToolServerConnections {
   constructor(
     options: ManagerOptions,
     callTimeoutMs: number,
-    hooks: ConnectionHooks = { connected: () => {}, lost: () => {}, removed: () => {} },
+    hooks: ConnectionHooks = {
+      connected: () => {},
+      lost: () => {},
+      removed: () => {},
+      tasksWaiting: () => false,
+    },
   ) {
     this.#options = options;
     this.#hooks = hooks;
@@ -298,14 +305,20 @@ export class ToolServerConnections {
     entry.usedAt = Date.now();
     if (entry.state.status === "disconnected" && !entry.connecting) {
       this.connect(id).catch(() => {});
-    } else if (entry.state.status === "error" && !this.#reconnects.pending(id)) {
+    } else this.heal(entry);
+  }
+
+  /** Reconnects a server in `error` with the backoff, unless a reconnect is already planned. */
+  heal(entry: Entry): void {
+    if (entry.state.status === "error" && !this.#reconnects.pending(entry.record.id)) {
       this.#healLater(entry);
     }
   }
 
   /**
    * Reconnects a server in `error` in the background, with backoff (1 s doubling to 30 s), while
-   * the active workspace enables it or a chat or the API used it in the last minute.
+   * the active workspace enables it, a chat or the API used it in the last minute
+   * (`recentUseMs`), or it has lost tasks waiting to be followed again.
    */
   #healLater(entry: Entry): void {
     const id = entry.record.id;
@@ -319,8 +332,10 @@ export class ToolServerConnections {
   }
 
   #wanted(entry: Entry): boolean {
-    return activeServerIds(this.#options.config.config).has(entry.record.id) ||
-      entry.calls.length > 0 || Date.now() - entry.usedAt < RECENT_USE_MS;
+    const id = entry.record.id;
+    return activeServerIds(this.#options.config.config).has(id) || entry.calls.length > 0 ||
+      Date.now() - entry.usedAt < (this.#options.recentUseMs ?? RECENT_USE_MS) ||
+      this.#hooks.tasksWaiting(id);
   }
 
   /**

@@ -24,6 +24,11 @@ export interface ManagerOptions {
   sampler?: Sampler;
   /** Deadline of a tool call, resource read or prompt; default 120 s. */
   callTimeoutMs?: number;
+  /**
+   * How long a server that a chat or the API used keeps healing (reconnecting after a failure)
+   * when the active workspace does not use it; default 60 s.
+   */
+  recentUseMs?: number;
   /** OAuth sign-in for http and sse servers; without it a 401 is an error. */
   oauth?: OAuthSignIn;
   /**

@@ -61,6 +61,7 @@ export class ToolServerManager {
       connected: (entry) => this.#resumeTasks(entry),
       lost: (id, session) => this.#tasks.release(id, session),
       removed: (id) => this.#tasks.abandon(id, "the server was removed from the config"),
+      tasksWaiting: (id) => this.#tasks.waitingServers().has(id),
     });
   }
 
@@ -339,10 +340,13 @@ export class ToolServerManager {
     await this.#options.taskFiles?.idle();
   }
 
-  /** Follows the server's lost tasks again on its current session (once per session). */
+  /**
+   * Follows the server's lost tasks again on its current session (once per session); without one,
+   * makes sure a reconnect is planned (the connect follows them).
+   */
   #resumeTasks(entry: Entry): void {
     const session = entry.session;
-    if (!session || entry.state.status !== "connected") return;
+    if (!session || entry.state.status !== "connected") return this.#connections.heal(entry);
     for (const { tool, reference } of this.#tasks.toResume(entry.record.id, session)) {
       const task = { serverId: entry.record.id, tool, reference, timeoutMs: this.#callTimeoutMs };
       this.#connections.log(entry, "info", `following the task ${reference.taskId} again`);
