@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import process from "node:process";
-import { isAlive, processTree, stopProcessTree } from "../core/mcp/_process_tree.ts";
+import { processTree, stillRunning, stopProcessTree } from "../core/mcp/_process_tree.ts";
+import { cliHome, serveLass } from "./_cli.ts";
 import { configWithServers, post, startService } from "./_helpers.ts";
 
 /** Whether a pid names a running process (not a zombie). */
@@ -114,35 +115,72 @@ for (const [kind, fixture] of Object.entries(FIXTURES)) {
   }
 }
 
-Deno.test("processTree lists a process and its descendants; stopProcessTree stops them all", async () => {
-  // A shell that ignores SIGTERM and keeps stdin open, with a child that ignores it too.
-  const shell = new Deno.Command("sh", {
-    args: ["-c", "trap '' TERM; sleep 600 & wait"],
-    stdin: "piped",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
+for (const source of ["proc", "ps"] as const) {
+  Deno.test(`processTree lists a process and its descendants; stopProcessTree stops them all (${source})`, async () => {
+    // A shell that ignores SIGTERM and keeps stdin open, with a child that ignores it too.
+    const shell = new Deno.Command("sh", {
+      args: ["-c", "trap '' TERM; sleep 600 & wait"],
+      stdin: "piped",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    try {
+      let tree = await processTree(shell.pid, source);
+      const deadline = Date.now() + 10_000;
+      while (tree.length < 2 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        tree = await processTree(shell.pid, source);
+      }
+      assert.equal(tree[0].pid, shell.pid);
+      assert.equal(tree.length, 2, "the shell and its sleep");
+      assert.deepEqual(await stillRunning(tree, source), tree);
+      let stdinClosed = false;
+      await stopProcessTree(shell.pid, async () => {
+        stdinClosed = true;
+        await shell.stdin.close();
+      }, { graceMs: 200, source });
+      assert.equal(stdinClosed, true);
+      await shell.status;
+      await waitAllGone(tree.map((member) => member.pid), "stopProcessTree");
+      assert.deepEqual(await stillRunning(tree, source), []);
+    } finally {
+      for (const member of await processTree(shell.pid, "proc")) {
+        if (running(member.pid)) process.kill(member.pid, "SIGKILL");
+      }
+    }
+  });
+}
+
+Deno.test("lass serve with the start task's permissions stops a stdio server and its child on disconnect", async () => {
+  const pidFile = await Deno.makeTempFile({ prefix: "lass-orphans-" });
+  const path = new URL("./fixtures/forking_server.ts", import.meta.url).pathname;
+  const home = await cliHome(configWithServers([{
+    id: "orphans",
+    name: "Orphans",
+    transport: "stdio",
+    command: Deno.execPath(),
+    args: ["run", "-A", path, pidFile],
+    protocolEra: "legacy",
+  }]));
+  const lass = await serveLass(home.args);
+  let pids: number[] = [];
   try {
-    let tree = processTree(shell.pid);
-    const deadline = Date.now() + 10_000;
-    while (tree.length < 2 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      tree = processTree(shell.pid);
-    }
-    assert.equal(tree[0].pid, shell.pid);
-    assert.equal(tree.length, 2, "the shell and its sleep");
-    assert.equal(tree.every(isAlive), true);
-    let stdinClosed = false;
-    await stopProcessTree(shell.pid, async () => {
-      stdinClosed = true;
-      await shell.stdin.close();
-    }, 200);
-    assert.equal(stdinClosed, true);
-    await shell.status;
-    await waitAllGone(tree.map((member) => member.pid), "stopProcessTree");
+    const call = (path: string) =>
+      fetch(`${lass.origin}${path}`, {
+        method: "POST",
+        headers: { "x-service-token": lass.token },
+      }).then((response) => response.json());
+    const connected = await within(call("/api/mcp/orphans/connect"), "the connect");
+    assert.equal(connected.status, "connected", JSON.stringify(connected));
+    pids = await pidsIn(pidFile, 2);
+    assert.equal(pids.every(running), true, "the server and its child run while connected");
+    const disconnected = await within(call("/api/mcp/orphans/disconnect"), "the disconnect");
+    assert.equal(disconnected.status, "disconnected", JSON.stringify(disconnected));
+    await waitAllGone(pids, "the disconnect");
   } finally {
-    for (const member of processTree(shell.pid)) {
-      if (running(member.pid)) process.kill(member.pid, "SIGKILL");
-    }
+    for (const pid of pids.filter(running)) process.kill(pid, "SIGKILL");
+    await lass.stop();
+    await home.close();
+    await Deno.remove(pidFile);
   }
 });

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { isAlive, processTree, type TreeProcess } from "../core/mcp/_process_tree.ts";
+import { processTree, stillRunning, type TreeProcess } from "../core/mcp/_process_tree.ts";
 import { builtBundles, copyAlone, recipeFrom, START_PERMISSIONS } from "./_bundle.ts";
 import {
   initializeOverStdio,
@@ -123,10 +123,10 @@ Deno.test("the node:http recipe mounts dist/mod.js under Node 20+, with a stdio 
       env: { PORT: "0", LASS_DATA_DIR: join(dir, "data") },
     });
     await assertServes(server);
-    const children: TreeProcess[] = processTree(server.process.pid).slice(1);
+    const children: TreeProcess[] = (await processTree(server.process.pid)).slice(1);
     assert.ok(children.length > 0, "the stdio tool server runs under the Node program");
     assert.equal(await stopServer(server), 0);
-    assert.deepEqual(children.filter(isAlive), [], "closing Lass stopped the tool server");
+    assert.deepEqual(await stillRunning(children), [], "closing Lass stopped the tool server");
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

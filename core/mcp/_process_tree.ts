@@ -1,79 +1,123 @@
 /**
  * Stopping a stdio tool server with everything it started: the server process and its
- * descendants (a server run by `npx` or a shell script is a tree of processes). On Linux the tree
- * is read from `/proc`; elsewhere only the server's own process is known.
+ * descendants (a server run by `npx` or a shell script is a tree of processes). The tree comes
+ * from the process table: `/proc` where this process may read it (Linux; Deno asks for
+ * `--allow-all` to read it), else `ps` (Linux, macOS). Where neither answers (Windows, a system
+ * without `ps`), only the server's own process is known.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import process from "node:process";
 
-/** A process of a tree; `start` (its start time, from `/proc`) tells a reused pid apart. */
+/** A process of a tree; `start` (its start time in the table) tells a reused pid apart. */
 export interface TreeProcess {
   pid: number;
   start?: string;
 }
+
+/** One process of the table. */
+interface Row {
+  ppid: number;
+  start: string;
+  /** Ended but not yet reaped by its parent. */
+  zombie: boolean;
+}
+
+/** The process table by pid, as one source read it at one moment. */
+type ProcessTable = Map<number, Row>;
+
+/** Where the process table is read from. */
+export type TableSource = "proc" | "ps";
 
 /** How long a server may take to exit after its stdin closed, and after SIGTERM. */
 export const STOP_GRACE_MS = 2000;
 
 const POLL_MS = 50;
 
-/** Whether `/proc` describes this system's processes (Linux). */
-function hasProc(): boolean {
-  return existsSync(`/proc/${process.pid}/stat`);
-}
-
-/** A process's state letter and start time from `/proc/<pid>/stat`; undefined once it is gone. */
-function statOf(pid: number): { state: string; start: string } | undefined {
-  let text: string;
+/** The table from `/proc`; undefined where there is none or this process may not read it. */
+function procTable(): ProcessTable | undefined {
+  let names: string[];
   try {
-    text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    names = readdirSync("/proc");
   } catch {
     return undefined;
   }
-  // The command name (field 2) may hold spaces and parentheses: the fields after it start at the last ")".
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  return { state: fields[0], start: fields[19] };
-}
-
-/** The direct children of a process (every thread's children). */
-function childrenOf(pid: number): number[] {
-  const children: number[] = [];
-  try {
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      try {
-        const text = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8");
-        for (const word of text.split(/\s+/)) if (word) children.push(Number(word));
-      } catch {
-        // The thread ended meanwhile.
-      }
+  const table: ProcessTable = new Map();
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${name}/stat`, "utf8");
+    } catch {
+      continue; // Ended meanwhile.
     }
-  } catch {
-    // The process ended meanwhile.
+    // The command name (field 2) may hold spaces and parentheses: the fields after it start at the last ")".
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    table.set(Number(name), {
+      ppid: Number(fields[1]),
+      start: fields[19],
+      zombie: fields[0] === "Z" || fields[0] === "X",
+    });
   }
-  return children;
+  return table;
 }
 
-/** The process `pid` and all its living descendants; just `pid` where there is no `/proc`. */
-export function processTree(pid: number): TreeProcess[] {
-  if (!hasProc()) return [{ pid }];
+/** The table from `ps`; undefined where it cannot run. */
+function psTable(): Promise<ProcessTable | undefined> {
+  return new Promise((resolve) => {
+    // `=` leaves out the headers; the start time (`lstart`, with spaces) comes last.
+    execFile("ps", ["-A", "-o", "pid=,ppid=,stat=,lstart="], (error, stdout) => {
+      if (error) return resolve(undefined);
+      const table: ProcessTable = new Map();
+      for (const line of String(stdout).split("\n")) {
+        const match = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.+?)\s*$/.exec(line);
+        if (!match) continue;
+        table.set(Number(match[1]), {
+          ppid: Number(match[2]),
+          start: match[4],
+          zombie: match[3].startsWith("Z"),
+        });
+      }
+      resolve(table);
+    });
+  });
+}
+
+/** The source of this process's tables: the first that answers, `/proc` tried first. */
+let chosen: Promise<TableSource | "none"> | undefined;
+
+/** Reads the process table from `source`, by default from the one chosen for this process. */
+async function readTable(source?: TableSource): Promise<ProcessTable | undefined> {
+  chosen ??= (async () => procTable() ? "proc" : (await psTable()) ? "ps" : "none")();
+  const from = source ?? await chosen;
+  if (from === "none") return undefined;
+  return from === "proc" ? procTable() : await psTable();
+}
+
+/** The living process `pid` and its living descendants in `table`. */
+function treeIn(table: ProcessTable, pid: number): TreeProcess[] {
+  const children = new Map<number, number[]>();
+  for (const [child, row] of table) {
+    if (!children.has(row.ppid)) children.set(row.ppid, []);
+    children.get(row.ppid)!.push(child);
+  }
   const tree: TreeProcess[] = [];
   const seen = new Set<number>();
   const queue = [pid];
   while (queue.length > 0) {
     const next = queue.shift()!;
-    if (seen.has(next)) continue;
+    const row = table.get(next);
+    if (seen.has(next) || !row || row.zombie) continue;
     seen.add(next);
-    const stat = statOf(next);
-    if (!stat) continue;
-    tree.push({ pid: next, start: stat.start });
-    queue.push(...childrenOf(next));
+    tree.push({ pid: next, start: row.start });
+    queue.push(...children.get(next) ?? []);
   }
   return tree;
 }
 
 /** Whether a process of a tree still runs (a zombie does not; a reused pid is another process). */
-export function isAlive(member: TreeProcess): boolean {
-  if (member.start === undefined) {
+function aliveIn(table: ProcessTable | undefined, member: TreeProcess): boolean {
+  if (!table || member.start === undefined) {
     try {
       process.kill(member.pid, 0);
       return true;
@@ -81,29 +125,47 @@ export function isAlive(member: TreeProcess): boolean {
       return false;
     }
   }
-  const stat = statOf(member.pid);
-  return stat !== undefined && stat.start === member.start && stat.state !== "Z" &&
-    stat.state !== "X";
+  const row = table.get(member.pid);
+  return row !== undefined && row.start === member.start && !row.zombie;
 }
 
-function signal(members: TreeProcess[], name: "SIGTERM" | "SIGKILL"): void {
-  for (const member of members) {
-    if (!isAlive(member)) continue;
-    try {
-      process.kill(member.pid, name);
-    } catch {
-      // Gone meanwhile, or not ours to signal.
-    }
-  }
+/**
+ * The process `pid` and all its living descendants; just `pid` where there is no process table.
+ * `source` picks the table (default: the first that answers).
+ */
+export async function processTree(pid: number, source?: TableSource): Promise<TreeProcess[]> {
+  const table = await readTable(source);
+  return table ? treeIn(table, pid) : [{ pid }];
+}
+
+/** The members of a tree that still run (a zombie does not; a reused pid is another process). */
+export async function stillRunning(
+  members: TreeProcess[],
+  source?: TableSource,
+): Promise<TreeProcess[]> {
+  const table = await readTable(source);
+  return members.filter((member) => aliveIn(table, member));
 }
 
 /** Waits until `done()` holds or `ms` pass, calling `tick` between checks. */
-async function waitUntil(done: () => boolean, ms: number, tick: () => void): Promise<void> {
+async function waitUntil(
+  done: () => boolean,
+  ms: number,
+  tick: () => Promise<void>,
+): Promise<void> {
   const deadline = Date.now() + ms;
   while (!done() && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    tick();
+    await tick();
   }
+}
+
+/** How {@link stopProcessTree} waits and where it reads the process table. */
+export interface StopOptions {
+  /** How long the server gets after its stdin closed, and after SIGTERM; default 2 s. */
+  graceMs?: number;
+  /** The process table's source; default the first that answers. */
+  source?: TableSource;
 }
 
 /**
@@ -115,30 +177,47 @@ async function waitUntil(done: () => boolean, ms: number, tick: () => void): Pro
 export async function stopProcessTree(
   pid: number | null | undefined,
   closeStdin: () => Promise<void>,
-  graceMs = STOP_GRACE_MS,
+  options: StopOptions = {},
 ): Promise<void> {
   if (!pid) return await closeStdin();
-  const root = processTree(pid).find((member) => member.pid === pid) ?? { pid };
-  const known = new Map<number, TreeProcess>([[pid, root]]);
-  const living = () => [...known.values()].filter(isAlive);
+  const { graceMs = STOP_GRACE_MS, source } = options;
+  let table = await readTable(source);
+  const known = new Map<number, TreeProcess>([[pid, { pid, start: table?.get(pid)?.start }]]);
+  const living = () => [...known.values()].filter((member) => aliveIn(table, member));
   // Every living process of the tree adds its descendants, so a child the server leaves behind
   // still brings its own.
   const collect = () => {
+    if (!table) return;
     for (const member of living()) {
-      for (const found of processTree(member.pid)) {
+      for (const found of treeIn(table, member.pid)) {
         if (!known.has(found.pid)) known.set(found.pid, found);
       }
     }
   };
+  const refresh = async () => {
+    table = await readTable(source);
+    collect();
+  };
   collect();
   const closed = closeStdin().catch(() => {});
-  await waitUntil(() => !isAlive(root), graceMs, collect);
-  collect();
+  const root = known.get(pid)!;
+  await waitUntil(() => !aliveIn(table, root), graceMs, refresh);
+  await refresh();
   if (living().length > 0) {
     signal(living(), "SIGTERM");
-    await waitUntil(() => living().length === 0, graceMs, collect);
-    collect();
+    await waitUntil(() => living().length === 0, graceMs, refresh);
+    await refresh();
     signal(living(), "SIGKILL");
   }
   await closed;
+}
+
+function signal(members: TreeProcess[], name: "SIGTERM" | "SIGKILL"): void {
+  for (const member of members) {
+    try {
+      process.kill(member.pid, name);
+    } catch {
+      // Gone meanwhile, or not ours to signal.
+    }
+  }
 }
