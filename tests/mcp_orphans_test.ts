@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import process from "node:process";
 import { processTree, stillRunning, stopProcessTree } from "../core/mcp/_process_tree.ts";
-import { cliHome, serveLass } from "./_cli.ts";
+import { cliHome, runLass, serveLass } from "./_cli.ts";
 import { configWithServers, post, startService } from "./_helpers.ts";
 
 /** Whether a pid names a running process (not a zombie). */
@@ -180,6 +180,66 @@ Deno.test("lass serve with the start task's permissions stops a stdio server and
   } finally {
     for (const pid of pids.filter(running)) process.kill(pid, "SIGKILL");
     await lass.stop();
+    await home.close();
+    await Deno.remove(pidFile);
+  }
+});
+
+for (const era of ["auto", "legacy"] as const) {
+  Deno.test(`lass serve stopped while a stdio server is still connecting leaves no process (${era})`, async () => {
+    const pidFile = await Deno.makeTempFile({ prefix: "lass-orphans-" });
+    // Never answers; `exec` keeps the pid the shell wrote.
+    const silent = {
+      id: "silent",
+      name: "Silent",
+      transport: "stdio",
+      command: "sh",
+      args: ["-c", `echo $$ >> '${pidFile}'; exec sleep 600`],
+      protocolEra: era,
+      timeoutMs: 120_000,
+    };
+    const config = configWithServers([silent]);
+    (config.workspaces as { mcpServerIds: string[] }[])[0].mcpServerIds = ["silent"];
+    const home = await cliHome(config);
+    const lass = await serveLass(home.args);
+    let pids: number[] = [];
+    try {
+      // The background connect started the server (under auto: the era probe's process).
+      pids = await pidsIn(pidFile, 1);
+      assert.equal(pids.every(running), true, "the silent server runs while Lass connects");
+      await lass.stop();
+      await waitAllGone(pids, "Lass stopped");
+    } finally {
+      for (const pid of pids.filter(running)) process.kill(pid, "SIGKILL");
+      await home.close();
+      await Deno.remove(pidFile);
+    }
+  });
+}
+
+Deno.test("lass check on a stdio server that never answers leaves no process once it exits", async () => {
+  const pidFile = await Deno.makeTempFile({ prefix: "lass-orphans-" });
+  const silent = {
+    id: "silent",
+    name: "Silent",
+    transport: "stdio",
+    command: "sh",
+    args: ["-c", `echo $$ >> '${pidFile}'; exec sleep 600`],
+    timeoutMs: 2_000,
+  };
+  const config = configWithServers([silent]);
+  (config.workspaces as { mcpServerIds: string[] }[])[0].mcpServerIds = ["silent"];
+  const home = await cliHome(config);
+  let pids: number[] = [];
+  try {
+    const ran = await runLass(["check", ...home.args]);
+    assert.equal(ran.code, 1, ran.stdout + ran.stderr);
+    assert.match(ran.stdout, /^silent\s+error/m);
+    // The era probe's process and the fallback's (the SDK forgets a pid when its connect fails).
+    pids = await pidsIn(pidFile, 2);
+    await waitAllGone(pids, "lass check exited");
+  } finally {
+    for (const pid of pids.filter(running)) process.kill(pid, "SIGKILL");
     await home.close();
     await Deno.remove(pidFile);
   }

@@ -52,6 +52,8 @@ export class ToolServerConnections {
   /** The wire trace of each configured server (`trace.ts`). */
   readonly traces = new ToolServerTraces();
   #demo?: Promise<InProcessHandler & { close?: () => Promise<void> }>;
+  /** How to stop each stdio process started and not stopped yet, connects under way included. */
+  readonly #processes = new Set<() => Promise<void>>();
   #unsubscribe: () => void;
   #closed = false;
   readonly #hooks: ConnectionHooks;
@@ -169,10 +171,14 @@ export class ToolServerConnections {
     this.#closed = true;
     this.#unsubscribe();
     this.#reconnects.clear();
-    await Promise.all([...this.#entries.values()].map((entry) => {
-      entry.generation++;
-      return this.#detach(entry)?.close(options).catch(() => {});
-    }));
+    await Promise.all([
+      ...[...this.#entries.values()].map((entry) => {
+        entry.generation++;
+        return this.#detach(entry)?.close(options).catch(() => {});
+      }),
+      // A connect under way has no session to close yet: its processes are stopped here.
+      ...[...this.#processes].map((stop) => stop().catch(() => {})),
+    ]);
     this.#logs.close();
     const demo = await this.#demo?.catch(() => undefined);
     await demo?.close?.().catch(() => {});
@@ -280,6 +286,10 @@ export class ToolServerConnections {
       closed: () => this.#closed,
       configured: (id, entry) => this.#entries.get(id) === entry,
       lost: (entry, session, reason) => this.lost(entry, session, reason),
+      track: (stop) => {
+        this.#processes.add(stop);
+        return () => void this.#processes.delete(stop);
+      },
     });
   }
 

@@ -87,7 +87,11 @@ export async function connectOnce(
     );
   }
 
-  const opened = await createTransport(spec, { stderr: handlers.stderr, wire: handlers.wire });
+  const opened = await createTransport(spec, {
+    stderr: handlers.stderr,
+    wire: handlers.wire,
+    track: handlers.track,
+  });
   let closing = false;
   // A stdio server is stopped with its whole process tree (see `_process_tree.ts`).
   const closeClient = () => {

@@ -25,6 +25,8 @@ export interface SessionEventsHost {
   configured(id: string, entry: Entry): boolean;
   /** A connection that ended on its own (`ToolServerConnections.lost`). */
   lost(entry: Entry, session: McpSession, reason: string): void;
+  /** Keeps how to stop a started process until it is stopped (`SessionHandlers.track`). */
+  track(stop: () => Promise<void>): () => void;
 }
 
 /** The handlers of the session that connect `generation` of an entry opens. */
@@ -42,6 +44,7 @@ export function sessionHandlers(
     if (entry.generation === generation) refresh(entry, kind).catch(() => {});
   };
   return {
+    track: host.track,
     wire: () => host.traces.channel(id, traced),
     sampling: (params, signal) =>
       host.requests.sample(entry.record, params, signal, entry.calls.at(-1)),

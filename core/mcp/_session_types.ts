@@ -84,6 +84,11 @@ export interface SessionHandlers {
   roots?(): { uri: string; name?: string }[];
   /** A resource the session follows has changed. */
   resourceUpdated?(uri: string): void;
+  /**
+   * Keeps how to stop a process the session's transports start (its own, an era probe's), so
+   * that closing the owner stops it even while a connect is under way; the answer forgets it.
+   */
+  track?(stop: () => Promise<void>): () => void;
 }
 
 /** Options of a tool call. */

@@ -35,6 +35,8 @@ export interface TransportHooks {
   stderr: (line: string) => void;
   /** A wire-trace sink for each transport opened (the session's, and an era probe's). */
   wire?: () => WireSink;
+  /** Keeps how to stop each process started, until it is stopped (`SessionHandlers.track`). */
+  track?: (stop: () => Promise<void>) => () => void;
 }
 
 /** Builds the transport of a spec, tapped for the wire trace when `hooks.wire` is given. */
@@ -49,7 +51,7 @@ export async function createTransport(
 
 async function openTransport(
   spec: TransportSpec,
-  { stderr, wire }: TransportHooks,
+  { stderr, wire, track }: TransportHooks,
 ): Promise<OpenedTransport> {
   switch (spec.kind) {
     case "stdio": {
@@ -62,12 +64,8 @@ async function openTransport(
         stderr: "pipe",
       });
       transport.stderr?.on("data", lineSplitter(stderr));
-      reapProbeSiblings(transport, { Base: StdioClientTransport, wire });
-      return {
-        transport,
-        remote: false,
-        stop: (closeClient) => stopProcessTree(transport.pid, closeClient),
-      };
+      reapProbeSiblings(transport, { Base: StdioClientTransport, wire, track });
+      return { transport, remote: false, stop: stopOnce(transport, track) };
     }
     case "http": {
       const { StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
@@ -114,7 +112,7 @@ async function openTransport(
  */
 function reapProbeSiblings(
   transport: StdioClientTransport,
-  { Base, wire }: { Base: typeof StdioClientTransport; wire?: () => WireSink },
+  { Base, wire, track }: { Base: typeof StdioClientTransport } & Omit<TransportHooks, "stderr">,
 ): void {
   type Params = ConstructorParameters<typeof StdioClientTransport>[0];
   type Disposable = { _dispose?: () => Promise<void> };
@@ -123,15 +121,50 @@ function reapProbeSiblings(
     if (wire) tapTransport(sibling, wire());
     const dispose = (sibling as unknown as Disposable)._dispose;
     if (typeof dispose === "function") {
-      const pid = () => sibling.pid;
+      const stop = stopOnce(sibling, track);
       Object.defineProperty(sibling, "_dispose", {
-        value: () => stopProcessTree(pid(), () => dispose.call(sibling)),
+        value: () => stop(() => dispose.call(sibling)),
         configurable: true,
       });
     }
     return sibling;
   }
   Object.defineProperty(transport, "constructor", { value: Sibling, configurable: true });
+}
+
+/**
+ * Stops a stdio transport's process tree once, however many ask (its session's close, its owner's
+ * shutdown): the first asker's `close` ends the server's stdin. The stop is tracked with `track`
+ * until it is done.
+ */
+function stopOnce(
+  transport: StdioClientTransport,
+  track: TransportHooks["track"],
+): (close: () => Promise<void>) => Promise<void> {
+  const pid = keptPid(transport);
+  let stopping: Promise<void> | undefined;
+  const stop = (close: () => Promise<void>) =>
+    stopping ??= stopProcessTree(pid(), close).finally(() => untrack?.());
+  const untrack = track?.(() => stop(() => transport.close()));
+  return stop;
+}
+
+/**
+ * The pid of a stdio transport's process, kept from its start: the SDK forgets it as soon as its
+ * own close begins (a failed connect closes the transport), which would leave the process to a
+ * close that waits seconds before it signals, and that a one-shot command does not outlive.
+ */
+function keptPid(transport: StdioClientTransport): () => number | null {
+  let pid: number | null = null;
+  const start = transport.start.bind(transport);
+  transport.start = async () => {
+    try {
+      await start();
+    } finally {
+      pid = transport.pid;
+    }
+  };
+  return () => pid ?? transport.pid;
 }
 
 /** Cuts a byte stream into lines; a line is cut at 4 KiB so a server that never ends one cannot grow the buffer. */
