@@ -145,14 +145,29 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
     } catch (error) {
       response = responseForError(error, log);
     }
-    if (req.method === "HEAD" && response.body) {
-      await response.body.cancel();
-      response = new Response(null, response);
-    }
+    if (req.method === "HEAD" && response.body) response = await headResponse(response);
     // Responses built with `respond` have it already (cheaper than adding it here).
     if (!response.headers.has("x-content-type-options")) {
       response.headers.set("x-content-type-options", "nosniff");
     }
     return response;
   };
+}
+
+/**
+ * The answer to a HEAD: the GET's status and headers without its body. A body of known length
+ * (every answer but the NDJSON streams) is read to give the `content-length` that the GET has; a
+ * stream is cancelled and replaced by an empty one, so that no length is claimed, as for the GET.
+ */
+async function headResponse(response: Response): Promise<Response> {
+  const init = { status: response.status, statusText: response.statusText };
+  if (response.headers.get("content-type")?.startsWith("application/x-ndjson")) {
+    await response.body?.cancel();
+    const empty = new ReadableStream({ start: (controller) => controller.close() });
+    return new Response(empty, { ...init, headers: response.headers });
+  }
+  const length = (await response.arrayBuffer()).byteLength;
+  const headers = new Headers(response.headers);
+  headers.set("content-length", String(length));
+  return new Response(null, { ...init, headers });
 }
