@@ -101,6 +101,14 @@ function parseStored(text: string): Session | undefined {
   }
 }
 
+/** Throws the error of a session whose file is not a session record. */
+function damaged(id: string): never {
+  throw new LassError(
+    "internal",
+    `the file of session ${id} is damaged; replace it with PUT /api/sessions/${id} or delete it`,
+  );
+}
+
 /** The session files of one data dir, with a summary cache keyed by file mtime and size. */
 export class SessionStore {
   readonly #dir: string;
@@ -158,9 +166,16 @@ export class SessionStore {
   async get(id: string): Promise<Session> {
     const text = await this.#fs.readText(this.#file(id));
     if (text === undefined) throw new LassError("not-found", `no session has id ${id}`);
-    const session = parseStored(text);
-    if (!session) throw new LassError("internal", `the file of session ${id} is damaged`);
-    return session;
+    return parseStored(text) ?? damaged(id);
+  }
+
+  /**
+   * Checks, before a chat turn starts, that it can be appended to session `id`: there is no such
+   * session yet, or its file is intact. Throws 500 `internal` when the file is damaged.
+   */
+  async assertAppendable(id: string): Promise<void> {
+    const text = await this.#fs.readText(this.#file(id));
+    if (text !== undefined && !parseStored(text)) damaged(id);
   }
 
   /** Creates or replaces a session; keeps `createdAt` of an existing one. */
@@ -214,7 +229,9 @@ export class SessionStore {
     return this.#writes.run(async () => {
       this.#assertOpen();
       const now = new Date().toISOString();
-      const previous = parseStored(await this.#fs.readText(file) ?? "");
+      const text = await this.#fs.readText(file);
+      // Unlike PUT, a turn never replaces a damaged file: the history in it would be lost.
+      const previous = text === undefined ? undefined : parseStored(text) ?? damaged(id);
       const added = previous ? turn.request.slice(-1) : turn.request;
       const messages = [...(previous?.messages ?? []), ...added, ...turn.response] as Session[
         "messages"

@@ -17,6 +17,8 @@ export const chatRoutes: Routes = {
       // The AI SDK loads with the first chat, not at startup.
       const { prepareChat } = await import("../core/chat/run.ts");
       const chat = prepareChat(service, body);
+      // A damaged session file is refused before anything streams, and left as it is.
+      if (body.sessionId) await service.sessions.assertAppendable(body.sessionId);
       // A client that goes away cancels the body stream, which aborts the run. `req.signal` is not
       // used: Deno also aborts it after a response was delivered in full (and warns about it).
       const abort = new AbortController();
