@@ -73,10 +73,23 @@ async function main(args: string[]): Promise<number> {
 }
 
 /**
+ * `deno task lass` runs in the repo's folder and names the folder it was called from in
+ * `LASS_TASK_CWD` (deno.json): the command works there, so relative paths and the config lookup
+ * mean what they would for `lass` itself. The variable is not passed on to tool servers.
+ */
+function enterTaskFolder(): void {
+  const folder = Deno.env.get("LASS_TASK_CWD");
+  if (!folder) return;
+  Deno.env.delete("LASS_TASK_CWD");
+  Deno.chdir(folder);
+}
+
+/**
  * Runs the command line with `args` and exits with its code; a usage or known failure prints
  * `lass: <message>`. The bundle's entry (`scripts/build_bundle.ts`) calls it too.
  */
 export async function runCli(args: string[]): Promise<never> {
+  enterTaskFolder();
   let code: number;
   try {
     code = await main(args);

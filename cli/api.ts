@@ -76,6 +76,11 @@ export function remoteApi(url: string, token: string | undefined): Api {
 export async function apiError(response: Response, what: string): Promise<CliError> {
   const text = await response.text();
   let message = `${response.status} ${response.statusText}`.trim();
+  const type = response.headers.get("content-type") ?? "no content type";
+  if (!/\bjson\b/i.test(type)) {
+    // Every answer of the API, errors included, is JSON: this is some other server.
+    return new CliError(`${what}: the answer is not from a Lass API (${message}, ${type})`, 1);
+  }
   try {
     const { error } = JSON.parse(text) as {
       error: { message: string; details?: { path: string; message: string }[] };
@@ -108,7 +113,9 @@ export async function* ndjsonLines(
   let buffer = "";
   try {
     while (true) {
-      const { value, done } = await reader.read();
+      const { value, done } = await reader.read().catch((error) => {
+        throw new CliError(`the stream from Lass broke off: ${(error as Error).message}`, 1);
+      });
       if (done) break;
       buffer += decoder.decode(value, { stream: true });
       let newline;

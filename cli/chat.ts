@@ -40,10 +40,18 @@ Exit code: 0 when every turn finished, 1 on an error chunk or a failure, 2 for a
 
 const encoder = new TextEncoder();
 
+/** Stdout was closed by its reader (`lass chat ... | head -1`): nothing more can be shown. */
+class StdoutClosed extends Error {}
+
 /** Writes all of a text to stdout (one call may write only part of it to a full pipe). */
 function print(text: string): void {
   let bytes = encoder.encode(text);
-  while (bytes.length > 0) bytes = bytes.subarray(Deno.stdout.writeSync(bytes));
+  try {
+    while (bytes.length > 0) bytes = bytes.subarray(Deno.stdout.writeSync(bytes));
+  } catch (error) {
+    if (error instanceof Deno.errors.BrokenPipe) throw new StdoutClosed("stdout was closed");
+    throw error;
+  }
 }
 
 /** The longest tool input or result shown on stderr. */
@@ -254,6 +262,11 @@ export async function run(args: string[]): Promise<number> {
       history.push(...added);
     }
     return 0;
+  } catch (error) {
+    // The reader of stdout left (`| head`): the turn stopped when its stream was cancelled, and
+    // a stored session keeps it as aborted. Nothing is said: like other Unix tools, exit quietly.
+    if (error instanceof StdoutClosed) return 0;
+    throw error;
   } finally {
     await answers.stop();
     await api.close();

@@ -31,15 +31,32 @@ export async function cliHome(config: unknown): Promise<CliHome> {
   };
 }
 
-/** Runs `main.ts <args>` to its end, with stdin closed and no LASS_* variables but `env`. */
-export function runLass(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+/** The environment without LASS_* variables, plus `env`. */
+function lassEnv(env: Record<string, string>): Record<string, string> {
   const clean = Object.fromEntries(
     Object.entries(Deno.env.toObject()).filter(([name]) => !name.startsWith("LASS_")),
   );
+  return { ...clean, ...env };
+}
+
+/** Runs `main.ts <args>` to its end, with stdin closed and no LASS_* variables but `env`. */
+export function runLass(args: string[], env: Record<string, string> = {}): Promise<Ran> {
   return runToEnd(Deno.execPath(), ["run", ...START_PERMISSIONS, MAIN, ...args], {
-    env: { ...clean, ...env },
+    env: lassEnv(env),
     clearEnv: true,
   });
+}
+
+/** Starts `main.ts <args>` as {@link runLass} does, with stdout and stderr piped to the caller. */
+export function spawnLass(args: string[]): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", ...START_PERMISSIONS, MAIN, ...args],
+    env: lassEnv({ NO_COLOR: "1" }),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
 }
 
 /** A `lass serve` child on a free port, with the URL and token it printed. */

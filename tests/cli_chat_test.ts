@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { chatConfig, DEMO_LLM, DEMO_SERVER, fakeLlm, ofType, parseNdjson } from "./_chat.ts";
-import { cliHome, runLass, serveLass } from "./_cli.ts";
+import { cliHome, runLass, serveLass, spawnLass } from "./_cli.ts";
 import { startFakeVendor } from "./fixtures/fake_vendors.ts";
 
 const ADD = "Add 2 and 3 with a tool";
@@ -89,6 +89,26 @@ Deno.test("lass chat: unknown workspace or model is a usage error (exit 2), no m
   }
 });
 
+Deno.test("lass chat whose stdout is closed (| head) stops the turn quietly, exit 0, the session kept", async () => {
+  const home = await cliHome(chatConfig());
+  try {
+    const child = spawnLass(["chat", ...home.args, "--json", "--session", "s1", ADD, ADD]);
+    // The reader leaves before the first line: the first write meets a closed pipe.
+    await child.stdout.cancel();
+    const stderr = await new Response(child.stderr).text();
+    const { code } = await child.status;
+    assert.equal(stderr, "", "no stack trace, no message");
+    assert.equal(code, 0);
+    const session = JSON.parse(
+      await readFile(join(home.dir, "data", "sessions", "s1.json"), "utf8"),
+    );
+    assert.deepEqual(session.messages.map((m: { role: string }) => m.role)[0], "user");
+    assert.deepEqual(session.meta?.endings?.["0"], { aborted: true }, JSON.stringify(session));
+  } finally {
+    await home.close();
+  }
+});
+
 Deno.test("lass chat --session: each message is a turn that sees the ones before, saved", async () => {
   const home = await cliHome(chatConfig());
   try {
@@ -157,6 +177,57 @@ Deno.test("lass chat --url sends the turn to a running Lass, approvals included"
   } finally {
     await served.stop();
     await home.close();
+  }
+});
+
+Deno.test("lass chat --url: a server that goes away mid-turn, or one that is not Lass, is one line and exit 1", async () => {
+  const home = await cliHome(chatConfig());
+  const served = await serveLass(home.args);
+  let stopped = false;
+  try {
+    const child = spawnLass(["chat", "--url", served.url, "slow count 40 steps of 250 ms"]);
+    const stdout = new Response(child.stdout).text();
+    const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let stderr = "";
+    while (!/^→ demo\.slow_count/m.test(stderr)) {
+      const { value, done } = await lines.read();
+      assert.ok(!done, `the call never started; stderr: ${stderr}`);
+      stderr += value;
+    }
+    stopped = true;
+    await served.stop();
+    for (let read = await lines.read(); !read.done; read = await lines.read()) stderr += read.value;
+    assert.equal((await child.status).code, 1, stderr);
+    assert.match(await stdout, /Calling `demo__slow_count`/);
+    assert.doesNotMatch(stderr, /Uncaught|^\s+at /m, `no stack trace: ${stderr}`);
+    assert.match(stderr, /^lass: .+/m);
+  } finally {
+    if (!stopped) await served.stop();
+    await home.close();
+  }
+
+  const other = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () =>
+      new Response("<!DOCTYPE html><p>Not found", {
+        status: 404,
+        headers: { "content-type": "text/html" },
+      }),
+  );
+  try {
+    const ran = await runLass([
+      "chat",
+      "--url",
+      `http://127.0.0.1:${other.addr.port}`,
+      "--token",
+      "x",
+      "hi",
+    ]);
+    assert.equal(ran.code, 1, ran.stderr);
+    assert.match(ran.stderr, /not from a Lass API \(404 Not Found, text\/html\)/);
+    assert.doesNotMatch(ran.stderr, /DOCTYPE/);
+  } finally {
+    await other.shutdown();
   }
 });
 

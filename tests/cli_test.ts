@@ -38,6 +38,48 @@ Deno.test("deno task start and deno task lass run with the permissions of script
   }
 });
 
+Deno.test("deno task lass works in the folder it is called from: relative paths mean that folder", async () => {
+  const dir = await tempDir();
+  const name = `task-cwd-${crypto.randomUUID()}.json`;
+  const inRepo = new URL(`../${name}`, import.meta.url).pathname;
+  try {
+    const config = {
+      llms: [{
+        id: "demo",
+        name: "Demo",
+        provider: "compatible-api",
+        model: "demo",
+        baseURL: "service:demo",
+      }],
+      mcpServers: [],
+      workspaces: [{ id: "here", name: "Here", mcpServerIds: [] }],
+      activeWorkspaceId: "here",
+    };
+    await writeFile(join(dir, name), JSON.stringify(config));
+    const deno = new URL("../deno.json", import.meta.url).pathname;
+    const ran = await runToEnd(Deno.execPath(), [
+      "task",
+      "--quiet",
+      "--config",
+      deno,
+      "lass",
+      "check",
+      "--json",
+      "--config",
+      name,
+      "--data-dir",
+      "data",
+    ], { cwd: dir });
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.deepEqual(JSON.parse(ran.stdout).workspaces, ["here"], "the config of the calling folder");
+    await stat(join(dir, "data"));
+    await assert.rejects(stat(inRepo), "nothing written beside deno.json");
+  } finally {
+    await rm(inRepo, { force: true });
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 Deno.test("--help and --version print and exit 0; bad flags exit 2", async () => {
   const help = await run(["run", ...START_PERMISSIONS, MAIN, "--help"]);
   assert.equal(help.code, 0);
