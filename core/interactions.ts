@@ -1,8 +1,14 @@
 /** The registry of pending approval, elicitation and sampling requests that a person answers. */
 import { z } from "zod";
-import { detailsFromIssues, LassError } from "./errors.ts";
+import { detailsFromIssues, type ErrorDetail, LassError } from "./errors.ts";
 import type { EventBus } from "./events.ts";
-import type { Interaction, InteractionKind, InteractionRequest } from "../wire/interactions.ts";
+import { checkFormContent } from "./mcp/elicitation_form.ts";
+import type {
+  ElicitationRequest,
+  Interaction,
+  InteractionKind,
+  InteractionRequest,
+} from "../wire/interactions.ts";
 
 export type {
   ApprovalRequest,
@@ -68,6 +74,31 @@ interface Pending {
 }
 
 const REMEMBERED_ANSWERS = 1000;
+
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? "an" : "a";
+}
+
+/**
+ * An elicitation answer as the server gets it: an accepted form with the schema's defaults
+ * filled in, if its content fits the schema. Declines, cancels and url-mode answers carry no
+ * content to check.
+ */
+function checkedForm(
+  request: ElicitationRequest,
+  answer: InteractionResponse<"elicitation">,
+): { answer: InteractionResponse<"elicitation"> } | { details: ErrorDetail[] } {
+  if (answer.action !== "accept" || request.mode !== "form" || !request.requestedSchema) {
+    return { answer };
+  }
+  const checked = checkFormContent(
+    request.requestedSchema,
+    answer.content ?? {},
+    "response.content",
+  );
+  if ("details" in checked) return checked;
+  return { answer: { ...answer, content: checked.content as typeof answer.content } };
+}
 
 /** Holds pending interactions until they are answered, expire or their run ends. */
 export class InteractionRegistry {
@@ -143,19 +174,28 @@ export class InteractionRegistry {
     throw new LassError("not-found", `no pending interaction has id ${id}`);
   }
 
-  /** Answers a pending interaction; the response is validated for its kind. */
+  /**
+   * Answers a pending interaction; the response is validated for its kind, and an accepted form
+   * against the request's `requestedSchema` (after its defaults are filled in). An answer that
+   * does not fit is 400 `invalid-request` and leaves the interaction pending.
+   */
   answer(id: string, response: unknown): void {
-    this.assertPending(id);
-    const pending = this.#pending.get(id)!;
-    const parsed = RESPONSE_SCHEMAS[pending.interaction.kind].safeParse(response);
-    if (!parsed.success) {
-      throw new LassError(
+    const interaction = this.assertPending(id);
+    const invalid = (details: ErrorDetail[]) =>
+      new LassError(
         "invalid-request",
-        `not a valid answer to a ${pending.interaction.kind} request`,
-        detailsFromIssues(parsed.error.issues, "response"),
+        `not a valid answer to ${article(interaction.kind)} ${interaction.kind} request`,
+        details,
       );
+    const parsed = RESPONSE_SCHEMAS[interaction.kind].safeParse(response);
+    if (!parsed.success) throw invalid(detailsFromIssues(parsed.error.issues, "response"));
+    let answer: unknown = parsed.data;
+    if (interaction.kind === "elicitation") {
+      const checked = checkedForm(interaction, parsed.data as InteractionResponse<"elicitation">);
+      if ("details" in checked) throw invalid(checked.details);
+      answer = checked.answer;
     }
-    this.#settle(id, "answered", parsed.data);
+    this.#settle(id, "answered", answer);
   }
 
   /** Rejects every pending interaction of a chat run, e.g. when the turn is aborted. */

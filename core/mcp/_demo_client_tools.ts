@@ -20,7 +20,14 @@ import { logToolCall, toolError } from "./_demo_tools.ts";
 const PROFILE_FORM: ElicitRequestFormParams["requestedSchema"] = {
   type: "object",
   properties: {
-    name: { type: "string", title: "Name", description: "What should I call you?", default: "Ada" },
+    name: {
+      type: "string",
+      title: "Name",
+      description: "What should I call you?",
+      minLength: 1,
+      maxLength: 40,
+      default: "Ada",
+    },
     color: {
       type: "string",
       title: "Favourite colour",
