@@ -28,6 +28,7 @@ function bootstrapBody(service: Service, version: string, catalogs: CatalogSumma
     const head = JSON.stringify({
       version,
       config: service.config.stored,
+      configEtag: service.config.etag,
       configPath: service.config.path,
       presets: PROVIDER_PRESETS,
       env: { detected: service.detectedEnv },

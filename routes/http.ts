@@ -13,6 +13,7 @@ export const STATUS_OF: Readonly<Record<ErrorCode, number>> = {
   "not-found": 404,
   "method-not-allowed": 405,
   "conflict": 409,
+  "precondition-failed": 412,
   "too-large": 413,
   "upstream-error": 502,
   "timeout": 504,

@@ -312,7 +312,7 @@ Deno.test("config routes answer 405 with Allow for other methods", async () => {
   try {
     for (
       const [path, method, allow] of [
-        ["/api/config", "GET", "PUT"],
+        ["/api/config", "DELETE", "GET, PUT, HEAD"],
         ["/api/config/export", "POST", "GET, HEAD"],
         ["/api/schema", "DELETE", "GET, HEAD"],
         ["/api/bootstrap", "PUT", "GET, HEAD"],

@@ -22,6 +22,11 @@ export interface Bootstrap {
   version: string;
   /** The config as stored in the file: defaults not filled in, unknown top-level fields kept. */
   config: ServiceConfigInput & Record<string, unknown>;
+  /**
+   * The entity tag of `config` (as `GET /api/config` answers in `ETag`): sent in `If-Match`, a
+   * `PUT /api/config` replaces only this config and answers 412 after any other change.
+   */
+  configEtag: string;
   configPath: string;
   presets: Record<string, ProviderPreset>;
   env: { detected: string[] };

@@ -12,6 +12,7 @@ export type ErrorCode =
   | "not-found"
   | "method-not-allowed"
   | "conflict"
+  | "precondition-failed"
   | "too-large"
   | "upstream-error"
   | "timeout"

@@ -26,6 +26,23 @@ export interface ConfigStoreOptions {
   debounceMs?: number;
 }
 
+/** Options of {@link ConfigStore.replace}. */
+export interface ReplaceOptions {
+  /**
+   * A precondition on the config being replaced, given its {@link ConfigStore.etag} at the moment
+   * of the write (changes on disk picked up first): when it answers false, nothing is written and
+   * the replace throws 412 `precondition-failed`.
+   */
+  ifMatch?: (etag: string) => boolean;
+}
+
+/** What {@link ConfigStore.replace} wrote. */
+export interface Replaced {
+  stored: StoredConfig;
+  /** The entity tag of the config just written. */
+  etag: string;
+}
+
 /** Called after the config changed, with the new and the previous config. */
 export type ConfigListener = (config: ServiceConfig, previous: ServiceConfig) => void;
 
@@ -66,6 +83,8 @@ export class ConfigStore {
   /** The file's text as last seen on disk, valid or not, so one bad edit is reported once. */
   #seen: string | undefined;
   #revision = 1;
+  /** Tells this store's revisions from those of an earlier process, which counted from 1 too. */
+  readonly #epoch = crypto.getRandomValues(new Uint32Array(1))[0].toString(36);
   /** Set by `close`: later writes are refused, so `close` can wait for every write there is. */
   #closed = false;
   readonly #fs: FileSystem;
@@ -126,6 +145,14 @@ export class ConfigStore {
     return this.#revision;
   }
 
+  /**
+   * The strong entity tag of the config at this revision, e.g. `"r12-1x3k9f"`: it changes with
+   * every accepted change (from the API or on disk) and differs between processes.
+   */
+  get etag(): string {
+    return `"r${this.#revision}-${this.#epoch}"`;
+  }
+
   /** Calls `listener` after every accepted change until the returned function is called. */
   subscribe(listener: ConfigListener): () => void {
     this.#listeners.add(listener);
@@ -134,13 +161,29 @@ export class ConfigStore {
 
   /**
    * Replaces the whole config with `input`, unknown top-level fields in it included, so two
-   * concurrent replaces leave one of the two. Throws 400 `invalid-config` (and leaves the file
-   * byte-identical) when it is invalid.
+   * concurrent replaces leave one of the two, unless they state which config they replace
+   * (`options.ifMatch`). Throws 400 `invalid-config` when it is invalid and 412
+   * `precondition-failed` when the precondition fails, leaving the file byte-identical.
    */
-  replace(input: unknown): Promise<StoredConfig> {
+  replace(input: unknown, options: ReplaceOptions = {}): Promise<Replaced> {
     const next = asObject(input);
     parseConfig(next);
-    return this.#writes.run(() => this.#write(next));
+    const { ifMatch } = options;
+    return this.#writes.run(async () => {
+      if (ifMatch && !this.#closed) {
+        // An edit on disk that the watcher has not reported yet counts as a change too.
+        await this.#reloadFromDisk();
+        if (!ifMatch(this.etag)) {
+          throw new LassError(
+            "precondition-failed",
+            `the config changed since it was read (it is now ${this.etag}); ` +
+              "read it again and apply the change to that",
+          );
+        }
+      }
+      const stored = await this.#write(next);
+      return { stored, etag: this.etag };
+    });
   }
 
   /**
