@@ -133,14 +133,35 @@ export class InteractionAnswers {
     );
   }
 
+  /**
+   * Sends the answer. A form answer Lass refuses (a value outside the form, a required field
+   * without a default) is noted with the reasons; on the terminal the user answers again,
+   * otherwise the form is cancelled so that the turn goes on.
+   */
   async #answer(interaction: Interaction): Promise<void> {
     this.#spinner.stop();
-    const response = await this.#decide(interaction);
-    const answered = await this.#api.call(`/api/interactions/${interaction.id}`, {
+    for (;;) {
+      const answered = await this.#send(interaction, await this.#decide(interaction));
+      if (answered.status !== 400 || interaction.kind !== "elicitation") {
+        await answered.body?.cancel();
+        return;
+      }
+      note(`lass: ${(await apiError(answered, "the form's answer was refused")).message}`);
+      if (this.#mode === "ask") continue;
+      note(`cancelled: ${interaction.message} (--approve ${this.#mode})`);
+      await (await this.#send(interaction, { action: "cancel" })).body?.cancel();
+      return;
+    }
+  }
+
+  async #send(
+    interaction: Interaction,
+    response: ApprovalAnswer | ElicitationAnswer,
+  ): Promise<Response> {
+    return await this.#api.call(`/api/interactions/${interaction.id}`, {
       method: "POST",
       json: { response },
     });
-    await answered.body?.cancel();
   }
 
   /** The answer, by the mode; on the terminal the user decides. */

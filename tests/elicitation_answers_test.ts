@@ -14,6 +14,7 @@ import {
 } from "./_helpers.ts";
 import { chatConfig } from "./_chat.ts";
 import { cliHome, runLass } from "./_cli.ts";
+import { v2StdioRecord } from "./_v2_fixtures.ts";
 
 const DEMO = { id: "demo", name: "Demo", transport: "stdio", command: "service:demo" };
 
@@ -288,6 +289,22 @@ Deno.test("lass chat --approve all answers ask_user with the form's defaults, wh
     assert.match(ran.stderr, /^accepted: .+\(demo\) \(--approve all, the form's defaults\)$/m);
     assert.doesNotMatch(ran.stderr, /could not answer/);
     assert.match(ran.stdout, /"name":"Ada","color":"blue","subscribe":false/);
+  } finally {
+    await home.close();
+  }
+});
+
+Deno.test("lass chat --approve all cancels a form its defaults cannot fill, naming why, and the turn goes on", async () => {
+  const home = await cliHome(chatConfig({ servers: [v2StdioRecord("modern")] }));
+  try {
+    const ran = await runLass(["chat", ...home.args, "--approve", "all", "ask 'Your name?'"]);
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.match(
+      ran.stderr,
+      /^lass: the form's answer was refused: not a valid answer to an elicitation request\n {2}response\.content\.answer: is required$/m,
+    );
+    assert.match(ran.stderr, /^cancelled: Your name\? \(--approve all\)$/m);
+    assert.match(ran.stdout, /the user chose to cancel/);
   } finally {
     await home.close();
   }
