@@ -3,6 +3,7 @@ import type { CheckReport } from "../core/checks.ts";
 import type { JUnitCase } from "../core/junit.ts";
 import { LassError } from "../core/errors.ts";
 import { CliError } from "./errors.ts";
+import { writeReportFile } from "./output.ts";
 import {
   COMMON_HELP,
   openLass,
@@ -136,11 +137,7 @@ async function writeJUnit(path: string, report: CheckReport): Promise<void> {
       ),
     },
   ], "lass check");
-  try {
-    await Deno.writeTextFile(path, xml);
-  } catch (error) {
-    throw new CliError(`cannot write the JUnit report ${path}: ${(error as Error).message}`, 1);
-  }
+  await writeReportFile(path, xml, "JUnit report");
 }
 
 /** Runs `lass check`; the exit code. */
@@ -175,8 +172,9 @@ export async function run(args: string[]): Promise<number> {
     } finally {
       spinner.stop();
     }
-    if (values.junit !== undefined) await writeJUnit(values.junit, report);
+    // The results first: a file that cannot be written never hides them.
     console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report).trimEnd());
+    if (values.junit !== undefined) await writeJUnit(values.junit, report);
     return report.ok ? 0 : 1;
   } finally {
     await lass.close();

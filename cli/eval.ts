@@ -4,9 +4,11 @@ import type { EvalReport } from "../core/evals/report.ts";
 import { LassError } from "../core/errors.ts";
 import type { EvalProgress } from "../wire/evals.ts";
 import { CliError } from "./errors.ts";
+import { writeReportFile } from "./output.ts";
 import { COMMON_HELP, openLass, parseFlags, RUN_ONCE } from "./options.ts";
 import { Spinner } from "./spinner.ts";
 import { table } from "./table.ts";
+import { plural } from "../islands/format.ts";
 
 /** The help of `lass eval`. */
 export const EVAL_HELP = `Usage: lass eval <file.eval.yaml|json> [options]
@@ -22,15 +24,17 @@ invalid eval file (every problem at its path).
 
 Options:
   --model <id>          A model profile to run on; repeat the flag for several (default the
-                        file's models, else the workspace's model)
+                        file's models, else the workspace's model); one given twice runs once
   --repeat <n>          Runs per case and model (default 1)
   --concurrency <n>     Runs at the same time (default 4)
   --shard <i/n>         Only the i-th of n stable slices of the runs (a CI matrix job each)
   --min-pass-rate <r>   The pass rate (0 to 1) below which the exit code is 1 (default 1)
   --approve all|none    Answer the runs' tool approval questions (default none: denied)
-  --json <file>         Write the report as JSON (- for stdout, instead of the table)
+  --json <file>         Write the report as JSON (- for stdout, instead of the table); missing
+                        folders are created
   --junit <file>        Write a JUnit XML report (a test case per eval case and model)
-  --merge               Join the shard reports given as arguments into one report
+  --merge               Join the shard reports given as arguments into one report: the shards
+                        of one run (same file, models, --repeat), each once, none missing
 ${COMMON_HELP}
 `;
 
@@ -76,15 +80,6 @@ async function readArgumentFile(path: string): Promise<string> {
   }
 }
 
-/** Writes an output file; a failure is exit 1. */
-async function writeOutput(path: string, text: string, what: string): Promise<void> {
-  try {
-    await Deno.writeTextFile(path, text);
-  } catch (error) {
-    throw new CliError(`cannot write the ${what} ${path}: ${(error as Error).message}`, 1);
-  }
-}
-
 /** The report as a person reads it: a row per case and model, the failures, the totals. */
 function formatReport(report: EvalReport, minPassRate: number): string {
   const rows = [
@@ -104,7 +99,8 @@ function formatReport(report: EvalReport, minPassRate: number): string {
   const verdict = report.passRate >= minPassRate
     ? "ok"
     : `below the minimum pass rate ${percent(minPassRate)}`;
-  const totals = `${report.runs} runs, ${report.passed} passed (${percent(report.passRate)}), ` +
+  const totals =
+    `${plural(report.runs, "run")}, ${report.passed} passed (${percent(report.passRate)}), ` +
     `${report.tokens} tokens: ${verdict}`;
   return [table(rows), ...(failures.length > 0 ? [failures.join("\n")] : []), totals].join("\n\n");
 }
@@ -115,7 +111,7 @@ function progress(spinner: Spinner) {
   return (line: EvalProgress) => {
     if (line.type === "start") {
       total = line.runs;
-      spinner.start(`running ${total} runs on ${line.models.join(", ")}`);
+      spinner.start(`running ${plural(total, "run")} on ${line.models.join(", ")}`);
       return;
     }
     if (!line.passed) {
@@ -137,17 +133,22 @@ interface RunFlags {
   approve?: "all" | "none";
 }
 
-/** Runs the eval file: the report. */
+/** Runs the eval file: the report. Warnings about the file go to stderr. */
 async function runFile(path: string, values: RunFlags): Promise<EvalReport> {
-  const { parseEval, readEvalText } = await import("../core/evals/file.ts");
-  const { parseShard, prepareEval } = await import("../core/evals/runner.ts");
-  let file;
+  const { readEvalText } = await import("../core/evals/file.ts");
+  const { parseShard } = await import("../core/evals/shard.ts");
+  let raw;
   let shard;
   try {
-    file = parseEval(readEvalText(await readArgumentFile(path), path));
-    shard = values.shard === undefined ? undefined : parseShard(values.shard, "--shard");
+    raw = readEvalText(await readArgumentFile(path), path);
   } catch (error) {
     invalid(error);
+  }
+  try {
+    shard = values.shard === undefined ? undefined : parseShard(values.shard, "--shard");
+  } catch (error) {
+    if (error instanceof LassError) throw new CliError(error.message);
+    throw error;
   }
   const lass = await openLass(values, RUN_ONCE);
   const spinner = new Spinner();
@@ -155,8 +156,13 @@ async function runFile(path: string, values: RunFlags): Promise<EvalReport> {
   const interrupt = () => abort.abort(new CliError("interrupted", 1));
   Deno.addSignalListener("SIGINT", interrupt);
   try {
+    const { checkEval } = await import("../core/evals/check.ts");
+    const { prepareEval } = await import("../core/evals/runner.ts");
     let prepared;
     try {
+      // The schema and the references against the config: every problem at once.
+      const { file, warnings } = checkEval(lass.service, raw, { models: values.model });
+      for (const warning of warnings) console.error(`warning: ${warning.path}: ${warning.message}`);
       prepared = prepareEval(lass.service, file, {
         models: values.model,
         repeat: values.repeat,
@@ -175,9 +181,9 @@ async function runFile(path: string, values: RunFlags): Promise<EvalReport> {
   }
 }
 
-/** Reads and merges shard reports. */
+/** Reads and merges shard reports; a refusal names the file. */
 async function mergeFiles(paths: string[]): Promise<EvalReport> {
-  const { mergeReports, parseReport } = await import("../core/evals/report.ts");
+  const { mergeReports, parseReport } = await import("../core/evals/merge.ts");
   const reports = [];
   for (const path of paths) {
     const text = await readArgumentFile(path);
@@ -191,7 +197,7 @@ async function mergeFiles(paths: string[]): Promise<EvalReport> {
     }
   }
   try {
-    return mergeReports(reports);
+    return mergeReports(reports, paths);
   } catch (error) {
     invalid(error);
   }
@@ -238,15 +244,16 @@ export async function run(args: string[]): Promise<number> {
     concurrency: count(values.concurrency, "--concurrency"),
     approve: values.approve as RunFlags["approve"],
   });
-  const { evalJunit } = await import("../core/evals/junit.ts");
-  if (values.json !== undefined && values.json !== "-") {
-    await writeOutput(values.json, JSON.stringify(report, null, 2) + "\n", "JSON report");
-  }
-  if (values.junit !== undefined) {
-    await writeOutput(values.junit, evalJunit(report, minPassRate), "JUnit report");
-  }
+  // The results first: a report file that cannot be written never hides them.
   console.log(
     values.json === "-" ? JSON.stringify(report, null, 2) : formatReport(report, minPassRate),
   );
+  const { evalJunit } = await import("../core/evals/junit.ts");
+  if (values.json !== undefined && values.json !== "-") {
+    await writeReportFile(values.json, JSON.stringify(report, null, 2) + "\n", "JSON report");
+  }
+  if (values.junit !== undefined) {
+    await writeReportFile(values.junit, evalJunit(report, minPassRate), "JUnit report");
+  }
   return report.passRate >= minPassRate ? 0 : 1;
 }

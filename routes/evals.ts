@@ -30,27 +30,29 @@ export const evalRoutes: Routes = {
   "/api/evals/run": {
     POST: async (req, { service }) => {
       const body = await readBody(req, EvalRunBodySchema);
-      const { parseEval, readEvalText } = await import("../core/evals/file.ts");
+      const { readEvalText } = await import("../core/evals/file.ts");
       const value = typeof body.eval === "string"
         ? readEvalText(body.eval, "eval.yaml", "eval")
         : body.eval;
-      const file = parseEval(value, "eval");
       // The AI SDK loads with the first run, not at startup.
-      const { parseShard, prepareEval } = await import("../core/evals/runner.ts");
+      const { checkEval } = await import("../core/evals/check.ts");
+      const { parseShard } = await import("../core/evals/shard.ts");
+      const { prepareEval } = await import("../core/evals/runner.ts");
       const { evalLines } = await import("../core/evals/lines.ts");
       // Every problem is a 400 here, before anything streams.
+      const options = { models: body.models, pathPrefix: "eval" };
+      const { file, warnings } = checkEval(service, value, options);
       const prepared = prepareEval(service, file, {
-        models: body.models,
+        ...options,
         repeat: body.repeat,
         concurrency: body.concurrency,
         shard: body.shard === undefined ? undefined : parseShard(body.shard),
         approve: body.approve,
-        pathPrefix: "eval",
       });
       // A client that goes away cancels the body stream, which stops the runs.
       const abort = new AbortController();
       return ndjsonGeneratorResponse(
-        evalLines(prepared, abort.signal),
+        evalLines(prepared, { signal: abort.signal, warnings }),
         () => abort.abort(new DOMException("the client went away", "AbortError")),
       );
     },

@@ -149,3 +149,28 @@ Deno.test("lass check fails a model profile that does not answer", async () => {
     await home.close();
   }
 });
+
+Deno.test("lass check --junit creates missing folders, and a file it cannot write never hides the table", async () => {
+  const home = await cliHome(mixedConfig());
+  try {
+    const nested = join(home.dir, "reports", "ci", "check.xml");
+    const ran = await runLass(["check", ...home.args, "--workspace", "good", "--junit", nested]);
+    assert.equal(ran.code, 0, ran.stdout + ran.stderr);
+    assert.deepEqual(elements(await readFile(nested, "utf8"), "testsuites")[0].failures, "0");
+    // A folder that cannot be made: its parent is a file.
+    const blocked = join(home.configPath, "check.xml");
+    const failed = await runLass([
+      "check",
+      ...home.args,
+      "--workspace",
+      "good",
+      "--junit",
+      blocked,
+    ]);
+    assert.equal(failed.code, 1, failed.stdout + failed.stderr);
+    assert.match(failed.stdout, /1 server and 1 model of good: ok/, "the table came first");
+    assert.match(failed.stderr, /^lass: cannot write the JUnit report .*check\.xml: /m);
+  } finally {
+    await home.close();
+  }
+});

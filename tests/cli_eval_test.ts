@@ -189,3 +189,92 @@ Deno.test("lass eval --shard i/n runs slices that --merge joins into the whole r
     await f.close();
   }
 });
+
+/** One quick case: the summary of one run. */
+const ONE = "models: [demo]\ncases:\n  - name: adds\n    prompt: Add 2 and 3 with a tool\n";
+
+Deno.test("lass eval --merge refuses reports that are not the shards of one run, naming the file", async () => {
+  const f = await folder();
+  try {
+    await writeFile(f.path("other.eval.yaml"), HALF);
+    const runs = [
+      [EXAMPLE, "--json", "out.json"],
+      [EXAMPLE, "--repeat", "3", "--shard", "1/2", "--json", "s1.json"],
+      [EXAMPLE, "--repeat", "1", "--shard", "2/2", "--json", "d2r1.json"],
+      ["other.eval.yaml", "--repeat", "3", "--shard", "2/2", "--json", "o2.json"],
+    ];
+    for (const args of runs) {
+      const ran = await f.eval(...args, "--min-pass-rate", "0");
+      assert.equal(ran.code, 0, `${args.join(" ")}: ${ran.stderr}`);
+    }
+    const refusals: [string[], RegExp][] = [
+      [["out.json", "out.json"], /^lass: out\.json is not a shard report/m],
+      [["s1.json", "d2r1.json"], /^lass: d2r1\.json is not a shard of .* its repeat is 1, not 3/m],
+      [["s1.json", "o2.json"], /^lass: o2\.json is not a shard of .*another eval file/m],
+      [["s1.json", "s1.json"], /^lass: shard 1\/2 is given twice: s1\.json and s1\.json$/m],
+      [["s1.json"], /^lass: shard 2\/2 is missing$/m],
+    ];
+    for (const [files, message] of refusals) {
+      const merged = await f.eval("--merge", ...files);
+      assert.equal(merged.code, 2, `${files.join(" ")}: ${merged.stdout}`);
+      assert.equal(merged.stdout, "", "no table for a refused merge");
+      assert.match(merged.stderr, message);
+    }
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("lass eval creates the report folders, and prints the table before a write that fails", async () => {
+  const f = await folder();
+  try {
+    await writeFile(f.path("one.eval.yaml"), ONE);
+    const args = ["one.eval.yaml", "--model", "demo", "--model", "demo"];
+    const ran = await f.eval(...args, "--json", "reports/r.json", "--junit", "reports/x/j.xml");
+    assert.equal(ran.code, 0, ran.stderr);
+    assert.match(ran.stdout, /^1 run, 1 passed \(100%\), \d+ tokens: ok$/m, "one model, once");
+    assert.equal((await f.json("reports/r.json")).runs, 1);
+    assert.match(await readFile(f.path("reports/x/j.xml"), "utf8"), /tests="1" failures="0"/);
+    // service.json is a file: no folder can be made under it.
+    const blocked = await f.eval(...args, "--json", "service.json/r.json");
+    assert.equal(blocked.code, 1);
+    assert.match(blocked.stdout, /^adds +demo +1\/1 +100%/m, "the table came first");
+    assert.match(blocked.stderr, /^lass: cannot write the JSON report service\.json\/r\.json: /m);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("lass eval reports every problem of a file at once, warns about misspelt fields, and names a bad --shard", async () => {
+  const f = await folder();
+  try {
+    await writeFile(
+      f.path("bad.eval.yaml"),
+      "workspace: nows\ncases:\n  - name: a\n  - name: b\n    prompt: hi\n",
+    );
+    const invalid = await f.eval("bad.eval.yaml");
+    assert.equal(invalid.code, 2);
+    assert.equal(
+      invalid.stderr,
+      "lass: the eval is invalid:\n" +
+        '  workspace: no workspace has id "nows"\n' +
+        "  cases.0.prompt: a case needs `prompt` or `messages`\n",
+    );
+    await writeFile(
+      f.path("typo.eval.yaml"),
+      ONE.replace("models:", "modles:") + "    expects: { text: { contains: [nine] } }\n",
+    );
+    const typo = await f.eval("typo.eval.yaml");
+    assert.equal(typo.code, 0, "warnings do not fail");
+    assert.match(typo.stderr, /^warning: modles: unknown field; did you mean models\?$/m);
+    assert.match(
+      typo.stderr,
+      /^warning: cases\.0\.expects: unknown field; did you mean expect\?$/m,
+    );
+    const shard = await f.eval(EXAMPLE, "--shard", "3/2");
+    assert.equal(shard.code, 2);
+    assert.equal(shard.stderr, "lass: --shard 3/2: the index must be between 1 and 2\n");
+  } finally {
+    await f.close();
+  }
+});

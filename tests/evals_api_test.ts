@@ -75,7 +75,9 @@ Deno.test("POST /api/evals/run: a failing case names its expectation and carries
         "notCalled: demo__add was called",
     );
     const report = lines.at(-1);
-    assert.deepEqual(report.shard, { index: 1, count: 1 });
+    const { evalHash, ...shard } = report.shard;
+    assert.deepEqual(shard, { index: 1, count: 1, models: ["demo"], repeat: 1, totalRuns: 1 });
+    assert.match(evalHash, /^sha256:[0-9a-f]{64}$/);
     const [failure] = report.cases[0].failures;
     assert.equal(failure.run, 1);
     assert.deepEqual(failure.reasons.length, 2);
@@ -206,6 +208,45 @@ Deno.test("GET /api/evals/files lists and reads eval files beside the config, an
     const traversal = await t.call("/api/evals/files/../service.json");
     await traversal.body?.cancel();
     assert.equal(traversal.status, 404, "the URL's .. never reaches the folder");
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("POST /api/evals/run reports schema and reference problems together, in document order", async () => {
+  const t = await startService({ config: chatConfig() });
+  try {
+    const bad = await post(t, "/api/evals/run", {
+      eval: { workspace: "nows", cases: [{ name: "a", prompt: "hi" }, { name: "b" }] },
+    });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(bad.body.error.details, [
+      { path: "eval.workspace", message: 'no workspace has id "nows"' },
+      { path: "eval.cases.1.prompt", message: "a case needs `prompt` or `messages`" },
+    ]);
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("POST /api/evals/run warns about misspelt fields in lines before start, and runs", async () => {
+  const t = await startService({ config: chatConfig() });
+  try {
+    const { status, lines } = await runEval(t, {
+      eval: "modles: [demo]\ncases:\n  - name: a\n    prompt: hi\n    expects: { calls: [] }\n",
+    });
+    assert.equal(status, 200);
+    assert.deepEqual(lines.slice(0, 2), [
+      { type: "warning", path: "eval.modles", message: "unknown field; did you mean models?" },
+      {
+        type: "warning",
+        path: "eval.cases.0.expects",
+        message: "unknown field; did you mean expect?",
+      },
+    ]);
+    assert.equal(lines[2].type, "start");
+    assert.equal(lines.at(-1).type, "report");
+    assert.equal(lines.at(-1).passRate, 1);
   } finally {
     await t.close();
   }

@@ -53,7 +53,26 @@ export interface EvalReport {
   tokens: number;
   durationMs: number;
   /** The slice of the runs this report covers, when it is one shard of several. */
-  shard?: { index: number; count: number };
+  shard?: EvalShard;
+}
+
+/**
+ * A shard report's slice and the plan it was cut from: `--merge` joins only shards of one plan
+ * (same eval file, workspace, models and repeat), each once, none missing.
+ */
+export interface EvalShard {
+  /** This slice, from 1. */
+  index: number;
+  /** The number of slices. */
+  count: number;
+  /** `sha256:<hex>` of the eval file's content as parsed (keys sorted, defaults filled in). */
+  evalHash: string;
+  /** The models of the whole plan, in order. */
+  models: string[];
+  /** Runs per case and model. */
+  repeat: number;
+  /** Runs of the whole plan, every shard together. */
+  totalRuns: number;
 }
 
 /** A progress line of `POST /api/evals/run`, before the report. */
@@ -79,8 +98,17 @@ export type EvalProgress =
     done: number;
   };
 
+/** A warning about the eval, before its `start` line: e.g. a misspelt extra field. */
+export interface EvalWarning {
+  type: "warning";
+  /** The dotted path of the field, e.g. `eval.cases.0.expects`. */
+  path: string;
+  message: string;
+}
+
 /** A line of the `POST /api/evals/run` stream. */
 export type EvalLine =
+  | EvalWarning
   | EvalProgress
   | ({ type: "report" } & EvalReport)
   | { type: "error"; message: string };

@@ -153,11 +153,19 @@ function crossFieldProblems(value: unknown): { path: string; message: string }[]
   return problems;
 }
 
-/** Checks an eval given as a value; `prefix` puts its paths under a field (e.g. `eval`). */
-export function parseEval(value: unknown, prefix = ""): EvalFile {
+/** An eval value checked against the schema and the rules across fields. */
+export interface EvalFileCheck {
+  /** The checked file, when there is no problem. */
+  file?: EvalFile;
+  /** Every problem at its dotted path (under `prefix`), in the order found. */
+  problems: ErrorDetail[];
+}
+
+/** Checks an eval given as a value without throwing; `prefix` puts its paths under a field. */
+export function checkEvalFile(value: unknown, prefix = ""): EvalFileCheck {
   const parsed = EvalFileSchema.safeParse(value);
   const cross = crossFieldProblems(value);
-  if (parsed.success && cross.length === 0) return parsed.data;
+  if (parsed.success && cross.length === 0) return { file: parsed.data, problems: [] };
   const issues = [
     ...(parsed.error?.issues ?? []),
     ...cross.map((problem) => ({
@@ -165,8 +173,21 @@ export function parseEval(value: unknown, prefix = ""): EvalFile {
       message: problem.message,
     })),
   ];
-  throw invalidEval(detailsFromIssues(issues, prefix));
+  return { problems: detailsFromIssues(issues, prefix) };
 }
+
+/** Checks an eval given as a value; `prefix` puts its paths under a field (e.g. `eval`). */
+export function parseEval(value: unknown, prefix = ""): EvalFile {
+  const { file, problems } = checkEvalFile(value, prefix);
+  if (file) return file;
+  throw invalidEval(problems);
+}
+
+/** The fields of the file's top level and of a case, for the warnings about misspelt ones. */
+export const KNOWN_FIELDS = {
+  file: Object.keys(EvalFileSchema.shape),
+  case: Object.keys(CaseSchema.shape),
+};
 
 /**
  * Reads an eval file's text: JSON when `name` ends in `.json`, else YAML. A syntax error is

@@ -1,16 +1,22 @@
 /** An eval run as the lines of `POST /api/evals/run`: progress as it happens, then the report. */
+import type { ErrorDetail } from "../errors.ts";
 import type { EvalLine } from "../../wire/evals.ts";
 import type { PreparedEval } from "./runner.ts";
 
 /**
- * Runs a prepared eval and yields its progress lines, then `{"type": "report", ...}` (or one
- * `error` line). Aborting `signal`, or ending the generator early, stops the runs.
+ * Runs a prepared eval and yields a `warning` line per warning, its progress lines, then
+ * `{"type": "report", ...}` (or one `error` line). Aborting `signal`, or ending the generator
+ * early, stops the runs.
  */
 export async function* evalLines(
   prepared: PreparedEval,
-  signal: AbortSignal,
+  options: { signal: AbortSignal; warnings?: ErrorDetail[] },
 ): AsyncGenerator<EvalLine> {
-  const queue: EvalLine[] = [];
+  const { signal } = options;
+  const queue: EvalLine[] = (options.warnings ?? []).map((warning) => ({
+    type: "warning",
+    ...warning,
+  }));
   let wake: (() => void) | undefined;
   const push = (line: EvalLine) => {
     queue.push(line);

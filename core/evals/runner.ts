@@ -2,26 +2,20 @@
  * Running an eval: every case × model × repeat is one chat turn on the service, run in process
  * with a concurrency limit, judged by its expectations and gathered into a report.
  */
-import { modelMessageSchema } from "ai";
 import { type ChatBody, resolveChat } from "../chat/request.ts";
 import { prepareChat } from "../chat/run.ts";
 import type { ChatChunk } from "../chat/chunks.ts";
-import { detailsFromIssues, type ErrorDetail } from "../errors.ts";
 import type { Service } from "../service.ts";
-import type { EvalProgress } from "../../wire/evals.ts";
+import type { EvalProgress, EvalShard } from "../../wire/evals.ts";
+import { referenceProblems } from "./check.ts";
 import { judge } from "./expect.ts";
 import { type EvalCase, type EvalFile, invalidEval } from "./file.ts";
 import { buildReport, type EvalReport, type RunResult } from "./report.ts";
-
-/** One slice of `count` (1-based `index`). */
-export interface Shard {
-  index: number;
-  count: number;
-}
+import { type Shard, shardOf, shardRecord } from "./shard.ts";
 
 /** How to run an eval. */
 export interface EvalOptions {
-  /** Model profile ids, over the file's `models`. */
+  /** Model profile ids, over the file's `models`; one given twice runs once. */
   models?: string[];
   /** Runs per case and model; default 1. */
   repeat?: number;
@@ -57,69 +51,11 @@ export interface PreparedEval {
   }): Promise<EvalReport>;
 }
 
-/** Reads `i/n` (1 ≤ i ≤ n); a bad value is 400 `invalid-request` at `path`. */
-export function parseShard(text: string, path = "shard"): Shard {
-  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
-  const index = Number(match?.[1]);
-  const count = Number(match?.[2]);
-  if (!match || index < 1 || count < 1 || index > count) {
-    throw invalidEval([{ path, message: `must be i/n with 1 ≤ i ≤ n, not "${text}"` }]);
-  }
-  return { index, count };
-}
-
-/**
- * The `index`-th of `count` contiguous, nearly equal slices of the runs in their stable order
- * (case, model, repeat): every run falls in exactly one slice, and a slice stays the same while
- * the file, the models and the repeat count do.
- */
-export function shardOf<T>(runs: T[], shard: Shard): T[] {
-  const from = Math.floor(((shard.index - 1) * runs.length) / shard.count);
-  const to = Math.floor((shard.index * runs.length) / shard.count);
-  return runs.slice(from, to);
-}
-
 /** The messages of a case's turn: its `prompt` as a user message, or its `messages`. */
 function caseMessages(testCase: EvalCase): ChatBody["messages"] {
   return testCase.prompt !== undefined
     ? [{ role: "user", content: testCase.prompt }]
     : testCase.messages!;
-}
-
-/** Problems of the file's references and messages against the config, at their paths. */
-function referenceProblems(
-  service: Service,
-  file: EvalFile,
-  options: EvalOptions,
-): ErrorDetail[] {
-  const config = service.config.config;
-  const at = (path: string) => [options.pathPrefix, path].filter(Boolean).join(".");
-  const problems: ErrorDetail[] = [];
-  const workspaceId = file.workspace ?? config.activeWorkspaceId;
-  if (!config.workspaces.some((workspace) => workspace.id === workspaceId)) {
-    problems.push({
-      path: at("workspace"),
-      message: file.workspace ? `no workspace has id "${file.workspace}"` : "the config has none",
-    });
-  }
-  const models = options.models ?? file.models ?? [];
-  const modelsPath = options.models ? "models" : at("models");
-  models.forEach((id, index) => {
-    if (!config.llms.some((profile) => profile.id === id)) {
-      problems.push({ path: `${modelsPath}.${index}`, message: `no model profile has id "${id}"` });
-    }
-  });
-  file.cases.forEach((testCase, caseIndex) => {
-    testCase.messages?.forEach((message, index) => {
-      const parsed = modelMessageSchema.safeParse(message);
-      if (!parsed.success) {
-        problems.push(
-          ...detailsFromIssues(parsed.error.issues, at(`cases.${caseIndex}.messages.${index}`)),
-        );
-      }
-    });
-  });
-  return problems;
 }
 
 /**
@@ -131,11 +67,11 @@ export function prepareEval(
   file: EvalFile,
   options: EvalOptions = {},
 ): PreparedEval {
-  const problems = referenceProblems(service, file, options);
+  const problems = referenceProblems(service, { raw: file, file }, options);
   if (problems.length > 0) throw invalidEval(problems);
   const config = service.config.config;
   const workspace = file.workspace ?? config.activeWorkspaceId!;
-  const ids: (string | undefined)[] = options.models ?? file.models ?? [undefined];
+  const ids: (string | undefined)[] = [...new Set(options.models ?? file.models ?? [undefined])];
   // Without models the workspace's own responder answers: named by its profile or agent id.
   const targets = ids.map((llmId) => {
     const { responder } = resolveChat(config, {
@@ -154,17 +90,20 @@ export function prepareEval(
   });
   const runs = options.shard ? shardOf(all, options.shard) : all;
   const models = targets.map((target) => target.model);
+  const shard = options.shard &&
+    shardRecord(options.shard, { file, models, repeat, totalRuns: all.length });
   return {
     workspace,
     models,
     runs,
     run: (runOptions = {}) =>
-      runAll(service, file, { ...options, ...runOptions, workspace, models, runs }),
+      runAll(service, file, { ...options, ...runOptions, workspace, models, runs, shard }),
   };
 }
 
-interface RunAll extends EvalOptions {
+interface RunAll extends Omit<EvalOptions, "shard"> {
   workspace: string;
+  shard?: EvalShard;
   models: string[];
   runs: RunKey[];
   signal?: AbortSignal;
