@@ -97,7 +97,10 @@ export class InteractionAnswers {
   async start(): Promise<void> {
     const response = await this.#api.call("/api/events");
     if (!response.ok || !response.body) throw await apiError(response, "cannot follow the events");
-    this.#done = this.#follow(response.body);
+    // A stream that breaks off (Lass went away) is said once; the turn's own stream says more.
+    this.#done = this.#follow(response.body).catch((error) => {
+      if (!this.#abort.signal.aborted) note(`lass: stopped following the events: ${error.message}`);
+    });
   }
 
   /** Answers this run's interactions from now on (and any already seen). */
@@ -110,7 +113,7 @@ export class InteractionAnswers {
   async stop(): Promise<void> {
     this.#abort.abort();
     this.#terminal.close();
-    await this.#done.catch(() => {});
+    await this.#done;
   }
 
   async #follow(body: ReadableStream<Uint8Array>): Promise<void> {

@@ -12,6 +12,7 @@ import {
   validateWithoutCompiling,
 } from "./options.ts";
 import { Spinner } from "./spinner.ts";
+import { connectWithin } from "../core/mcp/connect_within.ts";
 
 /** The help of `lass chat`. */
 export const CHAT_HELP = `Usage: lass chat [options] <message...>
@@ -187,12 +188,7 @@ async function warmUp(lass: Lass, workspaceId: string | undefined): Promise<void
   const loading = import("../core/chat/run.ts");
   await Promise.all((workspace?.mcpServerIds ?? []).map((serverId) => {
     const record = config.mcpServers.find((server) => server.id === serverId);
-    if (!record) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    return Promise.race([
-      lass.service.mcp.connect(serverId).catch(() => {}),
-      new Promise((resolve) => timer = setTimeout(resolve, record.timeoutMs)),
-    ]).finally(() => clearTimeout(timer));
+    return record && connectWithin(lass.service.mcp, serverId, record.timeoutMs);
   }));
   await loading;
 }

@@ -7,6 +7,7 @@ import type { LlmProfile, ServiceConfig } from "./config/schema.ts";
 import { LassError } from "./errors.ts";
 import type { Service } from "./service.ts";
 import type { ToolServerState } from "./mcp/state.ts";
+import { connectWithin } from "./mcp/connect_within.ts";
 import { type CheckProblem, checkServer } from "./mcp/tool_checks.ts";
 
 export type { CheckProblem } from "./mcp/tool_checks.ts";
@@ -78,15 +79,11 @@ function profileOf(
 async function checkOneServer(service: Service, id: string): Promise<ServerCheck> {
   const started = performance.now();
   const record = service.config.config.mcpServers.find((server) => server.id === id)!;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, record.timeoutMs + 5_000);
-  });
-  await Promise.race([service.mcp.connect(id).catch(() => {}), deadline]);
-  clearTimeout(timer);
+  await connectWithin(service.mcp, id, record.timeoutMs);
   const state = service.mcp.state(id);
+  const waited = Math.round((performance.now() - started) / 1000);
   const settled: ToolServerState = state.status === "connecting"
-    ? { ...state, status: "error", error: `still connecting after ${record.timeoutMs} ms` }
+    ? { ...state, status: "error", error: `still connecting after ${waited} s` }
     : state;
   return {
     id,

@@ -34,6 +34,30 @@ Deno.test("lass chat names a tool server the turn went without, and answers with
   }
 });
 
+Deno.test("lass chat waits for a server that never answers until its connect fails, and says why", async () => {
+  const silent = {
+    id: "silent",
+    name: "Silent",
+    transport: "stdio",
+    command: "sleep",
+    args: ["600"],
+    timeoutMs: 2_000,
+  };
+  const home = await cliHome(chatConfig({ servers: [DEMO_SERVER, silent] }));
+  try {
+    const ran = await runLass(["chat", ...home.args, ADD]);
+    assert.equal(ran.code, 0, ran.stderr);
+    // The connect failed before the turn: the turn did not wait for it again.
+    assert.match(
+      ran.stderr,
+      /^lass: tool server silent left out \(error\): no answer to initialize within 2 s$/m,
+    );
+    assert.match(ran.stdout, /`demo__add` returned 5\./);
+  } finally {
+    await home.close();
+  }
+});
+
 Deno.test("lass chat --json prints the chunks of POST /api/chat, one per line", async () => {
   const home = await cliHome(chatConfig());
   try {

@@ -12,7 +12,12 @@ import { VERSION } from "../version.ts";
 import { taskGenerationOf } from "./_task_support.ts";
 import { openControls } from "./_client_controls.ts";
 import { KeptListen } from "./_kept_listen.ts";
-import { answersHttp, createTransport, looksLikeSseEndpoint } from "./_transports.ts";
+import {
+  answersHttp,
+  createTransport,
+  FAILED_START_GRACE_MS,
+  looksLikeSseEndpoint,
+} from "./_transports.ts";
 import { ClientTasks } from "./_client_tasks.ts";
 import { RawChannel } from "./_raw_channel.ts";
 import {
@@ -94,9 +99,9 @@ export async function connectOnce(
   });
   let closing = false;
   // A stdio server is stopped with its whole process tree (see `_process_tree.ts`).
-  const closeClient = () => {
+  const closeClient = (graceMs?: number) => {
     const close = () => client.close().catch(() => {});
-    return opened.stop ? opened.stop(close) : close();
+    return opened.stop ? opened.stop(close, graceMs) : close();
   };
   client.onclose = () => {
     if (!closing) handlers.closed();
@@ -108,12 +113,13 @@ export async function connectOnce(
   };
   try {
     await client.connect(opened.transport, {
-      timeout: options.timeoutMs,
+      // The probe and the handshake after it share the connect timeout.
+      timeout: Math.max(1000, options.timeoutMs - (options.probeMs ?? 0)),
       ...(options.prior && { prior: options.prior }),
     });
   } catch (error) {
     closing = true;
-    await closeClient();
+    await closeClient(FAILED_START_GRACE_MS);
     if (spec.kind === "http" && !isAuthFailure(error) && !isNetworkFailure(error)) {
       if (await looksLikeSseEndpoint(spec.url, spec.headers, spec.auth?.fetch)) {
         throw new Error("this looks like an SSE endpoint: use transport sse");

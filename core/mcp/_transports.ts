@@ -10,6 +10,12 @@ import { stopProcessTree } from "./_process_tree.ts";
 import type { WireSink } from "./trace.ts";
 import { tapTransport } from "./_wire_tap.ts";
 
+/**
+ * How long a process whose start failed (no answer in time) or an era probe's process gets to
+ * exit after its stdin closed, and after SIGTERM: it holds no session state worth waiting for.
+ */
+export const FAILED_START_GRACE_MS = 250;
+
 /** Where in-process servers are addressed; never dialled (the handler's `fetch` answers). */
 const IN_PROCESS_URL = "http://in-process.lass.invalid/mcp";
 
@@ -26,7 +32,7 @@ export interface OpenedTransport {
    * Closes the transport with `closeClient` and stops what it started: a stdio server and its
    * descendants (stdin closed, then SIGTERM, then SIGKILL after 2 s). Absent for other kinds.
    */
-  stop?: (closeClient: () => Promise<void>) => Promise<void>;
+  stop?: (closeClient: () => Promise<void>, graceMs?: number) => Promise<void>;
 }
 
 /** What a transport reports besides its messages to the client. */
@@ -123,7 +129,8 @@ function reapProbeSiblings(
     if (typeof dispose === "function") {
       const stop = stopOnce(sibling, track);
       Object.defineProperty(sibling, "_dispose", {
-        value: () => stop(() => dispose.call(sibling)),
+        // A probe holds no session: it gets the short grace of a start that failed.
+        value: () => stop(() => dispose.call(sibling), FAILED_START_GRACE_MS),
         configurable: true,
       });
     }
@@ -140,11 +147,11 @@ function reapProbeSiblings(
 function stopOnce(
   transport: StdioClientTransport,
   track: TransportHooks["track"],
-): (close: () => Promise<void>) => Promise<void> {
+): (close: () => Promise<void>, graceMs?: number) => Promise<void> {
   const pid = keptPid(transport);
   let stopping: Promise<void> | undefined;
-  const stop = (close: () => Promise<void>) =>
-    stopping ??= stopProcessTree(pid(), close).finally(() => untrack?.());
+  const stop = (close: () => Promise<void>, graceMs?: number) =>
+    stopping ??= stopProcessTree(pid(), close, { graceMs }).finally(() => untrack?.());
   const untrack = track?.(() => stop(() => transport.close()));
   return stop;
 }

@@ -3,7 +3,7 @@
  * HTTP, SSE or in process, in the 2026-07-28 era, the 2025 era, or whichever the server speaks.
  * The session's types are `_session_types.ts`; one connect is `_session_connect.ts`.
  */
-import { isAuthFailure, isNetworkFailure } from "./_client_errors.ts";
+import { isAuthFailure, isNetworkFailure, isTimeout } from "./_client_errors.ts";
 import { connectOnce } from "./_session_connect.ts";
 import type { SessionOpener, TransportSpec } from "./_session_types.ts";
 
@@ -85,8 +85,12 @@ function probeTimeout(spec: TransportSpec, timeoutMs: number): number {
   return Math.max(1000, Math.min(5000, Math.floor(timeoutMs / 3)));
 }
 
-/** Whether a failure would repeat under any era: nothing to reach, nothing to start. */
+/**
+ * Whether a failure would repeat under any era: nothing to reach, nothing to start, or a stdio
+ * server that did not answer `initialize` (the SDK's own fallback after its probe, already on a
+ * fresh process).
+ */
 function isUnreachable(spec: TransportSpec, error: unknown): boolean {
   if (spec.kind !== "stdio") return isNetworkFailure(error);
-  return /ENOENT|not found|No such file/i.test((error as Error)?.message ?? "");
+  return isTimeout(error) || /ENOENT|not found|No such file/i.test((error as Error)?.message ?? "");
 }

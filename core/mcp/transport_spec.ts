@@ -72,6 +72,11 @@ export function describeConnectError(
     text = message;
   } else if (/ENOENT|not found|No such file/i.test(message) && record.transport === "stdio") {
     text = `command not found: ${record.command}`;
+  } else if (/did not offer pinned protocol version/.test(message)) {
+    const version = /version (\S+)/.exec(message)?.[1] ?? "2026-07-28";
+    text = `no answer with protocol ${version} to server/discover within ${
+      record.timeoutMs / 1000
+    } s (protocolEra "modern" pins it; a 2025 server needs "auto" or "legacy")`;
   } else if (/timed out/i.test(message)) {
     text = `no answer to initialize within ${record.timeoutMs / 1000} s`;
   } else if (/connection closed/i.test(message)) {
