@@ -71,7 +71,11 @@ Deno.test("deno task lass works in the folder it is called from: relative paths 
       "data",
     ], { cwd: dir });
     assert.equal(ran.code, 0, ran.stderr);
-    assert.deepEqual(JSON.parse(ran.stdout).workspaces, ["here"], "the config of the calling folder");
+    assert.deepEqual(
+      JSON.parse(ran.stdout).workspaces,
+      ["here"],
+      "the config of the calling folder",
+    );
     await stat(join(dir, "data"));
     await assert.rejects(stat(inRepo), "nothing written beside deno.json");
   } finally {
