@@ -78,6 +78,9 @@ async function main(args: string[]): Promise<number> {
  * mean what they would for `lass` itself. The variable is not passed on to tool servers.
  */
 function enterTaskFolder(): void {
+  // `lass demo-server` may run with no permissions at all (an MCP client's command line).
+  const env = Deno.permissions.querySync({ name: "env", variable: "LASS_TASK_CWD" });
+  if (env.state !== "granted") return;
   const folder = Deno.env.get("LASS_TASK_CWD");
   if (!folder) return;
   Deno.env.delete("LASS_TASK_CWD");

@@ -2,7 +2,6 @@
 import { z } from "zod";
 import { detailsFromIssues, type ErrorDetail, LassError } from "./errors.ts";
 import type { EventBus } from "./events.ts";
-import { checkFormContent } from "./mcp/elicitation_form.ts";
 import type {
   ElicitationRequest,
   Interaction,
@@ -84,13 +83,15 @@ function article(word: string): string {
  * filled in, if its content fits the schema. Declines, cancels and url-mode answers carry no
  * content to check.
  */
-function checkedForm(
+async function checkedForm(
   request: ElicitationRequest,
   answer: InteractionResponse<"elicitation">,
-): { answer: InteractionResponse<"elicitation"> } | { details: ErrorDetail[] } {
+): Promise<{ answer: InteractionResponse<"elicitation"> } | { details: ErrorDetail[] }> {
   if (answer.action !== "accept" || request.mode !== "form" || !request.requestedSchema) {
     return { answer };
   }
+  // Loaded on the first form answer: the checker brings AJV, which startup does not need.
+  const { checkFormContent } = await import("./mcp/elicitation_form.ts");
   const checked = checkFormContent(
     request.requestedSchema,
     answer.content ?? {},
@@ -179,7 +180,7 @@ export class InteractionRegistry {
    * against the request's `requestedSchema` (after its defaults are filled in). An answer that
    * does not fit is 400 `invalid-request` and leaves the interaction pending.
    */
-  answer(id: string, response: unknown): void {
+  async answer(id: string, response: unknown): Promise<void> {
     const interaction = this.assertPending(id);
     const invalid = (details: ErrorDetail[]) =>
       new LassError(
@@ -191,9 +192,14 @@ export class InteractionRegistry {
     if (!parsed.success) throw invalid(detailsFromIssues(parsed.error.issues, "response"));
     let answer: unknown = parsed.data;
     if (interaction.kind === "elicitation") {
-      const checked = checkedForm(interaction, parsed.data as InteractionResponse<"elicitation">);
+      const checked = await checkedForm(
+        interaction,
+        parsed.data as InteractionResponse<"elicitation">,
+      );
       if ("details" in checked) throw invalid(checked.details);
       answer = checked.answer;
+      // Answered or withdrawn while the checker loaded: this answer comes too late.
+      this.assertPending(id);
     }
     this.#settle(id, "answered", answer);
   }

@@ -18,7 +18,7 @@ export const interactionRoutes: Routes = {
     POST: async (req, { service, params }) => {
       service.interactions.assertPending(params.id);
       const { response } = await readBody(req, AnswerBody);
-      service.interactions.answer(params.id, response);
+      await service.interactions.answer(params.id, response);
       return json({ ok: true });
     },
   },

@@ -69,7 +69,14 @@ Deno.test("deno task lass works in the folder it is called from: relative paths 
       name,
       "--data-dir",
       "data",
-    ], { cwd: dir });
+    ], {
+      cwd: dir,
+      // As from a shell: `deno task test` set INIT_CWD, and deno task keeps an INIT_CWD it got.
+      env: Object.fromEntries(
+        Object.entries(Deno.env.toObject()).filter(([name]) => name !== "INIT_CWD"),
+      ),
+      clearEnv: true,
+    });
     assert.equal(ran.code, 0, ran.stderr);
     assert.deepEqual(
       JSON.parse(ran.stdout).workspaces,

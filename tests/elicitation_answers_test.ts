@@ -247,7 +247,7 @@ Deno.test("cancels, url-mode answers and forms AJV cannot compile are not checke
   const interactions = new InteractionRegistry(new EventBus());
   const form = { kind: "elicitation", message: "?", mode: "form" } as const;
   const cancelled = interactions.create({ ...form, requestedSchema: RICH_FORM });
-  interactions.answer(cancelled.interaction.id, { action: "cancel" });
+  await interactions.answer(cancelled.interaction.id, { action: "cancel" });
   assert.deepEqual(await cancelled.response, { action: "cancel" });
 
   const url = interactions.create({
@@ -256,7 +256,7 @@ Deno.test("cancels, url-mode answers and forms AJV cannot compile are not checke
     mode: "url",
     url: "https://example.com",
   });
-  interactions.answer(url.interaction.id, { action: "accept" });
+  await interactions.answer(url.interaction.id, { action: "accept" });
   assert.deepEqual(await url.response, { action: "accept" });
 
   // A pattern that is not a regular expression: the server judges the answer itself.
@@ -267,13 +267,13 @@ Deno.test("cancels, url-mode answers and forms AJV cannot compile are not checke
       properties: { code: { type: "string", pattern: "(", default: "x" } },
     },
   });
-  interactions.answer(broken.interaction.id, { action: "accept" });
+  await interactions.answer(broken.interaction.id, { action: "accept" });
   assert.deepEqual(await broken.response, { action: "accept", content: { code: "x" } });
 
   // The shape is still checked first, and the message names the kind with its article.
   const approval = interactions.create({ kind: "approval", tool: "t", input: {} });
-  assert.throws(
-    () => interactions.answer(approval.interaction.id, { action: "accept" }),
+  await assert.rejects(
+    interactions.answer(approval.interaction.id, { action: "accept" }),
     (e: LassError) => {
       assert.equal(e.message, "not a valid answer to an approval request");
       return true;

@@ -22,7 +22,7 @@ Deno.test("an approval is listed until answered, and its promise gets the answer
   assert.deepEqual(interactions.list().map((i) => i.id), [interaction.id]);
   assert.equal(interaction.kind, "approval");
   assert.ok(Date.parse(interaction.createdAt));
-  interactions.answer(interaction.id, { approved: true, remember: "session" });
+  await interactions.answer(interaction.id, { approved: true, remember: "session" });
   assert.deepEqual(await response, { approved: true, remember: "session" });
   assert.deepEqual(interactions.list(), []);
   assert.deepEqual(events.history().map((e) => e.type), [
@@ -40,18 +40,18 @@ Deno.test("answers are validated per kind; a second answer is a conflict, an unk
     mode: "form",
     requestedSchema: { type: "object", properties: { name: { type: "string" } } },
   });
-  assert.throws(() => interactions.answer(interaction.id, { approved: true }), (e: LassError) => {
+  await assert.rejects(interactions.answer(interaction.id, { approved: true }), (e: LassError) => {
     assert.equal(e.code, "invalid-request");
     assert.equal(e.details![0].path, "response.action");
     return true;
   });
-  interactions.answer(interaction.id, { action: "accept", content: { name: "Ada" } });
+  await interactions.answer(interaction.id, { action: "accept", content: { name: "Ada" } });
   assert.deepEqual(await response, { action: "accept", content: { name: "Ada" } });
-  assert.throws(
-    () => interactions.answer(interaction.id, { action: "cancel" }),
+  await assert.rejects(
+    interactions.answer(interaction.id, { action: "cancel" }),
     /already answered/,
   );
-  assert.throws(() => interactions.answer("nope", { action: "cancel" }), /no pending interaction/);
+  await assert.rejects(interactions.answer("nope", { action: "cancel" }), /no pending interaction/);
 });
 
 Deno.test("an unanswered interaction expires and rejects", async () => {
@@ -63,7 +63,7 @@ Deno.test("an unanswered interaction expires and rejects", async () => {
   await assert.rejects(response, (e: LassError) => e.code === "timeout");
   assert.deepEqual(interactions.list(), []);
   assert.equal(events.history().at(-1)!.data.outcome, "expired");
-  assert.throws(() => interactions.answer(interaction.id, { approved: true }), /already answered/);
+  await assert.rejects(interactions.answer(interaction.id, { approved: true }), /already answered/);
 });
 
 Deno.test("rejectRun and an aborted signal cancel only their own interactions", async () => {
@@ -79,7 +79,7 @@ Deno.test("rejectRun and an aborted signal cancel only their own interactions", 
   abort.abort();
   await assert.rejects(c.response, /cancelled/);
   assert.deepEqual(interactions.list().map((i) => i.id), [b.interaction.id]);
-  interactions.answer(b.interaction.id, { approved: false });
+  await interactions.answer(b.interaction.id, { approved: false });
   assert.deepEqual(await b.response, { approved: false });
 });
 

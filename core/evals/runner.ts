@@ -162,11 +162,8 @@ function answerApprovals(service: Service, runIds: Set<string>, approve: boolean
     if (!runIds.has(interaction.runId)) return;
     // After the emit that announced it: the registry is not re-entered from its own event.
     queueMicrotask(() => {
-      try {
-        service.interactions.answer(interaction.id, { approved: approve });
-      } catch {
-        // Already settled: the turn ended first.
-      }
+      // A rejection: already settled, the turn ended first.
+      service.interactions.answer(interaction.id, { approved: approve }).catch(() => {});
     });
   });
 }
