@@ -1,13 +1,15 @@
 /**
  * The connections of the tool-server manager: one entry per configured server, its state, the
- * session's events, healing (heartbeat, backoff reconnects) and following the config.
+ * session's events, healing (heartbeat; backoff reconnects in `_healing.ts`), the processes
+ * started and following the config.
  */
 import type { McpServerConfig, ServiceConfig } from "../config/schema.ts";
 import { clip, LassError } from "../errors.ts";
 import type { InProcessHandler, McpSession, SessionHandlers, SessionOpener } from "./client.ts";
 import {
-  activeServerIds,
+  detachSession,
   type Entry,
+  needsAuthError,
   newEntry,
   planConfigChange,
   stateOf,
@@ -17,7 +19,9 @@ import { announceRoots, restoreSubscriptions } from "./_controls.ts";
 import { establish } from "./_establish.ts";
 import type { LogLine } from "./_log_limit.ts";
 import type { ManagerOptions } from "./_manager_options.ts";
-import { ReconnectTimers, startHeartbeat } from "./_reconnects.ts";
+import { Healing } from "./_healing.ts";
+import { startHeartbeat } from "./_reconnects.ts";
+import { StartedProcesses } from "./_started_processes.ts";
 import { ServerLogs } from "./_server_logs.ts";
 import { sessionHandlers } from "./_session_events.ts";
 import { ServerRequests } from "./server_requests.ts";
@@ -25,9 +29,6 @@ import { type ConnectionState, emptyState, type ToolServerState } from "./state.
 import { ToolServerTraces } from "./trace.ts";
 
 export type { ManagerOptions } from "./_manager_options.ts";
-
-/** A server used this recently (by a chat or the API) keeps healing even outside the active workspace. */
-const RECENT_USE_MS = 60_000;
 
 /** What the connections tell their owner besides events. */
 export interface ConnectionHooks {
@@ -46,14 +47,14 @@ export class ToolServerConnections {
   readonly #options: ManagerOptions;
   readonly #entries = new Map<string, Entry>();
   readonly #requests: ServerRequests;
-  readonly #reconnects = new ReconnectTimers();
+  readonly #healing: Healing;
   /** Each server's `mcp.log` events and last lines, secrets scrubbed (`_server_logs.ts`). */
   readonly #logs: ServerLogs;
   /** The wire trace of each configured server (`trace.ts`). */
   readonly traces = new ToolServerTraces();
   #demo?: Promise<InProcessHandler & { close?: () => Promise<void> }>;
-  /** How to stop each stdio process started and not stopped yet, connects under way included. */
-  readonly #processes = new Set<() => Promise<void>>();
+  /** The stdio processes started and not stopped yet, connects under way included. */
+  readonly #processes = new StartedProcesses();
   #unsubscribe: () => void;
   #closed = false;
   readonly #hooks: ConnectionHooks;
@@ -71,6 +72,13 @@ export class ToolServerConnections {
     this.#options = options;
     this.#hooks = hooks;
     this.#requests = new ServerRequests({ ...options, callTimeoutMs });
+    this.#healing = new Healing({
+      config: () => options.config.config,
+      current: (entry) => !this.#closed && this.#entries.get(entry.record.id) === entry,
+      connect: (id) => void this.connect(id).catch(() => {}),
+      tasksWaiting: (id) => hooks.tasksWaiting(id),
+      recentUseMs: options.recentUseMs,
+    });
     this.#logs = new ServerLogs(options);
     for (const record of options.config.config.mcpServers) {
       this.#entries.set(record.id, newEntry(record));
@@ -113,9 +121,9 @@ export class ToolServerConnections {
         return stateOf(entry);
       }
     }
-    this.#reconnects.cancel(id);
+    this.#healing.cancel(id);
     const generation = ++entry.generation;
-    const previous = this.#detach(entry);
+    const previous = detachSession(entry);
     entry.stderrTail = [];
     this.#setState(entry, { ...emptyState(entry.record), status: "connecting" });
     const attempt = (async () => {
@@ -133,10 +141,10 @@ export class ToolServerConnections {
   /** Closes a server's connection; its state becomes `disconnected`. */
   async disconnect(id: string): Promise<ToolServerState> {
     const entry = this.entry(id);
-    this.#reconnects.reset(id);
+    this.#healing.reset(id);
     entry.generation++;
     entry.connecting = undefined;
-    const session = this.#detach(entry);
+    const session = detachSession(entry);
     // The state changes now, before the (possibly slow) close, so no later write can undo a
     // connect that starts meanwhile.
     this.#setState(entry, emptyState(entry.record));
@@ -170,14 +178,14 @@ export class ToolServerConnections {
   async close(options: { keepTasks?: boolean } = {}): Promise<void> {
     this.#closed = true;
     this.#unsubscribe();
-    this.#reconnects.clear();
+    this.#healing.clear();
     await Promise.all([
       ...[...this.#entries.values()].map((entry) => {
         entry.generation++;
-        return this.#detach(entry)?.close(options).catch(() => {});
+        return detachSession(entry)?.close(options).catch(() => {});
       }),
       // A connect under way has no session to close yet: its processes are stopped here.
-      ...[...this.#processes].map((stop) => stop().catch(() => {})),
+      this.#processes.stopAll(),
     ]);
     this.#logs.close();
     const demo = await this.#demo?.catch(() => undefined);
@@ -194,15 +202,6 @@ export class ToolServerConnections {
     const entry = this.#entries.get(id);
     if (!entry) throw new LassError("not-found", `no tool server has id ${id}`);
     return entry;
-  }
-
-  /** Takes the session off an entry (stopping its heartbeat) and returns it for closing. */
-  #detach(entry: Entry): McpSession | undefined {
-    const session = entry.session;
-    entry.session = undefined;
-    entry.stopHeartbeat?.();
-    entry.stopHeartbeat = undefined;
-    return session;
   }
 
   /**
@@ -233,7 +232,7 @@ export class ToolServerConnections {
     if (!opened || !current()) return;
     this.#setState(entry, opened.state);
     if (opened.state.status === "connected") {
-      this.#reconnects.reset(entry.record.id);
+      this.#healing.reset(entry.record.id);
       const session = opened.session!;
       if (session.remote) {
         entry.stopHeartbeat = startHeartbeat(
@@ -250,7 +249,7 @@ export class ToolServerConnections {
       );
       if (entry.session === session) this.#hooks.connected(entry);
     } else if (opened.state.status === "error") {
-      this.#healLater(entry);
+      this.#healing.later(entry);
     }
   }
 
@@ -273,7 +272,7 @@ export class ToolServerConnections {
 
   /** The demo server's in-process handler, made once and shared by every connection to it. */
   #demoServer(): Promise<InProcessHandler> {
-    this.#demo ??= this.#options.demoServer ? this.#options.demoServer() : defaultDemoServer();
+    this.#demo ??= (this.#options.demoServer ?? defaultDemoServer)();
     return this.#demo;
   }
 
@@ -286,10 +285,7 @@ export class ToolServerConnections {
       closed: () => this.#closed,
       configured: (id, entry) => this.#entries.get(id) === entry,
       lost: (entry, session, reason) => this.lost(entry, session, reason),
-      track: (stop) => {
-        this.#processes.add(stop);
-        return () => void this.#processes.delete(stop);
-      },
+      track: (stop) => this.#processes.track(stop),
     });
   }
 
@@ -298,12 +294,12 @@ export class ToolServerConnections {
     if (entry.session !== session || this.#closed) return;
     // A connect still reading the lists must not write `connected` over this.
     entry.generation++;
-    this.#detach(entry);
+    detachSession(entry);
     // Its tasks may still run on the server: the next session follows them again.
     this.#hooks.lost(entry.record.id, session);
     session.close({ keepTasks: true }).catch(() => {});
     this.#setState(entry, { ...emptyState(entry.record), status: "error", error: clip(reason) });
-    this.#healLater(entry);
+    this.#healing.later(entry);
   }
 
   /**
@@ -318,34 +314,9 @@ export class ToolServerConnections {
     } else this.heal(entry);
   }
 
-  /** Reconnects a server in `error` with the backoff, unless a reconnect is already planned. */
+  /** Reconnects a server in `error` with the backoff (`_healing.ts`), unless one is planned. */
   heal(entry: Entry): void {
-    if (entry.state.status === "error" && !this.#reconnects.pending(entry.record.id)) {
-      this.#healLater(entry);
-    }
-  }
-
-  /**
-   * Reconnects a server in `error` in the background, with backoff (1 s doubling to 30 s), while
-   * the active workspace enables it, a chat or the API used it in the last minute
-   * (`recentUseMs`), or it has lost tasks waiting to be followed again.
-   */
-  #healLater(entry: Entry): void {
-    const id = entry.record.id;
-    if (this.#closed || this.#entries.get(id) !== entry || !this.#wanted(entry)) return;
-    this.#reconnects.schedule(id, () => {
-      if (this.#closed || this.#entries.get(id) !== entry) return;
-      if (entry.state.status !== "error" || entry.connecting) return;
-      if (!this.#wanted(entry)) return;
-      this.connect(id).catch(() => {});
-    });
-  }
-
-  #wanted(entry: Entry): boolean {
-    const id = entry.record.id;
-    return activeServerIds(this.#options.config.config).has(id) || entry.calls.length > 0 ||
-      Date.now() - entry.usedAt < (this.#options.recentUseMs ?? RECENT_USE_MS) ||
-      this.#hooks.tasksWaiting(id);
+    this.#healing.heal(entry);
   }
 
   /**
@@ -356,7 +327,7 @@ export class ToolServerConnections {
   #signInRequired(entry: Entry, generation: number, authUrl: string): void {
     if (entry.generation !== generation || this.#closed || !entry.session) return;
     entry.generation++;
-    this.#detach(entry)?.close().catch(() => {});
+    detachSession(entry)?.close().catch(() => {});
     this.#setState(entry, { ...emptyState(entry.record), status: "needs-auth", authUrl });
   }
 
@@ -404,8 +375,8 @@ export class ToolServerConnections {
       this.#logs.forget(entry);
       const id = entry.record.id;
       entry.generation++;
-      this.#reconnects.reset(id);
-      this.#detach(entry)?.close().catch(() => {});
+      this.#healing.reset(id);
+      detachSession(entry)?.close().catch(() => {});
       this.#hooks.removed(id);
       this.#options.events.emit("mcp.state", { id, status: "disconnected", removed: true });
     }
@@ -417,14 +388,6 @@ export class ToolServerConnections {
     const report = { events: this.#options.events, log: this.log.bind(this) };
     for (const id of plan.rootsChanged) announceRoots(this.entry(id), report);
   }
-}
-
-/** The error of a call to a server that waits for the user to sign in. */
-export function needsAuthError(id: string): LassError {
-  return new LassError(
-    "upstream-error",
-    `the tool server ${id} needs sign-in: open the authUrl of its state (GET /api/mcp)`,
-  );
 }
 
 async function defaultDemoServer(): Promise<InProcessHandler & { close?: () => Promise<void> }> {

@@ -1,5 +1,6 @@
 /** The manager's record of one tool server: its config, state, open session and bookkeeping. */
 import type { McpServerConfig, ServiceConfig } from "../config/schema.ts";
+import { LassError } from "../errors.ts";
 import type { EraVerdict, LogLevel, McpSession } from "./client.ts";
 import { type ConnectionState, emptyState, type ToolServerState, withSettings } from "./state.ts";
 
@@ -158,4 +159,21 @@ export function planConfigChange(
   }
   for (const [id, entry] of entries) if (!plan.next.has(id)) plan.removed.push(entry);
   return plan;
+}
+
+/** The error of a call to a server that waits for the user to sign in. */
+export function needsAuthError(id: string): LassError {
+  return new LassError(
+    "upstream-error",
+    `the tool server ${id} needs sign-in: open the authUrl of its state (GET /api/mcp)`,
+  );
+}
+
+/** Takes the session off an entry (stopping its heartbeat) and returns it for closing. */
+export function detachSession(entry: Entry): McpSession | undefined {
+  const session = entry.session;
+  entry.session = undefined;
+  entry.stopHeartbeat?.();
+  entry.stopHeartbeat = undefined;
+  return session;
 }
