@@ -85,7 +85,12 @@ export async function openLass(
   // Loaded here, not at the top: `--help` and `demo-server` need none of the service.
   const { createLass, locateFiles } = await import("../core/lass.ts");
   try {
-    return await createLass({ ...options, ...lookup });
+    const lass = await createLass({ ...options, ...lookup });
+    // A mistyped --config would otherwise pass unnoticed on the default config.
+    if (lass.service.config.created) {
+      console.error(`lass: created ${lass.configPath} with the default config (no file was there)`);
+    }
+    return lass;
   } catch (error) {
     const { configPath } = await locateFiles(lookup);
     throw new CliError(describeOpenError(configPath, error), 1);

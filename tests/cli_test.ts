@@ -91,6 +91,23 @@ Deno.test("deno task lass works in the folder it is called from: relative paths 
   }
 });
 
+Deno.test("a command that creates the config file says so on stderr, once", async () => {
+  const dir = await tempDir();
+  try {
+    const config = join(dir, "sub", "service.json");
+    const args = ["run", ...START_PERMISSIONS, MAIN, "check", "--config", config];
+    const first = await run([...args, "--data-dir", join(dir, "data")]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /^lass: created .*sub\/service\.json with the default config/m);
+    await stat(config);
+    const second = await run([...args, "--data-dir", join(dir, "data")]);
+    assert.equal(second.code, 0, second.stderr);
+    assert.doesNotMatch(second.stderr, /created/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 Deno.test("--help and --version print and exit 0; bad flags exit 2", async () => {
   const help = await run(["run", ...START_PERMISSIONS, MAIN, "--help"]);
   assert.equal(help.code, 0);

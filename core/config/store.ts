@@ -74,6 +74,8 @@ function parseJsonObject(text: string, path: string): StoredConfig {
 /** Owns the config file: every read and write of it goes through one store. */
 export class ConfigStore {
   readonly path: string;
+  /** Whether opening made the file (it did not exist): it holds the default config. */
+  readonly created: boolean;
   readonly #events: EventBus;
   readonly #writes = new SerialQueue();
   readonly #listeners = new Set<ConfigListener>();
@@ -95,9 +97,10 @@ export class ConfigStore {
     path: string,
     text: string,
     stored: StoredConfig,
-    options: { events: EventBus; fs: FileSystem },
+    options: { events: EventBus; fs: FileSystem; created: boolean },
   ) {
     this.path = path;
+    this.created = options.created;
     this.#fs = options.fs;
     this.#text = text;
     this.#seen = text;
@@ -114,12 +117,14 @@ export class ConfigStore {
     const { fs } = options;
     let path = options.path;
     let text = await fs.readText(path);
+    const created = text === undefined;
     if (text === undefined) {
       text = formatConfig(defaultConfig(options.env) as StoredConfig);
       await writeFileAtomic(fs, path, text, { mode: 0o600 });
     }
     path = await fs.realPath(path);
-    const store = new ConfigStore(path, text, parseJsonObject(text, path), options);
+    const stored = parseJsonObject(text, path);
+    const store = new ConfigStore(path, text, stored, { ...options, created });
     await store.#writeSchemaBeside();
     if (options.watch !== false) store.#watch(options.debounceMs ?? 75);
     return store;
