@@ -104,6 +104,25 @@ Deno.test("unknown servers are 404 on every /api/mcp/:id route", async () => {
   }
 });
 
+Deno.test("a stdio server that exits before it is ready starts once: its stderr is in the error once", async () => {
+  const t = await startService({
+    config: configWithServers([{
+      id: "boom",
+      name: "Boom",
+      transport: "stdio",
+      command: "sh",
+      args: ["-c", "echo boom >&2; exit 3"],
+    }]),
+  });
+  try {
+    const state = (await post(t, "/api/mcp/boom/connect")).body;
+    assert.equal(state.status, "error");
+    assert.equal(state.error, "the server exited before it was ready\nstderr:\nboom");
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("a server that exits mid-call: 502, error state with its stderr, restart on next connect", async () => {
   const t = await startService({
     config: configWithServers([stdioServer("fragile", ["run", "-A", FAILING, "exit"])]),

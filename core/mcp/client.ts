@@ -87,10 +87,11 @@ function probeTimeout(spec: TransportSpec, timeoutMs: number): number {
 
 /**
  * Whether a failure would repeat under any era: nothing to reach, nothing to start, or a stdio
- * server that did not answer `initialize` (the SDK's own fallback after its probe, already on a
- * fresh process).
+ * server that did not answer `initialize` or exited before it was ready (the SDK probes on a
+ * process of its own, so the session's process met only `initialize`).
  */
 function isUnreachable(spec: TransportSpec, error: unknown): boolean {
   if (spec.kind !== "stdio") return isNetworkFailure(error);
-  return isTimeout(error) || /ENOENT|not found|No such file/i.test((error as Error)?.message ?? "");
+  const message = (error as Error)?.message ?? "";
+  return isTimeout(error) || /ENOENT|not found|No such file|connection closed/i.test(message);
 }
