@@ -58,14 +58,18 @@ Run lass <command> --help for a command's own options (lass serve --help: ports 
 /** Runs the command named by `args[0]` (or `serve` when it is a flag or missing). */
 async function main(args: string[]): Promise<number> {
   const [first = "", ...rest] = args;
-  if (first === "help" || (first === "--help" && args.length === 1)) {
+  // `lass help chat` is `lass chat --help`.
+  if (first === "help" && rest.length === 1 && Object.hasOwn(COMMANDS, rest[0])) {
+    return await (await COMMANDS[rest[0]].load()).run(["--help"]);
+  }
+  if (first === "help" || ((first === "--help" || first === "-h") && args.length === 1)) {
     console.log(overview());
     return 0;
   }
   if (first === "" || first.startsWith("-")) {
     return await (await COMMANDS.serve.load()).run(args);
   }
-  const command = COMMANDS[first];
+  const command = Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
   if (command === undefined) {
     throw new CliError(`unknown command ${JSON.stringify(first)}\n\n${overview()}`);
   }

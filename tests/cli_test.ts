@@ -119,6 +119,15 @@ Deno.test("--help and --version print and exit 0; bad flags exit 2", async () =>
   assert.match(badPort.stderr, /--port must be a number/);
   const unknown = await run(["run", ...START_PERMISSIONS, MAIN, "--frobnicate"]);
   assert.equal(unknown.code, 2);
+  const short = await run(["run", ...START_PERMISSIONS, MAIN, "-h"]);
+  assert.deepEqual([short.code, short.stdout], [0, help.stdout], "-h is --help");
+  const chatHelp = await run(["run", ...START_PERMISSIONS, MAIN, "chat", "--help"]);
+  const helpChat = await run(["run", ...START_PERMISSIONS, MAIN, "help", "chat"]);
+  assert.match(chatHelp.stdout, /^Usage: lass chat/);
+  assert.deepEqual([helpChat.code, helpChat.stdout], [0, chatHelp.stdout], "help chat");
+  const inherited = await run(["run", ...START_PERMISSIONS, MAIN, "toString"]);
+  assert.equal(inherited.code, 2);
+  assert.match(inherited.stderr, /unknown command "toString"/);
 });
 
 Deno.test("an all-interfaces host is refused without the loud flag", async () => {
