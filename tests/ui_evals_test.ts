@@ -82,6 +82,29 @@ Deno.test({
         assert.match(await cell("wrong", "demo").getAttribute("class") ?? "", /\bfail\b/);
       });
 
+      await test.step("a misspelt field is a warning above the results; the eval still runs", async () => {
+        await page.getByLabel("Eval (YAML or JSON)").fill(
+          "cases:\n  - name: warned\n    prompt: Add 2 and 3 with a tool\n    expects: {}\n",
+        );
+        await page.getByLabel("Models").fill("demo");
+        await page.getByLabel("Repeat").fill("1");
+        await page.getByRole("button", { name: "Run", exact: true }).click();
+        const warnings = page.getByRole("list", { name: "Warnings" });
+        await warnings.waitFor();
+        assert.match(
+          await warnings.innerText(),
+          /eval\.cases\.0\.expects: unknown field; did you mean expect\?/,
+        );
+        await page.locator(".eval-summary").getByText(/^1 of 1 run passed/).waitFor();
+        // The next run starts without the last one's warnings.
+        await page.getByLabel("Eval (YAML or JSON)").fill(HALF);
+        await page.getByLabel("Models").fill("demo, demo2");
+        await page.getByLabel("Repeat").fill("2");
+        await page.getByRole("button", { name: "Run", exact: true }).click();
+        await page.locator(".eval-summary").getByText(/^4 of 8 runs passed/).waitFor();
+        assert.equal(await warnings.count(), 0);
+      });
+
       await test.step("a failed cell opens its runs: the reasons and the turn", async () => {
         await page.getByRole("button", { name: /show the failed runs of wrong on demo2/ }).click();
         const panel = page.getByRole("region", { name: "Failed runs of wrong" });

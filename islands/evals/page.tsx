@@ -112,6 +112,19 @@ function Problems({ message, details }: { message: string; details: ErrorDetail[
   );
 }
 
+/** Warnings about the eval that still runs (a misspelt extra field), each at its path. */
+function Warnings({ warnings }: { warnings: { path: string; message: string }[] }) {
+  return (
+    <ul class="eval-warnings" aria-label="Warnings">
+      {warnings.map((w) => (
+        <li key={`${w.path}:${w.message}`}>
+          <code>{w.path}</code>: {w.message}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** A progress line folded into the page's state. */
 function counted(progress: Progress, name: string, model: string, passed: boolean): Progress {
   const key = `${name}\n${model}`;
@@ -157,6 +170,7 @@ export default function EvalsPage() {
   const approve = useSignal(false);
   const progress = useSignal<Progress | null>(null);
   const problems = useSignal<{ message: string; details: ErrorDetail[] } | null>(null);
+  const warnings = useSignal<{ path: string; message: string }[]>([]);
   const open = useSignal<string | null>(null);
   const running = useSignal<AbortController | null>(null);
   useEffect(() => () => running.peek()?.abort(), []);
@@ -166,6 +180,7 @@ export default function EvalsPage() {
     const abort = new AbortController();
     running.value = abort;
     problems.value = null;
+    warnings.value = [];
     open.value = null;
     progress.value = null;
     const chosen = models.value.split(/[\s,]+/).filter((id) => id !== "");
@@ -178,7 +193,9 @@ export default function EvalsPage() {
       }, abort.signal);
       for await (const line of lines) {
         const now = progress.peek();
-        if (line.type === "start") {
+        if (line.type === "warning") {
+          warnings.value = [...warnings.peek(), { path: line.path, message: line.message }];
+        } else if (line.type === "start") {
           progress.value = {
             status: "running",
             runs: line.runs,
@@ -269,6 +286,7 @@ export default function EvalsPage() {
         </div>
       </form>
       {problems.value ? <Problems {...problems.value} /> : null}
+      {warnings.value.length > 0 ? <Warnings warnings={warnings.value} /> : null}
       {state
         ? (
           <div class="eval-results">
