@@ -76,6 +76,7 @@ export function createApi(token: string, options: ApiOptions = {}) {
     path: string,
     body?: unknown,
     signal?: AbortSignal,
+    headers: Record<string, string> = {},
   ): Promise<Response> {
     let response: Response;
     try {
@@ -83,6 +84,7 @@ export function createApi(token: string, options: ApiOptions = {}) {
         method,
         signal,
         headers: {
+          ...headers,
           "x-service-token": token,
           ...(body !== undefined && { "content-type": "application/json" }),
         },
@@ -131,9 +133,16 @@ export function createApi(token: string, options: ApiOptions = {}) {
 
     bootstrap: () => json<Bootstrap>("GET", "/api/bootstrap"),
 
-    /** Replaces the whole config (`PUT /api/config`); a 400 carries `details` by field path. */
-    putConfig: (config: unknown) =>
-      json<{ ok: true; config: Record<string, unknown> }>("PUT", "/api/config", config),
+    /**
+     * Replaces the whole config (`PUT /api/config`); a 400 carries `details` by field path. With
+     * `etag` (the bootstrap's `configEtag`) only the config it names is replaced: after any other
+     * change it is a 412.
+     */
+    putConfig: async (config: unknown, etag?: string) => {
+      const headers: Record<string, string> = etag ? { "if-match": etag } : {};
+      const response = await call("PUT", "/api/config", config, undefined, headers);
+      return await response.json() as { ok: true; config: Record<string, unknown> };
+    },
 
     sessions: {
       list: async () =>

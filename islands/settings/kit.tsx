@@ -48,17 +48,33 @@ export function pathInWords(config: Record<string, unknown>, path: string): stri
 }
 
 /**
- * Writes a whole config; a 400 becomes {@link FieldErrors} under `prefix` (paths elsewhere in
- * words, see {@link pathInWords}), else `null`.
+ * Writes the config that `change` makes of the stored one, only over the config it read: when
+ * another tab or an edit of the file changed it meanwhile (a 412), the change is made again on
+ * the new config, once. A 400 becomes {@link FieldErrors} under `prefix` (a path, or one read
+ * from the new config; paths elsewhere in words, see {@link pathInWords}), else `null`.
  */
 export async function writeConfig(
-  next: Record<string, unknown>,
-  prefix = "",
+  change: (config: Record<string, unknown>) => Record<string, unknown>,
+  prefixOf: string | ((next: Record<string, unknown>) => string) = "",
 ): Promise<FieldErrors | null> {
+  let next: Record<string, unknown> = {};
   try {
-    await api().putConfig(next);
+    for (let attempt = 1;; attempt++) {
+      next = change(storedConfig());
+      try {
+        await api().putConfig(next, bootstrap.peek()?.configEtag);
+        break;
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 412 && attempt === 1)) throw error;
+        await loadBootstrap();
+      }
+    }
   } catch (error) {
+    if (error instanceof ApiError && error.status === 412) {
+      return { "": "The config keeps changing (another tab or an edit of the file): try again." };
+    }
     if (error instanceof ApiError && error.details.length > 0) {
+      const prefix = typeof prefixOf === "string" ? prefixOf : prefixOf(next);
       const details = error.details.map(({ path, message }) => ({
         path: path === prefix || path.startsWith(`${prefix}.`) ? path : pathInWords(next, path),
         message,
@@ -79,25 +95,26 @@ export async function saveRecord(
   originalId: string | null,
   record: RecordDraft,
 ): Promise<FieldErrors | null> {
-  const config = storedConfig();
-  const list = [...((config[section] ?? []) as RecordDraft[])];
-  let index = originalId === null ? -1 : list.findIndex((known) => known.id === originalId);
-  if (index < 0) {
-    index = list.length;
-    list.push(record);
-  } else {
-    list[index] = record;
-  }
-  const errors = await writeConfig({ ...config, [section]: list }, `${section}.${index}`);
+  const change = (config: Record<string, unknown>) => {
+    const list = [...((config[section] ?? []) as RecordDraft[])];
+    const index = originalId === null ? -1 : list.findIndex((known) => known.id === originalId);
+    if (index < 0) list.push(record);
+    else list[index] = record;
+    return { ...config, [section]: list };
+  };
+  const prefix = (next: Record<string, unknown>) =>
+    `${section}.${(next[section] as RecordDraft[]).findIndex((known) => known === record)}`;
+  const errors = await writeConfig(change, prefix);
   if (errors?.[""] && !errors[""].startsWith("Not saved")) errors[""] = `Not saved: ${errors[""]}`;
   return errors;
 }
 
 /** Deletes one record; the server refuses when something still refers to it (the message). */
 export async function removeRecord(section: Section, id: string): Promise<string | null> {
-  const config = storedConfig();
-  const list = ((config[section] ?? []) as RecordDraft[]).filter((record) => record.id !== id);
-  const errors = await writeConfig({ ...config, [section]: list });
+  const errors = await writeConfig((config) => ({
+    ...config,
+    [section]: ((config[section] ?? []) as RecordDraft[]).filter((record) => record.id !== id),
+  }));
   return errors ? `Not deleted: ${Object.values(errors).join("; ")}` : null;
 }
 

@@ -8,7 +8,7 @@ import type { ImportFormat, ImportResult, ImportSecret } from "../../wire/tool_s
 import { describeError } from "../state.ts";
 import { mcpApi } from "../tool_servers.ts";
 import { RECORD_ID, type RecordDraft } from "./form.tsx";
-import { recordsOf, storedConfig, writeConfig } from "./kit.tsx";
+import { recordsOf, writeConfig } from "./kit.tsx";
 import { CodeText } from "../code_text.tsx";
 import { plural } from "../format.ts";
 
@@ -149,23 +149,17 @@ function ImportForm({ onClose, onAdded }: ImportFormProps) {
   };
   const add = async () => {
     const chosen = rows.value.filter((row) => row.add);
-    const existing = recordsOf("mcpServers");
-    const config = storedConfig();
     busy.value = adding.value = true;
     failure.value = null;
-    const errors = await writeConfig(
-      {
-        ...config,
-        mcpServers: [
-          ...existing,
-          ...chosen.map((row) => {
-            const secrets = useReferences.value ? preview.value?.secrets ?? [] : [];
-            return { ...withReferences(row.record, secrets), id: row.id };
-          }),
-        ],
-      },
-      "mcpServers",
-    );
+    // How many servers the written config had before the added ones (the error paths count them).
+    let existing = 0;
+    const errors = await writeConfig((config) => {
+      const stored = (config.mcpServers ?? []) as RecordDraft[];
+      existing = stored.length;
+      const secrets = useReferences.value ? preview.value?.secrets ?? [] : [];
+      const added = chosen.map((row) => ({ ...withReferences(row.record, secrets), id: row.id }));
+      return { ...config, mcpServers: [...stored, ...added] };
+    }, "mcpServers");
     busy.value = adding.value = false;
     if (!errors) return onAdded(chosen.map((row) => row.id));
     // `mcpServers.<index>.<field>` of an added record: shown at its row.
@@ -173,7 +167,7 @@ function ImportForm({ onClose, onAdded }: ImportFormProps) {
     const other: string[] = [];
     for (const [key, message] of Object.entries(errors)) {
       const match = /^(\d+)(?:\.(.+))?$/.exec(key);
-      const row = match ? rows.value.indexOf(chosen[Number(match[1]) - existing.length]) : -1;
+      const row = match ? rows.value.indexOf(chosen[Number(match[1]) - existing]) : -1;
       if (row >= 0) {
         byRow[row] = [byRow[row], `${match![2] ?? "record"}: ${message}`].filter(Boolean)
           .join("; ");

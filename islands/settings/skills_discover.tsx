@@ -3,7 +3,7 @@ import { useSignal } from "@preact/signals";
 import type { DiscoveredSkill } from "../../wire/skills.ts";
 import { bootstrap, describeError } from "../state.ts";
 import { type RecordDraft, useUniqueId } from "./form.tsx";
-import { recordsOf, storedConfig, writeConfig } from "./kit.tsx";
+import { recordsOf, writeConfig } from "./kit.tsx";
 import { discoverSkills } from "./skills_api.ts";
 import { Problems } from "./skills_preview.tsx";
 
@@ -53,16 +53,18 @@ export function DiscoverSkills() {
   };
 
   const add = async () => {
-    const config = storedConfig();
-    const existing = (config.skills ?? []) as RecordDraft[];
-    const taken = new Set(existing.map((record) => record.id));
     const picked = (found.value ?? []).filter((skill) => chosen.value.includes(skill.path));
-    const added = picked.map((skill) => ({
-      id: idFor(skill.name || "skill", taken),
-      path: skill.path,
-    }));
+    let added: RecordDraft[] = [];
     busy.value = true;
-    const errors = await writeConfig({ ...config, skills: [...existing, ...added] }, "skills");
+    const errors = await writeConfig((config) => {
+      const existing = (config.skills ?? []) as RecordDraft[];
+      const taken = new Set(existing.map((record) => record.id));
+      added = picked.map((skill) => ({
+        id: idFor(skill.name || "skill", taken),
+        path: skill.path,
+      }));
+      return { ...config, skills: [...existing, ...added] };
+    }, "skills");
     busy.value = false;
     if (errors) {
       error.value = Object.values(errors).join("; ");

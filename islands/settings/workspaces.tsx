@@ -5,7 +5,7 @@ import { bootstrap } from "../state.ts";
 import { ChecklistField } from "./choices.tsx";
 import { CheckField, LinesField, SelectField, TextField } from "./fields.tsx";
 import type { RecordDraft } from "./form.tsx";
-import { type EditorProps, RecordSection, storedConfig, writeConfig } from "./kit.tsx";
+import { type EditorProps, RecordSection, writeConfig } from "./kit.tsx";
 import type { SectionProps } from "./page.tsx";
 import { GenerativeUiFields } from "./workspaces_genui.tsx";
 
@@ -132,7 +132,7 @@ function Actions({ record }: { record: RecordDraft }) {
   const label = String(record.name ?? record.id);
   const activate = async () => {
     busy.value = true;
-    const errors = await writeConfig({ ...storedConfig(), activeWorkspaceId: record.id });
+    const errors = await writeConfig((config) => ({ ...config, activeWorkspaceId: record.id }));
     busy.value = false;
     error.value = errors ? Object.values(errors).join("; ") : null;
   };
