@@ -11,6 +11,7 @@ import {
   RUN_ONCE,
   validateWithoutCompiling,
 } from "./options.ts";
+import { followInterrupt } from "./interrupt.ts";
 import { Spinner } from "./spinner.ts";
 import { connectWithin } from "../core/mcp/connect_within.ts";
 
@@ -137,6 +138,8 @@ interface TurnOptions {
   json: boolean;
   answers: InteractionAnswers;
   spinner: Spinner;
+  /** Ctrl-C: the turn's stream is cancelled (the API ends the turn as aborted). */
+  signal: AbortSignal;
 }
 
 /** What the spinner says after a chunk (nothing once the answer's text streams). */
@@ -159,7 +162,7 @@ async function runTurn(options: TurnOptions): Promise<unknown[] | undefined> {
   const text = new TextOutput();
   let added: unknown[] | undefined;
   try {
-    for await (const { line, value } of ndjsonLines(response.body)) {
+    for await (const { line, value } of ndjsonLines(response.body, options.signal)) {
       const chunk = value as ChatChunk;
       spinner.stop();
       if (options.json) print(`${line}\n`);
@@ -172,6 +175,7 @@ async function runTurn(options: TurnOptions): Promise<unknown[] | undefined> {
   } finally {
     spinner.stop();
   }
+  options.signal.throwIfAborted();
   if (added === undefined) throw new CliError("the chat stream ended without a finish chunk", 1);
   return added;
 }
@@ -236,6 +240,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const spinner = new Spinner();
   const answers = new InteractionAnswers(api, mode, spinner);
+  const interrupt = followInterrupt();
   try {
     await answers.start();
     const history = values.session ? await sessionMessages(api, values.session) : [];
@@ -246,6 +251,7 @@ export async function run(args: string[]): Promise<number> {
         json: values.json ?? false,
         answers,
         spinner,
+        signal: interrupt.signal,
         body: {
           messages: history,
           ...(values.workspace && { workspaceId: values.workspace }),
@@ -264,6 +270,7 @@ export async function run(args: string[]): Promise<number> {
     if (error instanceof StdoutClosed) return 0;
     throw error;
   } finally {
+    interrupt.dispose();
     await answers.stop();
     await api.close();
   }

@@ -4,6 +4,7 @@ import type { EvalReport } from "../core/evals/report.ts";
 import { LassError } from "../core/errors.ts";
 import type { EvalProgress } from "../wire/evals.ts";
 import { CliError } from "./errors.ts";
+import { followInterrupt } from "./interrupt.ts";
 import { writeReportFile } from "./output.ts";
 import { COMMON_HELP, openLass, parseFlags, RUN_ONCE } from "./options.ts";
 import { Spinner } from "./spinner.ts";
@@ -152,9 +153,7 @@ async function runFile(path: string, values: RunFlags): Promise<EvalReport> {
   }
   const lass = await openLass(values, RUN_ONCE);
   const spinner = new Spinner();
-  const abort = new AbortController();
-  const interrupt = () => abort.abort(new CliError("interrupted", 1));
-  Deno.addSignalListener("SIGINT", interrupt);
+  const interrupt = followInterrupt();
   try {
     const { checkEval } = await import("../core/evals/check.ts");
     const { prepareEval } = await import("../core/evals/runner.ts");
@@ -173,10 +172,10 @@ async function runFile(path: string, values: RunFlags): Promise<EvalReport> {
     } catch (error) {
       invalid(error);
     }
-    return await prepared.run({ signal: abort.signal, onProgress: progress(spinner) });
+    return await prepared.run({ signal: interrupt.signal, onProgress: progress(spinner) });
   } finally {
     spinner.stop();
-    Deno.removeSignalListener("SIGINT", interrupt);
+    interrupt.dispose();
     await lass.close();
   }
 }

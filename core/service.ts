@@ -2,6 +2,7 @@
 import { basename, dirname, join } from "node:path";
 import { ApprovalGate } from "./chat/approvals.ts";
 import { RunningCalls } from "./chat/running_calls.ts";
+import { TurnsInFlight } from "./chat/turns_in_flight.ts";
 import type { EnvLookup } from "./config/env_refs.ts";
 import { SCHEMA_FILE_NAME } from "./config/defaults.ts";
 import { ConfigStore } from "./config/store.ts";
@@ -55,6 +56,8 @@ export interface Service {
   readonly approvals: ApprovalGate;
   /** The tool calls of chat runs that are running now, which the user may cancel one by one. */
   readonly runningCalls: RunningCalls;
+  /** The chat turns running now; closing the service ends them and waits for their saves. */
+  readonly turns: TurnsInFlight;
   readonly env: EnvLookup;
   /** Names of the provider env variables that were set when the service opened. */
   readonly detectedEnv: readonly string[];
@@ -90,6 +93,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
   // The data dir holds chats and OAuth tokens: private to the user.
   await fs.makeDir(options.dataDir, 0o700);
   const sessions = new SessionStore(join(options.dataDir, "sessions"), fs);
+  const turns = new TurnsInFlight();
   const interactions = new InteractionRegistry(events);
   const skills = await SkillRegistry.open({ config, events, fs, home: homeDir(options.env) });
   const mcp = new ToolServerManager({
@@ -126,10 +130,12 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     }),
     approvals: new ApprovalGate({ config, interactions }),
     runningCalls: new RunningCalls(),
+    turns,
     env: options.env,
     detectedEnv: detectedEnvKeys(options.env),
     dataDir: options.dataDir,
     close: async () => {
+      await turns.close();
       skills.close();
       await Promise.all([config.close(), sessions.close(), mcp.close()]);
     },

@@ -89,6 +89,41 @@ Deno.test("an aborted turn is in its session after a reload, with what streamed;
   }
 });
 
+Deno.test("closing the service mid-turn saves the turn as aborted before the sessions close", async () => {
+  const fake = await startFakeVendor();
+  fake.script([{ text: Array.from({ length: 200 }, (_, i) => `word${i} `), chunkDelayMs: 20 }]);
+  const dir = await Deno.makeTempDir({ prefix: "lass-shutdown-" });
+  const t = await startService({
+    dir,
+    config: chatConfig({ servers: [], llms: [fakeLlm(fake.url)] }),
+  });
+  try {
+    const response = await t.call("/api/chat", {
+      method: "POST",
+      json: { messages: [user("talk for a while")], sessionId: "s-shutdown" },
+    });
+    // Three text chunks in; the client keeps the stream open while the service closes.
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let read = "";
+    while ((read.match(/"type":"text"/g) ?? []).length < 3) {
+      const next = await reader.read();
+      assert.ok(!next.done, `the turn ended early: ${read}`);
+      read += next.value;
+    }
+    await t.close();
+    await reader.cancel();
+    const stored = JSON.parse(
+      await Deno.readTextFile(`${dir}/data/sessions/s-shutdown.json`),
+    );
+    assert.deepEqual(stored.messages[0], user("talk for a while"));
+    assert.match(assistantText(stored.messages), /^word0 word1 word2 /);
+    assert.deepEqual(stored.meta.endings, { "0": { aborted: true } });
+  } finally {
+    await fake.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a turn whose model fails mid-stream is in its session with the partial text and the error", async () => {
   const fake = await startFakeVendor();
   // Role, two text deltas, then the connection breaks.

@@ -133,6 +133,38 @@ Deno.test("lass chat whose stdout is closed (| head) stops the turn quietly, exi
   }
 });
 
+Deno.test("lass chat stopped by Ctrl-C: the turn ends as aborted in the session, lass: interrupted, exit 130", async () => {
+  const home = await cliHome(chatConfig());
+  try {
+    const child = spawnLass([
+      "chat",
+      ...home.args,
+      "--session",
+      "s1",
+      "slow count 40 steps of 250 ms",
+    ]);
+    const stdout = new Response(child.stdout).text();
+    const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+    let stderr = "";
+    while (!/^→ demo\.slow_count/m.test(stderr)) {
+      const { value, done } = await lines.read();
+      assert.ok(!done, `the call never started; stderr: ${stderr}`);
+      stderr += value;
+    }
+    child.kill("SIGINT");
+    for (let read = await lines.read(); !read.done; read = await lines.read()) stderr += read.value;
+    assert.equal((await child.status).code, 130, stderr);
+    assert.match(stderr, /^lass: interrupted$/m);
+    await stdout;
+    const session = JSON.parse(
+      await readFile(join(home.dir, "data", "sessions", "s1.json"), "utf8"),
+    );
+    assert.deepEqual(session.meta?.endings?.["0"], { aborted: true }, JSON.stringify(session));
+  } finally {
+    await home.close();
+  }
+});
+
 Deno.test("lass chat --session: each message is a turn that sees the ones before, saved", async () => {
   const home = await cliHome(chatConfig());
   try {

@@ -45,7 +45,16 @@ export function prepareChat(service: Service, body: ChatBody): PreparedChat {
   return {
     runId,
     resolved,
-    run: (signal) => runTurn({ service, body, messages, resolved, runId, signal }),
+    run: (signal) =>
+      service.turns.track(runTurn({
+        service,
+        body,
+        messages,
+        resolved,
+        runId,
+        // Closing the service ends the turn too (saved as aborted before the sessions close).
+        signal: AbortSignal.any([signal, service.turns.signal]),
+      })),
   };
 }
 
