@@ -49,7 +49,9 @@ export function remoteApi(url: string, token: string | undefined): Api {
   try {
     parsed = new URL(url);
   } catch {
-    throw new CliError(`--url must be an http(s) URL such as http://127.0.0.1:7420, not ${url}`);
+    throw new CliError(
+      `--url must be an http(s) URL such as http://127.0.0.1:7420, not ${JSON.stringify(url)}`,
+    );
   }
   const key = token || parsed.searchParams.get("token");
   if (!key) {

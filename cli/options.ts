@@ -37,18 +37,35 @@ export function parseFlags<const T extends NonNullable<ParseArgsConfig["options"
     });
   } catch (error) {
     if (isParseArgsError(error)) {
-      throw new CliError(`${error.message} (see lass ${command} --help)`);
+      throw new CliError(`${flagProblem(error)} (see lass ${command} --help)`);
     }
     throw error;
   }
 }
 
-/** A readable line for a problem opening the config: its message and each detail at its path. */
+/** `parseArgs`'s refusal in the words of the other `lass:` lines. */
+function flagProblem(error: TypeError): string {
+  const code = (error as { code?: string }).code;
+  const option = /'(-[^' ]+)/.exec(error.message)?.[1];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option) return `unknown option ${option}`;
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && option) {
+    return /argument missing/.test(error.message)
+      ? `${option} needs a value`
+      : `${option} takes no value`;
+  }
+  return error.message.replace(/^./, (first) => first.toLowerCase());
+}
+
+/**
+ * A readable line for a problem opening the config: its message, and each detail at its path
+ * (then the message's summary alone: it repeats the first detail).
+ */
 export function describeOpenError(configPath: string, error: unknown): string {
-  const details = error instanceof LassError
-    ? (error.details ?? []).map((d) => `\n  ${d.path || "(top level)"}: ${d.message}`)
-    : [];
-  return `cannot start with ${configPath}: ${(error as Error).message}${details.join("")}`;
+  const details = error instanceof LassError ? error.details ?? [] : [];
+  const message = (error as Error).message;
+  if (details.length === 0) return `cannot start with ${configPath}: ${message}`;
+  const lines = details.map((d) => `\n  ${d.path || "(top level)"}: ${d.message}`);
+  return `cannot start with ${configPath}: ${message.replace(/: .*$/s, "")}:${lines.join("")}`;
 }
 
 /**

@@ -119,6 +119,9 @@ Deno.test("--help and --version print and exit 0; bad flags exit 2", async () =>
   assert.match(badPort.stderr, /--port must be a number/);
   const unknown = await run(["run", ...START_PERMISSIONS, MAIN, "--frobnicate"]);
   assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /^lass: unknown option --frobnicate \(see lass serve --help\)$/m);
+  const noValue = await run(["run", ...START_PERMISSIONS, MAIN, "chat", "--model"]);
+  assert.match(noValue.stderr, /^lass: --model needs a value \(see lass chat --help\)$/m);
   const short = await run(["run", ...START_PERMISSIONS, MAIN, "-h"]);
   assert.deepEqual([short.code, short.stdout], [0, help.stdout], "-h is --help");
   const chatHelp = await run(["run", ...START_PERMISSIONS, MAIN, "chat", "--help"]);
@@ -312,7 +315,8 @@ Deno.test("an invalid config file stops the start with its problems and stays un
     await writeFile(path, text);
     const result = await run(["run", ...START_PERMISSIONS, MAIN, "--config", path, "--port", "0"]);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /llms\.0\.provider/);
+    assert.match(result.stderr, /the config is invalid:\n {2}llms\.0\.provider: /);
+    assert.equal(result.stderr.match(/llms\.0\.provider/g)?.length, 1, "each problem once");
     assert.equal(await readFile(path, "utf8"), text);
   } finally {
     await rm(dir, { recursive: true, force: true });
