@@ -224,6 +224,10 @@ export async function run(args: string[]): Promise<number> {
   if (positionals.length === 0) {
     throw new CliError("give the message to send (see lass chat --help)");
   }
+  if (positionals.some((message) => message.trim() === "")) {
+    throw new CliError("a message is empty: give the text to send");
+  }
+  if (values.session === "") throw new CliError("--session needs a session id");
   const mode = approveMode(values.approve);
   const url = values.url ?? Deno.env.get("LASS_URL");
   let api: Api;

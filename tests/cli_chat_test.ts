@@ -108,6 +108,12 @@ Deno.test("lass chat: unknown workspace or model is a usage error (exit 2), no m
     const empty = await runLass(["chat", ...home.args]);
     assert.equal(empty.code, 2);
     assert.match(empty.stderr, /give the message/);
+    const blank = await runLass(["chat", ...home.args, "hi", " "]);
+    assert.equal(blank.code, 2);
+    assert.match(blank.stderr, /a message is empty/);
+    const noSession = await runLass(["chat", ...home.args, "--session", "", "hi"]);
+    assert.equal(noSession.code, 2);
+    assert.match(noSession.stderr, /--session needs a session id/);
   } finally {
     await home.close();
   }
