@@ -111,6 +111,23 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown): z.outp
   );
 }
 
+/**
+ * Validates a URL's query parameters against a schema; a parameter given twice is 400
+ * `invalid-request` (which one counts would be a guess: `?redact=1&redact=0`).
+ */
+export function validateQuery<S extends z.ZodType>(schema: S, url: URL): z.output<S> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) {
+    if (Object.hasOwn(query, name)) {
+      throw new LassError("invalid-request", `the query gives ${name} more than once`, [
+        { path: name, message: "is given more than once" },
+      ]);
+    }
+    query[name] = value;
+  }
+  return validate(schema, query);
+}
+
 /** Reads a JSON body and validates it; `optional` lets an empty body stand for `{}`. */
 export async function readBody<S extends z.ZodType>(
   req: Request,

@@ -4,7 +4,7 @@ import { CatalogSchema } from "../core/config/schema.ts";
 import { detailsFromIssues, LassError } from "../core/errors.ts";
 import { viewOf } from "../core/genui/catalog.ts";
 import type { CatalogRecord } from "../core/genui/load.ts";
-import { readBody, validate } from "./body.ts";
+import { readBody, validateQuery } from "./body.ts";
 import type { Routes } from "./context.ts";
 import { json } from "./http.ts";
 
@@ -38,7 +38,7 @@ function recordOf(catalog: Record<string, unknown>): CatalogRecord {
 export const catalogRoutes: Routes = {
   "/api/catalogs": {
     GET: async (_req, { service, url }) => {
-      const { reload } = validate(ListQuery, Object.fromEntries(url.searchParams));
+      const { reload } = validateQuery(ListQuery, url);
       const fresh = reload === "1" || reload === "true";
       const catalogs = await (fresh ? service.catalogs.reload() : service.catalogs.list());
       return json({ catalogs: catalogs.map(viewOf) });

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { redactConfig } from "../core/config/redact.ts";
 import { CONFIG_JSON_SCHEMA_TEXT } from "../core/config/json_schema.ts";
-import { readJson, validate } from "./body.ts";
+import { readJson, validateQuery } from "./body.ts";
 import { json, respond } from "./http.ts";
 import type { Routes } from "./context.ts";
 
@@ -42,7 +42,7 @@ export const configRoutes: Routes = {
   },
   "/api/config/export": {
     GET: (_req, { service, url }) => {
-      const { redact } = validate(ExportQuery, Object.fromEntries(url.searchParams));
+      const { redact } = validateQuery(ExportQuery, url);
       const { stored, text, etag } = service.config;
       if (redact === "1" || redact === "true") {
         return json(redactConfig(stored), { headers: { etag: redactedEtag(etag) } });

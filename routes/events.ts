@@ -1,6 +1,6 @@
 /** The event stream: `GET /api/events` (NDJSON), `POST /api/events/ui`, `DELETE /api/events`. */
 import { z } from "zod";
-import { readBody, validate } from "./body.ts";
+import { readBody, validateQuery } from "./body.ts";
 import { json } from "./http.ts";
 import { ndjsonResponse } from "./ndjson.ts";
 import type { Routes } from "./context.ts";
@@ -45,7 +45,7 @@ const UiEvent = z.discriminatedUnion("type", [
 export const eventRoutes: Routes = {
   "/api/events": {
     GET: (_req, { service, url, heartbeatMs }) => {
-      const { since } = validate(StreamQuery, Object.fromEntries(url.searchParams));
+      const { since } = validateQuery(StreamQuery, url);
       const stream = service.events.stream({
         since: since === undefined ? undefined : Number(since),
         heartbeatMs,

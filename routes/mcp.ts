@@ -1,7 +1,7 @@
 /** Tool servers: state, drafts, import, and connect / call / read / prompt on one server. */
 import { z } from "zod";
 import { McpServerSchema } from "../core/config/schema.ts";
-import { readBody, validate } from "./body.ts";
+import { readBody, validateQuery } from "./body.ts";
 import { json } from "./http.ts";
 import { ndjsonResponse } from "./ndjson.ts";
 import type { Routes } from "./context.ts";
@@ -107,7 +107,7 @@ export const mcpRoutes: Routes = {
   },
   "/api/mcp/:id/trace": {
     GET: (_req, { service, params, url }) => {
-      const query = validate(TraceQuery, Object.fromEntries(url.searchParams));
+      const query = validateQuery(TraceQuery, url);
       if (query.follow === "1" || query.follow === "true") {
         // A client that goes away cancels the body, which ends the follow (no `req.signal`:
         // Deno aborts it after every delivered response too).

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ServiceConfig, Workspace } from "../core/config/schema.ts";
 import { LassError } from "../core/errors.ts";
 import type { Service } from "../core/service.ts";
-import { readBody, validate } from "./body.ts";
+import { readBody, validateQuery } from "./body.ts";
 import type { Routes } from "./context.ts";
 import { json } from "./http.ts";
 
@@ -69,7 +69,7 @@ function noRenderTool(workspace: Workspace): LassError {
 export const uiRoutes: Routes = {
   "/api/ui/tool": {
     GET: async (_req, { service, url }) => {
-      const { workspaceId } = validate(ToolQuery, Object.fromEntries(url.searchParams));
+      const { workspaceId } = validateQuery(ToolQuery, url);
       const workspace = workspaceOf(service.config.config, workspaceId);
       const { offerFor } = await import("../core/genui/offer.ts");
       const offer = offerFor(workspace, await service.catalogs.list());

@@ -239,6 +239,12 @@ Deno.test("GET /api/config/export returns the file as stored, or redacted with ?
     assert.equal(bad.status, 400);
     assert.equal(bad.body.error.code, "invalid-request");
     assert.equal(bad.body.error.details[0].path, "redact");
+    // Which of two values counts would be a guess: the redacted text is never traded for the raw.
+    const twice = await readJsonResponse(await t.call("/api/config/export?redact=1&redact=0"));
+    assert.equal(twice.status, 400);
+    assert.deepEqual(twice.body.error.details, [
+      { path: "redact", message: "is given more than once" },
+    ]);
   } finally {
     await t.close();
   }
