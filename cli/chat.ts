@@ -233,6 +233,11 @@ export async function run(args: string[]): Promise<number> {
   let api: Api;
   if (url) {
     api = remoteApi(url, values.token ?? Deno.env.get("LASS_TOKEN"));
+    for (const flag of ["config", "data-dir"] as const) {
+      if (values[flag] !== undefined) {
+        console.error(`lass: --${flag} is not used with --url: the running Lass has its own`);
+      }
+    }
   } else {
     await validateWithoutCompiling();
     const lass = await openLass(values, RUN_ONCE);

@@ -233,6 +233,9 @@ Deno.test("lass chat --url sends the turn to a running Lass, approvals included"
     const wrong = await runLass(["chat", "--url", served.origin, "--token", "wrong", ADD]);
     assert.equal(wrong.code, 1);
     assert.match(wrong.stderr, /token is wrong/);
+    const withConfig = await runLass(["chat", "--url", served.url, "--config", "x.json", ADD]);
+    assert.equal(withConfig.code, 0, withConfig.stderr);
+    assert.match(withConfig.stderr, /^lass: --config is not used with --url/m);
     const noToken = await runLass(["chat", "--url", served.origin, ADD]);
     assert.equal(noToken.code, 2);
     assert.match(noToken.stderr, /needs the service token/);
