@@ -62,14 +62,20 @@ function procTable(): ProcessTable | undefined {
   return table;
 }
 
+/** Whether this process may run `ps` without a permission prompt (Node always may). */
+function mayRunPs(): boolean {
+  const deno = (globalThis as { Deno?: typeof Deno }).Deno;
+  return !deno || deno.permissions.querySync({ name: "run", command: "ps" }).state === "granted";
+}
+
 /** The table from `ps`; undefined where it cannot run. */
 function psTable(): Promise<ProcessTable | undefined> {
+  if (!mayRunPs()) return Promise.resolve(undefined);
   return new Promise((resolve) => {
-    // `=` leaves out the headers; the start time (`lstart`, with spaces) comes last.
-    execFile("ps", ["-A", "-o", "pid=,ppid=,stat=,lstart="], (error, stdout) => {
+    const parse = (error: Error | null, stdout: string) => {
       if (error) return resolve(undefined);
       const table: ProcessTable = new Map();
-      for (const line of String(stdout).split("\n")) {
+      for (const line of stdout.split("\n")) {
         const match = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.+?)\s*$/.exec(line);
         if (!match) continue;
         table.set(Number(match[1]), {
@@ -79,7 +85,18 @@ function psTable(): Promise<ProcessTable | undefined> {
         });
       }
       resolve(table);
-    });
+    };
+    try {
+      // `=` leaves out the headers; the start time (`lstart`, with spaces) comes last.
+      execFile(
+        "ps",
+        ["-A", "-o", "pid=,ppid=,stat=,lstart="],
+        (error, stdout) => parse(error, String(stdout)),
+      );
+    } catch (error) {
+      // Refused before it ran (a permission this process lacks).
+      parse(error as Error, "");
+    }
   });
 }
 
