@@ -2,10 +2,42 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { chatConfig, DEMO_LLM, DEMO_SERVER, fakeLlm, ofType, parseNdjson } from "./_chat.ts";
-import { cliHome, runLass, serveLass, spawnLass } from "./_cli.ts";
+import { type CliHome, cliHome, runLass, serveLass, spawnLass } from "./_cli.ts";
 import { startFakeVendor } from "./fixtures/fake_vendors.ts";
 
 const ADD = "Add 2 and 3 with a tool";
+const SLOW = "slow count 40 steps of 250 ms";
+
+/** A stored session of a CLI home, as on disk. */
+async function storedSession(home: CliHome, id: string) {
+  return JSON.parse(await readFile(join(home.dir, "data", "sessions", `${id}.json`), "utf8"));
+}
+
+/**
+ * Starts `lass chat <args>` and waits until its `slow_count` call runs; `rest()` reads stderr
+ * to its end and gives all of it, with the exit code.
+ */
+async function chatUntilSlowCall(args: string[]) {
+  const child = spawnLass(["chat", ...args]);
+  const stdout = new Response(child.stdout).text();
+  const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let stderr = "";
+  while (!/^→ demo\.slow_count/m.test(stderr)) {
+    const { value, done } = await lines.read();
+    assert.ok(!done, `the call never started; stderr: ${stderr}`);
+    stderr += value;
+  }
+  return {
+    child,
+    stdout,
+    rest: async () => {
+      for (let read = await lines.read(); !read.done; read = await lines.read()) {
+        stderr += read.value;
+      }
+      return { stderr, code: (await child.status).code };
+    },
+  };
+}
 
 Deno.test("lass chat prints the answer on stdout and the tool calls on stderr, exit 0", async () => {
   const home = await cliHome(chatConfig());
@@ -129,9 +161,7 @@ Deno.test("lass chat whose stdout is closed (| head) stops the turn quietly, exi
     const { code } = await child.status;
     assert.equal(stderr, "", "no stack trace, no message");
     assert.equal(code, 0);
-    const session = JSON.parse(
-      await readFile(join(home.dir, "data", "sessions", "s1.json"), "utf8"),
-    );
+    const session = await storedSession(home, "s1");
     assert.deepEqual(session.messages.map((m: { role: string }) => m.role)[0], "user");
     assert.deepEqual(session.meta?.endings?.["0"], { aborted: true }, JSON.stringify(session));
   } finally {
@@ -142,29 +172,13 @@ Deno.test("lass chat whose stdout is closed (| head) stops the turn quietly, exi
 Deno.test("lass chat stopped by Ctrl-C: the turn ends as aborted in the session, lass: interrupted, exit 130", async () => {
   const home = await cliHome(chatConfig());
   try {
-    const child = spawnLass([
-      "chat",
-      ...home.args,
-      "--session",
-      "s1",
-      "slow count 40 steps of 250 ms",
-    ]);
-    const stdout = new Response(child.stdout).text();
-    const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-    let stderr = "";
-    while (!/^→ demo\.slow_count/m.test(stderr)) {
-      const { value, done } = await lines.read();
-      assert.ok(!done, `the call never started; stderr: ${stderr}`);
-      stderr += value;
-    }
-    child.kill("SIGINT");
-    for (let read = await lines.read(); !read.done; read = await lines.read()) stderr += read.value;
-    assert.equal((await child.status).code, 130, stderr);
+    const running = await chatUntilSlowCall([...home.args, "--session", "s1", SLOW]);
+    running.child.kill("SIGINT");
+    const { stderr, code } = await running.rest();
+    assert.equal(code, 130, stderr);
     assert.match(stderr, /^lass: interrupted$/m);
-    await stdout;
-    const session = JSON.parse(
-      await readFile(join(home.dir, "data", "sessions", "s1.json"), "utf8"),
-    );
+    await running.stdout;
+    const session = await storedSession(home, "s1");
     assert.deepEqual(session.meta?.endings?.["0"], { aborted: true }, JSON.stringify(session));
   } finally {
     await home.close();
@@ -185,9 +199,7 @@ Deno.test("lass chat --session: each message is a turn that sees the ones before
     );
     const again = await runLass(["chat", ...home.args, "--session", "s1", "hello"]);
     assert.equal(again.code, 0, again.stderr);
-    const session = JSON.parse(
-      await readFile(join(home.dir, "data", "sessions", "s1.json"), "utf8"),
-    );
+    const session = await storedSession(home, "s1");
     const users = session.messages.filter((m: { role: string }) => m.role === "user");
     assert.deepEqual(users.map((m: { content: unknown }) => m.content), [ADD, ADD, "hello"]);
     assert.ok(session.messages.some((m: { role: string }) => m.role === "tool"));
@@ -250,20 +262,12 @@ Deno.test("lass chat --url: a server that goes away mid-turn, or one that is not
   const served = await serveLass(home.args);
   let stopped = false;
   try {
-    const child = spawnLass(["chat", "--url", served.url, "slow count 40 steps of 250 ms"]);
-    const stdout = new Response(child.stdout).text();
-    const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-    let stderr = "";
-    while (!/^→ demo\.slow_count/m.test(stderr)) {
-      const { value, done } = await lines.read();
-      assert.ok(!done, `the call never started; stderr: ${stderr}`);
-      stderr += value;
-    }
+    const running = await chatUntilSlowCall(["--url", served.url, SLOW]);
     stopped = true;
     await served.stop();
-    for (let read = await lines.read(); !read.done; read = await lines.read()) stderr += read.value;
-    assert.equal((await child.status).code, 1, stderr);
-    assert.match(await stdout, /Calling `demo__slow_count`/);
+    const { stderr, code } = await running.rest();
+    assert.equal(code, 1, stderr);
+    assert.match(await running.stdout, /Calling `demo__slow_count`/);
     assert.doesNotMatch(stderr, /Uncaught|^\s+at /m, `no stack trace: ${stderr}`);
     assert.match(stderr, /^lass: .+/m);
   } finally {
