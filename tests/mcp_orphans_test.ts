@@ -185,22 +185,28 @@ Deno.test("lass serve with the start task's permissions stops a stdio server and
   }
 });
 
+/**
+ * A config whose active workspace uses `silent`: a stdio server that never answers and appends
+ * its pid to `pidFile` (`exec` keeps the pid the shell wrote).
+ */
+function silentWorkspace(pidFile: string, extra: Record<string, unknown>) {
+  const silent = {
+    id: "silent",
+    name: "Silent",
+    transport: "stdio",
+    command: "sh",
+    args: ["-c", `echo $$ >> '${pidFile}'; exec sleep 600`],
+    ...extra,
+  };
+  const config = configWithServers([silent]);
+  (config.workspaces as { mcpServerIds: string[] }[])[0].mcpServerIds = ["silent"];
+  return config;
+}
+
 for (const era of ["auto", "legacy"] as const) {
   Deno.test(`lass serve stopped while a stdio server is still connecting leaves no process (${era})`, async () => {
     const pidFile = await Deno.makeTempFile({ prefix: "lass-orphans-" });
-    // Never answers; `exec` keeps the pid the shell wrote.
-    const silent = {
-      id: "silent",
-      name: "Silent",
-      transport: "stdio",
-      command: "sh",
-      args: ["-c", `echo $$ >> '${pidFile}'; exec sleep 600`],
-      protocolEra: era,
-      timeoutMs: 120_000,
-    };
-    const config = configWithServers([silent]);
-    (config.workspaces as { mcpServerIds: string[] }[])[0].mcpServerIds = ["silent"];
-    const home = await cliHome(config);
+    const home = await cliHome(silentWorkspace(pidFile, { protocolEra: era, timeoutMs: 120_000 }));
     const lass = await serveLass(home.args);
     let pids: number[] = [];
     try {
@@ -219,17 +225,7 @@ for (const era of ["auto", "legacy"] as const) {
 
 Deno.test("lass check on a stdio server that never answers leaves no process once it exits", async () => {
   const pidFile = await Deno.makeTempFile({ prefix: "lass-orphans-" });
-  const silent = {
-    id: "silent",
-    name: "Silent",
-    transport: "stdio",
-    command: "sh",
-    args: ["-c", `echo $$ >> '${pidFile}'; exec sleep 600`],
-    timeoutMs: 2_000,
-  };
-  const config = configWithServers([silent]);
-  (config.workspaces as { mcpServerIds: string[] }[])[0].mcpServerIds = ["silent"];
-  const home = await cliHome(config);
+  const home = await cliHome(silentWorkspace(pidFile, { timeoutMs: 2_000 }));
   let pids: number[] = [];
   try {
     const ran = await runLass(["check", ...home.args]);
