@@ -64,7 +64,9 @@ function procTable(): ProcessTable | undefined {
 
 /** Whether this process may run `ps` without a permission prompt (Node always may). */
 function mayRunPs(): boolean {
-  const deno = (globalThis as { Deno?: typeof Deno }).Deno;
+  // Typed here: this module is also checked without Deno's types (it runs under Node too).
+  type Permissions = { querySync(query: { name: "run"; command: string }): { state: string } };
+  const deno = (globalThis as { Deno?: { permissions: Permissions } }).Deno;
   return !deno || deno.permissions.querySync({ name: "run", command: "ps" }).state === "granted";
 }
 
