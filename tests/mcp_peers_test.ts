@@ -186,7 +186,7 @@ Deno.test("elicitation defaults are applied; remember: always turns sampling to 
     assert.equal(
       answer.structuredContent.content.name,
       "Ada",
-      "the SDK filled in the schema's defaults",
+      "the schema's defaults are filled in",
     );
     assert.equal(answer.structuredContent.content.subscribe, false);
 

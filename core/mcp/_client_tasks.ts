@@ -35,7 +35,6 @@ import {
   snapshotOf,
   toolResultCodec,
   unwrap,
-  withDefaults,
 } from "./_task_results.ts";
 
 export {
@@ -250,10 +249,11 @@ export class ClientTasks {
     if (this.#session) return this.#session;
     const { handlers, generation, channel } = this.#options;
     const onInputRequest = createApplicationInputHandler({
+      // The interaction registry fills in a form's defaults (`elicitation_form.ts`).
       elicitation: async (request, context) =>
-        withDefaults(
-          request.params,
-          await handlers.elicitation(request.params as never, context.signal ?? neverAborted),
+        await handlers.elicitation(
+          request.params as never,
+          context.signal ?? neverAborted,
         ) as never,
       sampling: async (request, context) =>
         await handlers.sampling(request.params as never, context.signal ?? neverAborted) as never,

@@ -40,25 +40,6 @@ export const toolResultCodec: RuntimeCodec<CallToolResult> = {
   },
 };
 
-/**
- * A form answer with the schema's defaults for the fields it leaves out, as the SDK does for the
- * requests it handles (Lass announces `elicitation.form.applyDefaults`).
- */
-export function withDefaults(params: Record<string, unknown>, answer: unknown): unknown {
-  const result = answer as { action?: string; content?: Record<string, unknown> };
-  if (result?.action !== "accept" || params.mode === "url") return answer;
-  const schema = params.requestedSchema as
-    | { properties?: Record<string, { default?: unknown }> }
-    | undefined;
-  const content = { ...result.content };
-  for (const [name, property] of Object.entries(schema?.properties ?? {})) {
-    if (content[name] === undefined && property?.default !== undefined) {
-      content[name] = property.default;
-    }
-  }
-  return { ...result, content };
-}
-
 /** A task as Lass reports it, from ext-tasks' view of it. */
 export function snapshotOf(view: TaskView): TaskSnapshot {
   return {
