@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { VERSION } from "../core/version.ts";
 import { buildUi } from "../scripts/build_ui.ts";
 import { START_PERMISSIONS } from "../scripts/permissions.ts";
+import { configWithServers } from "./_helpers.ts";
 import { initializeOverStdio, runToEnd, startServer } from "./_process.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -43,19 +44,8 @@ Deno.test("deno task lass works in the folder it is called from: relative paths 
   const name = `task-cwd-${crypto.randomUUID()}.json`;
   const inRepo = new URL(`../${name}`, import.meta.url).pathname;
   try {
-    const config = {
-      llms: [{
-        id: "demo",
-        name: "Demo",
-        provider: "compatible-api",
-        model: "demo",
-        baseURL: "service:demo",
-      }],
-      mcpServers: [],
-      workspaces: [{ id: "here", name: "Here", mcpServerIds: [] }],
-      activeWorkspaceId: "here",
-    };
-    await writeFile(join(dir, name), JSON.stringify(config));
+    // Its workspace `w` tells it from the default config (`playground`).
+    await writeFile(join(dir, name), JSON.stringify(configWithServers([])));
     const deno = new URL("../deno.json", import.meta.url).pathname;
     const ran = await runToEnd(Deno.execPath(), [
       "task",
@@ -80,7 +70,7 @@ Deno.test("deno task lass works in the folder it is called from: relative paths 
     assert.equal(ran.code, 0, ran.stderr);
     assert.deepEqual(
       JSON.parse(ran.stdout).workspaces,
-      ["here"],
+      ["w"],
       "the config of the calling folder",
     );
     await stat(join(dir, "data"));

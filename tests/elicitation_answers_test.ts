@@ -209,29 +209,21 @@ Deno.test("a form's required fields, ranges, formats, enums and multi-selects ar
         { path: "response.content.instruments", message: "must have at least 1 choice" },
       ],
     );
-    const ok = await answer(t, interaction.id, {
-      action: "accept",
-      content: {
-        name: "Ada",
-        agree: false,
-        email: "ada@example.com",
-        homepage: "https://example.com/ada",
-        birthdate: "1815-12-10",
-        hero: "hero-2",
-        fish: ["fish-1", "fish-2"],
-      },
-    });
+    const given = {
+      name: "Ada",
+      agree: false,
+      email: "ada@example.com",
+      homepage: "https://example.com/ada",
+      birthdate: "1815-12-10",
+      hero: "hero-2",
+      fish: ["fish-1", "fish-2"],
+    };
+    const ok = await answer(t, interaction.id, { action: "accept", content: given });
     assert.deepEqual([ok.status, ok.body], [200, { ok: true }]);
     assert.deepEqual(await response, {
       action: "accept",
       content: {
-        name: "Ada",
-        agree: false,
-        email: "ada@example.com",
-        homepage: "https://example.com/ada",
-        birthdate: "1815-12-10",
-        hero: "hero-2",
-        fish: ["fish-1", "fish-2"],
+        ...given,
         integer: 42,
         number: 3.14,
         friend: "Monica",

@@ -1,23 +1,11 @@
 /** Checking an eval against the config: every problem at once, in order, and warnings. */
 import assert from "node:assert/strict";
-import { LassError } from "../core/errors.ts";
 import { checkEval } from "../core/evals/check.ts";
 import { editDistance, inDocumentOrder } from "../core/evals/fields.ts";
 import { prepareEval } from "../core/evals/runner.ts";
 import { chatConfig, DEMO_LLM } from "./_chat.ts";
 import { startService } from "./_helpers.ts";
-
-/** The details of the 400 `run` throws, failing when it does not throw one. */
-function problems(run: () => unknown): { path: string; message: string }[] {
-  try {
-    run();
-  } catch (error) {
-    assert.ok(error instanceof LassError, `a LassError, not ${error}`);
-    assert.equal(error.code, "invalid-request");
-    return error.details ?? [];
-  }
-  assert.fail("the eval was accepted");
-}
+import { problems } from "./_evals.ts";
 
 Deno.test("schema and reference problems are reported together, in the order of the document", async () => {
   const t = await startService({ config: chatConfig() });

@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import type { ChatChunk } from "../core/chat/chunks.ts";
-import { LassError } from "../core/errors.ts";
 import { judge } from "../core/evals/expect.ts";
 import { type EvalFile, evalJsonSchema, parseEval, readEvalText } from "../core/evals/file.ts";
 import { evalJunit } from "../core/evals/junit.ts";
@@ -12,21 +11,10 @@ import { parseShard, shardOf } from "../core/evals/shard.ts";
 import type { EvalProgress } from "../wire/evals.ts";
 import { chatConfig, DEMO_LLM, fakeLlm } from "./_chat.ts";
 import { type Json, startService } from "./_helpers.ts";
+import { problems } from "./_evals.ts";
 import { startFakeVendor } from "./fixtures/fake_vendors.ts";
 
 const EXAMPLE = new URL("../examples/demo.eval.yaml", import.meta.url);
-
-/** The details of the LassError `run` throws, failing when it does not throw one. */
-function problems(run: () => unknown): { path: string; message: string }[] {
-  try {
-    run();
-  } catch (error) {
-    assert.ok(error instanceof LassError, `a LassError, not ${error}`);
-    assert.equal(error.code, "invalid-request");
-    return error.details ?? [];
-  }
-  assert.fail("the eval was accepted");
-}
 
 /** A turn's chunks: tool calls, text, steps and a finish with this many total tokens. */
 function turn(
