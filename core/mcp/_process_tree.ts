@@ -102,15 +102,20 @@ function psTable(): Promise<ProcessTable | undefined> {
   });
 }
 
-/** The source of this process's tables: the first that answers, `/proc` tried first. */
-let chosen: Promise<TableSource | "none"> | undefined;
+/** The source of this process's tables: the first that answered, `/proc` tried first. */
+let chosen: TableSource | "none" | undefined;
 
 /** Reads the process table from `source`, by default from the one chosen for this process. */
 async function readTable(source?: TableSource): Promise<ProcessTable | undefined> {
-  chosen ??= (async () => procTable() ? "proc" : (await psTable()) ? "ps" : "none")();
-  const from = source ?? await chosen;
+  const from = source ?? chosen;
   if (from === "none") return undefined;
-  return from === "proc" ? procTable() : await psTable();
+  if (from) return from === "proc" ? procTable() : await psTable();
+  // The first read chooses, and its table is the answer.
+  const proc = procTable();
+  if (proc) return (chosen = "proc"), proc;
+  const ps = await psTable();
+  chosen = ps ? "ps" : "none";
+  return ps;
 }
 
 /** The living process `pid` and its living descendants in `table`. */
