@@ -2,28 +2,13 @@
 import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import {
+  configWithServers,
   type Json,
   readJsonResponse,
   startService,
   type TestService,
   waitForEvent,
 } from "./_helpers.ts";
-
-/** A small valid config with no tool servers. */
-function baseConfig(): Json {
-  return {
-    llms: [{
-      id: "demo",
-      name: "Demo",
-      provider: "compatible-api",
-      model: "demo",
-      baseURL: "service:demo",
-    }],
-    mcpServers: [],
-    workspaces: [{ id: "w", name: "W", llmId: "demo", mcpServerIds: [] }],
-    activeWorkspaceId: "w",
-  };
-}
 
 /** A tool-server record that no workspace uses. */
 function server(id: string): Json {
@@ -45,7 +30,7 @@ async function putConfig(t: TestService, config: unknown, ifMatch?: string) {
 }
 
 Deno.test("GET /api/config answers the file with a strong ETag that the other reads share", async () => {
-  const t = await startService({ config: baseConfig() });
+  const t = await startService({ config: configWithServers([]) });
   try {
     const response = await t.call("/api/config");
     const etag = response.headers.get("etag")!;
@@ -65,7 +50,7 @@ Deno.test("GET /api/config answers the file with a strong ETag that the other re
     const bootstrap = await t.call("/api/bootstrap").then((r) => r.json());
     assert.equal(bootstrap.configEtag, etag);
 
-    const refused = await putConfig(t, baseConfig(), redactedEtag);
+    const refused = await putConfig(t, configWithServers([]), redactedEtag);
     assert.equal(refused.status, 412, "the redacted export's tag never allows a write");
   } finally {
     await t.close();
@@ -73,7 +58,7 @@ Deno.test("GET /api/config answers the file with a strong ETag that the other re
 });
 
 Deno.test("PUT /api/config with If-Match writes only over the config it names; 412 changes nothing", async () => {
-  const t = await startService({ config: baseConfig() });
+  const t = await startService({ config: configWithServers([]) });
   try {
     const first = await readConfig(t);
     const next = { ...first.config, mcpServers: [server("a")] };
@@ -113,7 +98,7 @@ Deno.test("PUT /api/config with If-Match writes only over the config it names; 4
 });
 
 Deno.test("20 parallel read-modify-write clients with If-Match that retry on 412 keep all 20 servers", async () => {
-  const t = await startService({ config: baseConfig() });
+  const t = await startService({ config: configWithServers([]) });
   try {
     let conflicts = 0;
     const client = async (i: number) => {
@@ -137,7 +122,7 @@ Deno.test("20 parallel read-modify-write clients with If-Match that retry on 412
 });
 
 Deno.test("an edit of the file on disk moves the ETag, so a write based on the old one fails", async () => {
-  const t = await startService({ config: baseConfig() });
+  const t = await startService({ config: configWithServers([]) });
   try {
     const { etag, config } = await readConfig(t);
     const edited = { ...config, mcpServers: [server("from-disk")] };
@@ -157,7 +142,7 @@ Deno.test("an edit of the file on disk moves the ETag, so a write based on the o
 });
 
 Deno.test("with the file watched, an edit on disk changes the ETag that reads answer", async () => {
-  const t = await startService({ config: baseConfig(), watchConfig: true });
+  const t = await startService({ config: configWithServers([]), watchConfig: true });
   try {
     const { etag, config } = await readConfig(t);
     const changed = waitForEvent(
