@@ -11,7 +11,7 @@ import { reportAction } from "./a2ui_api.ts";
 import { type A2uiClientAction, SurfaceView } from "./a2ui_surface.tsx";
 import { headingRepeats } from "./a2ui_title.ts";
 import { themeOf, workspaceIdOf } from "./a2ui_theme.ts";
-import type { ToolUiProps } from "./render.tsx";
+import type { ToolUiProps } from "./types.ts";
 
 /** Sources of tool calls that are not tool servers (see `ToolCallView.source`). */
 const NOT_SERVERS = new Set(["ui", "skills", "agent", ""]);

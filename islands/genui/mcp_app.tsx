@@ -10,7 +10,7 @@ import { sandboxOrigin } from "./mcp_api.ts";
 import { type AppStatus, startAppSession } from "./mcp_app_session.ts";
 import { LinkConsent, LinkRequests } from "./mcp_consent.tsx";
 import { BridgeLog, BridgeLogView } from "./mcp_log.tsx";
-import type { ToolUiProps } from "./render.tsx";
+import type { ToolUiProps } from "./types.ts";
 
 type AppUi = Extract<ToolUi, { kind: "mcp-app" }>;
 

@@ -12,7 +12,7 @@ import { LinkConsent, LinkRequests } from "./mcp_consent.tsx";
 import { BridgeLog, BridgeLogView } from "./mcp_log.tsx";
 import { type LegacyResource, readLegacyResource } from "./mcp_ui_resource.ts";
 import { startLegacySession } from "./mcp_ui_session.ts";
-import type { ToolUiProps } from "./render.tsx";
+import type { ToolUiProps } from "./types.ts";
 
 type LegacyUi = Extract<ToolUi, { kind: "mcp-ui" }>;
 type Shown = LegacyResource & { view: { kind: "html" | "url" } };

@@ -6,21 +6,9 @@ import { signal } from "@preact/signals";
 import type { ComponentType } from "preact";
 import { useContext } from "preact/hooks";
 import { ChatContext } from "../chat/context.ts";
-import type { Chat } from "../chat/controller.ts";
 import type { ToolCallView, ToolResultView } from "../chat/model.ts";
 import type { ToolUi } from "../../wire/chat.ts";
-
-/** What every renderer gets. */
-export interface ToolUiProps {
-  /** The result's UI (whole: a stored session keeps it; see `core/chat/tool_details.ts`). */
-  ui: ToolUi;
-  call: ToolCallView;
-  result: ToolResultView;
-  /** The run that made the call, when known. */
-  runId?: string;
-  /** The open chat (to continue it with a user turn), `null` outside a chat page. */
-  chat: Chat | null;
-}
+import type { ToolUiProps } from "./types.ts";
 
 type RendererModule = { default: ComponentType<ToolUiProps> };
 
