@@ -5,7 +5,7 @@ import { CheckActions, CheckButton, ListTest, useCheck } from "./checks.tsx";
 import { CheckField, LinesField, SelectField, TextField } from "./fields.tsx";
 import { MoreErrors, setField } from "./form.tsx";
 import { type EditorProps, RecordSection } from "./kit.tsx";
-import type { SectionProps } from "./page.tsx";
+import type { SectionProps } from "./types.ts";
 
 const PROTOCOLS: [string, string][] = [["a2a", "A2A"], ["ag-ui", "AG-UI"]];
 

@@ -10,7 +10,7 @@ import { SourceField } from "./choices.tsx";
 import { JsonField, TextField } from "./fields.tsx";
 import { MoreErrors, type RecordDraft } from "./form.tsx";
 import { type EditorProps, RecordSection, recordsOf } from "./kit.tsx";
-import type { SectionProps } from "./page.tsx";
+import type { SectionProps } from "./types.ts";
 
 function Editor({ draft, original }: EditorProps) {
   const preview = useCheck(previewCatalog, {

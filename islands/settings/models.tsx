@@ -13,7 +13,7 @@ import {
   withProvider,
 } from "./models_api.ts";
 import { probeSentence, ProfileChecksPanel, useProfileChecks } from "./models_probe.tsx";
-import type { SectionProps } from "./page.tsx";
+import type { SectionProps } from "./types.ts";
 
 /** What the API key field says: where a key comes from when it is empty, and whether it is set. */
 function keyHint(provider: string, apiKey: unknown) {

@@ -8,12 +8,8 @@ import { ModelsSection } from "./models.tsx";
 import { RawConfigSection } from "./raw.tsx";
 import { ServersSection } from "./servers.tsx";
 import { SkillsSection } from "./skills.tsx";
+import type { SectionProps } from "./types.ts";
 import { WorkspacesSection } from "./workspaces.tsx";
-
-/** What a section page gets: the record id in the URL (`new` for a new one), if any. */
-export interface SectionProps {
-  selected?: string;
-}
 
 const SECTIONS: [slug: string, label: string, ComponentType<SectionProps>][] = [
   ["models", "Models", ModelsSection],

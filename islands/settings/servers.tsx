@@ -3,10 +3,10 @@ import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { followServers, serversError } from "../tool_servers.ts";
 import { RecordSection } from "./kit.tsx";
-import type { SectionProps } from "./page.tsx";
 import { ServerEditor } from "./servers_editor.tsx";
 import { ImportServers } from "./servers_import.tsx";
 import { ServerActions, ServerSummary } from "./servers_status.tsx";
+import type { SectionProps } from "./types.ts";
 
 /** The tool servers section. */
 export function ServersSection({ selected }: SectionProps) {

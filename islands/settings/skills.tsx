@@ -5,10 +5,10 @@ import { SourceField } from "./choices.tsx";
 import { TextField } from "./fields.tsx";
 import { MoreErrors, type RecordDraft, setField } from "./form.tsx";
 import { type EditorProps, RecordSection } from "./kit.tsx";
-import type { SectionProps } from "./page.tsx";
 import { previewSkill } from "./skills_api.ts";
 import { DiscoverSkills } from "./skills_discover.tsx";
 import { SkillPreviewView } from "./skills_preview.tsx";
+import type { SectionProps } from "./types.ts";
 import { CodeText } from "../code_text.tsx";
 
 /** What a new inline skill starts with. */

@@ -6,8 +6,8 @@ import { ChecklistField } from "./choices.tsx";
 import { CheckField, LinesField, SelectField, TextField } from "./fields.tsx";
 import type { RecordDraft } from "./form.tsx";
 import { type EditorProps, RecordSection, writeConfig } from "./kit.tsx";
-import type { SectionProps } from "./page.tsx";
 import { GenerativeUiFields } from "./workspaces_genui.tsx";
+import type { SectionProps } from "./types.ts";
 
 function Editor({ draft }: EditorProps) {
   const config = bootstrap.value?.config;
