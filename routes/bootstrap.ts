@@ -1,6 +1,6 @@
 /** `GET /api/bootstrap`: everything a client needs to draw the settings and chat on first load. */
 import { PROVIDER_PRESETS } from "../core/llm/presets.ts";
-import type { CatalogSummary } from "../core/genui/catalog.ts";
+import type { CatalogSummary } from "../wire/catalogs.ts";
 import type { Service } from "../core/service.ts";
 import type { Routes } from "./context.ts";
 import { respond } from "./http.ts";

@@ -1,7 +1,7 @@
 /** Export: a workspace as code that runs outside Lass (`POST /api/export`). */
 import { z } from "zod";
 import { LassError } from "../core/errors.ts";
-import { EXPORT_TARGETS } from "../core/export/targets.ts";
+import { EXPORT_TARGETS } from "../wire/export.ts";
 import { readBody } from "./body.ts";
 import type { Routes } from "./context.ts";
 import { json } from "./http.ts";

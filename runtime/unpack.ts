@@ -10,6 +10,7 @@
  * loaded only to pack and unpack, so that the loader of a run that finds its folder loads no Node
  * module.
  */
+import type { BundleInfo } from "../core/export/demo_command.ts";
 
 /**
  * Where the payload starts: a comment at the end of the file. The loader's code holds this text
@@ -25,14 +26,6 @@ export type PayloadFiles = Record<string, string>;
 
 /** A path the payload may name: one or two plain names, never `.` or `..`. */
 const PAYLOAD_PATH = /^(?!\.{1,2}(?:\/|$))[\w.-]+(?:\/(?!\.{1,2}$)[\w.-]+)?$/;
-
-/** A bundle as its unpacked entry learns of it. */
-export interface BundleInfo {
-  /** The bundle's own file (`dist/lass.js`). */
-  url: string;
-  /** The permission flags a `deno run` of the bundle needs to find or unpack its modules. */
-  permissions: string[];
-}
 
 /** How the unpacked entry is started. */
 export type BundleStart = (bundle: BundleInfo) => Promise<unknown>;

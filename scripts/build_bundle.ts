@@ -51,9 +51,8 @@ const EMBED_UI = `useEmbeddedUi(async () => (await import("./embedded_ui.ts")).E
  * The entry of the split build that `dist/lass.js` carries: the command line, with the web UI
  * from the `ui/` folder unpacked beside it. Named so that its bundle is the payload's entry.
  */
-const CLI_MODULE = `${HEADER}import type { BundleInfo } from "../../runtime/unpack.ts";
-import { useUiFolder } from "../../routes/assets.ts";
-import { useUnpackedBundle } from "../../core/export/demo_command.ts";
+const CLI_MODULE = `${HEADER}import { useUiFolder } from "../../routes/assets.ts";
+import { type BundleInfo, useUnpackedBundle } from "../../core/export/demo_command.ts";
 import { runCli } from "../../main.ts";
 
 /** Runs the command line on \`Deno.args\`, told by the loader where its bundle is. */

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseConfig } from "../core/config/schema.ts";
 import { demoServerCommand } from "../core/export/demo_command.ts";
-import { EXPORT_TARGETS } from "../core/export/targets.ts";
+import { EXPORT_TARGETS } from "../wire/export.ts";
 import { PINNED_VERSIONS } from "../core/export/versions.ts";
 import { toolInfo } from "../core/mcp/state.ts";
 import { modelToolName } from "../core/mcp/tool_names.ts";

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { EXPORT_TARGETS } from "../core/export/targets.ts";
+import { EXPORT_TARGETS } from "../wire/export.ts";
 import { screenshot, skipBrowser, startUi, waitForCount, withToken } from "./_browser.ts";
 import { chatConfig } from "./_chat.ts";
 import { bannerCatalog } from "./_genui.ts";

@@ -9,13 +9,22 @@ export type {
   ServiceConfigInput,
   Workspace,
 } from "../core/config/schema.ts";
-export type { ProviderPreset } from "../core/llm/presets.ts";
 export type { ServerStatus, ToolInfo, ToolServerState } from "../core/mcp/state.ts";
-export type { SkillSummary } from "../core/skills/skill.ts";
 import type { ServiceConfigInput } from "../core/config/schema.ts";
-import type { ProviderPreset } from "../core/llm/presets.ts";
 import type { ToolServerState } from "../core/mcp/state.ts";
-import type { SkillSummary } from "../core/skills/skill.ts";
+import type { CatalogSummary } from "./catalogs.ts";
+import type { SkillSummary } from "./skills.ts";
+
+/** What the settings page offers for one provider kind. */
+export interface ProviderPreset {
+  label: string;
+  baseURL?: string;
+  /** Environment variables this provider reads, the API key first. */
+  envKeys: string[];
+  /** The variables an API key is read from when a profile gives none, in order. */
+  keyEnv?: string[];
+  models?: string[];
+}
 
 /** Everything a client needs to draw the settings and chat on first load. */
 export interface Bootstrap {
@@ -32,7 +41,7 @@ export interface Bootstrap {
   env: { detected: string[] };
   mcp: ToolServerState[];
   skills: SkillSummary[];
-  catalogs: { id: string; name: string; errors: string[] }[];
+  catalogs: CatalogSummary[];
   /**
    * Where MCP Apps and MCP-UI resources are shown: the origin of the sandbox port (a proxy page
    * only, no API). Absent when Lass runs without one (e.g. the handler mounted elsewhere).

@@ -3,13 +3,14 @@ import { EventType } from "@ag-ui/client";
 import type { EnvLookup } from "../config/env_refs.ts";
 import type { ChatChunk, ChatUsage } from "../chat/chunks.ts";
 import { shownOutput } from "../chat/tool_output.ts";
+import type { AgentProbe } from "../../wire/agents.ts";
 import { withResolvedUrl } from "./_agent_url.ts";
 import { threadIdOf, toAguiMessages, TurnMessages } from "./_agui_messages.ts";
 import { addUsage, type AgentCall, agentRun, runErrorMessage, runInput } from "./_agui_run.ts";
 import { stateOf } from "./_agui_state.ts";
 import { runEvents } from "./_agui_stream.ts";
 import { frontendTools, runFrontendTool } from "./_agui_tools.ts";
-import type { AgentConfig, AgentProbe, AgentTurnInput, AgentTurnResult } from "./types.ts";
+import type { AgentConfig, AgentTurnInput, AgentTurnResult } from "./types.ts";
 
 /** What the probe says to the agent. */
 const PROBE_TEXT = "Hello! This is a connection test from Lass.";

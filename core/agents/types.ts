@@ -42,16 +42,3 @@ export interface AgentTurnResult {
  * message is one sentence a person understands.
  */
 export type AgentTurn = (input: AgentTurnInput) => AsyncGenerator<ChatChunk, AgentTurnResult>;
-
-/** The answer of `POST /api/agents/test`. */
-export interface AgentProbe {
-  ok: boolean;
-  latencyMs: number;
-  /** A2A: the agent card. */
-  card?: unknown;
-  /** AG-UI: the event types seen, in order. */
-  events?: string[];
-  /** The reply text. */
-  text?: string;
-  error?: string;
-}

@@ -2,12 +2,8 @@
 import { dynamicTool, jsonSchema, type Tool, type ToolSet } from "ai";
 import type { Workspace } from "../config/schema.ts";
 import { offerFor, type UiOffer, uiSettings } from "../genui/offer.ts";
-import {
-  type RenderToolDefinition,
-  renderToolDefinition,
-  resultText,
-} from "../genui/render_tool.ts";
-import type { SurfaceResult } from "../genui/surface.ts";
+import type { RenderToolDefinition, SurfaceResult } from "../../wire/genui.ts";
+import { renderToolDefinition, resultText } from "../genui/render_tool.ts";
 import { SurfaceIds } from "../genui/surface_ids.ts";
 import { RENDER_TOOL_MARK } from "../llm/demo_model.ts";
 import type { Service } from "../service.ts";

@@ -1,20 +1,9 @@
 /** Config values as exports write them: literal text and environment variables, never a literal secret. */
+import type { ExportEnvVar } from "../../wire/export.ts";
 import { readArg, redactUrl } from "../config/redact.ts";
 
 /** One part of an exported value: literal text, or the value of an environment variable. */
 export type Piece = string | { env: string };
-
-/** A variable the exported code or file reads. */
-export interface ExportEnvVar {
-  name: string;
-  /** What it is for, e.g. `API key of model profile "GPT"`. */
-  description: string;
-  /**
-   * The config held a literal value here, which the export left out: the variable must be set.
-   * `false`: the config already referred to this variable.
-   */
-  replacesLiteral: boolean;
-}
 
 const WHOLE = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
 const INTERPOLATED = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;

@@ -16,7 +16,6 @@ import {
   argValues,
   envName,
   EnvVars,
-  type ExportEnvVar,
   isLiteral,
   type Piece,
   plainValue,
@@ -40,20 +39,6 @@ export interface ExportSource {
   skill: (id: string) => LoadedSkill | undefined;
   /** How exported code starts Lass's built-in demo tool server over stdio. */
   demoServer: CommandLine;
-}
-
-/** What an export produces: `POST /api/export` answers with it. */
-export interface ExportResult {
-  /** The file's text. */
-  code: string;
-  /** A name to save it under. */
-  filename: string;
-  /** npm packages the code imports, with the exact versions it pins. */
-  dependencies: Record<string, string>;
-  /** The environment variables it reads. */
-  env: ExportEnvVar[];
-  /** What did not carry over, as sentences. */
-  notes: string[];
 }
 
 /** `auto` runs a tool call, `ask` waits for a yes. */

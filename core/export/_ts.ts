@@ -1,5 +1,6 @@
 /** Writing TypeScript source: literals, env lookups, object literals, the header, and the helpers both code targets share. */
-import type { ExportEnvVar, Piece } from "./_env.ts";
+import type { ExportEnvVar } from "../../wire/export.ts";
+import type { Piece } from "./_env.ts";
 import type { ApprovalMode, WorkspacePlan } from "./_plan.ts";
 
 /** A string literal. */

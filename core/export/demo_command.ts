@@ -1,8 +1,15 @@
 /** How exported code starts Lass's built-in demo tool server: Lass's own CLI, `demo-server` over stdio. */
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import type { BundleInfo } from "../../runtime/unpack.ts";
 import type { CommandLine } from "./_plan.ts";
+
+/** A bundle (`dist/lass.js`) as its unpacked entry learns of it from the loader. */
+export interface BundleInfo {
+  /** The bundle's own file. */
+  url: string;
+  /** The permission flags a `deno run` of the bundle needs to find or unpack its modules. */
+  permissions: string[];
+}
 
 /** The `dist/lass.js` this process runs from, its modules unpacked from a cache folder. */
 let unpackedBundle: BundleInfo | undefined;

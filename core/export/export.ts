@@ -1,13 +1,12 @@
 /** Exports a workspace as code that runs outside Lass: an AI SDK script, a LangChain agent, a `.mcp.json` or a `service.json`. */
-import { type ExportResult, type ExportSource, planWorkspace } from "./_plan.ts";
+import type { ExportResult, ExportTarget } from "../../wire/export.ts";
+import { type ExportSource, planWorkspace } from "./_plan.ts";
 import { generateGraphA } from "./graph_a.ts";
 import { generateMcpJson } from "./mcp_json.ts";
 import { generateSdkA } from "./sdk_a.ts";
 import { generateServiceJson } from "./service_json.ts";
-import type { ExportTarget } from "./targets.ts";
 
-export type { ExportResult, ExportSource } from "./_plan.ts";
-export type { ExportEnvVar } from "./_env.ts";
+export type { ExportSource } from "./_plan.ts";
 
 /**
  * Generates one target for one workspace. Secrets never appear in the output: references become

@@ -1,6 +1,7 @@
 /** The `graph-a` export: one TypeScript file that runs the workspace as a LangChain agent (`createAgent`) with MCP tools. */
 import { modelCode } from "./_graph_a_model.ts";
-import type { ExportResult, ServerPlan, WorkspacePlan } from "./_plan.ts";
+import type { ExportResult } from "../../wire/export.ts";
+import type { ServerPlan, WorkspacePlan } from "./_plan.ts";
 import {
   approvalLiteral,
   arrayLiteral,

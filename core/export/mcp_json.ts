@@ -1,12 +1,7 @@
 /** The `mcp-json` export: the workspace's tool servers as a Claude Code `.mcp.json` (`{"mcpServers": {...}}`). */
+import type { ExportResult } from "../../wire/export.ts";
 import { braceNotation, EnvVars, type Piece } from "./_env.ts";
-import {
-  type ExportResult,
-  type ExportSource,
-  findWorkspace,
-  planServers,
-  type ServerPlan,
-} from "./_plan.ts";
+import { type ExportSource, findWorkspace, planServers, type ServerPlan } from "./_plan.ts";
 
 /** One entry of `mcpServers`: stdio `command/args/env/cwd`, remote `type/url/headers`. */
 function entryOf(server: ServerPlan): Record<string, unknown> {

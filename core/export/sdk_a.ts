@@ -1,6 +1,7 @@
 /** The `sdk-a` export: one TypeScript file that runs the workspace with the AI SDK and `@ai-sdk/mcp`. */
 import { usesAzureDeployments } from "../llm/connection.ts";
-import type { ExportResult, ServerPlan, WorkspacePlan } from "./_plan.ts";
+import type { ExportResult } from "../../wire/export.ts";
+import type { ServerPlan, WorkspacePlan } from "./_plan.ts";
 import { PLACEHOLDER_BASE_URL, PLACEHOLDER_ENV } from "./_plan.ts";
 import {
   approvalLiteral,

@@ -14,7 +14,8 @@ import {
   secretValue,
   urlValue,
 } from "./_env.ts";
-import { type ExportResult, type ExportSource, findWorkspace, profileOf } from "./_plan.ts";
+import type { ExportResult } from "../../wire/export.ts";
+import { type ExportSource, findWorkspace, profileOf } from "./_plan.ts";
 
 type Json = Record<string, unknown>;
 

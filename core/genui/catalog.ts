@@ -1,4 +1,5 @@
 /** What Lass knows about a component catalog once it is loaded; no SDK is imported here. */
+import type { CatalogSummary, CatalogView } from "../../wire/catalogs.ts";
 
 /** The catalog id of the A2UI v0.9 basic catalog, Lass's standard catalog. */
 export const BASIC_CATALOG_ID = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
@@ -14,44 +15,6 @@ export const MAX_CATALOG_BYTES = 2 * 1024 * 1024;
 
 /** How long fetching a catalog URL may take. */
 export const CATALOG_FETCH_TIMEOUT_MS = 10_000;
-
-/** Where a catalog came from. */
-export type CatalogSource = "standard" | "path" | "url" | "inline";
-
-/** One component of a catalog, as `GET /api/catalogs` lists it. */
-export interface CatalogComponent {
-  name: string;
-  description?: string;
-  /**
-   * The JSON Schema of the component's properties (without `id` and `component`), standalone:
-   * the A2UI common types appear as `$ref`s to `common_types.json` of v0.9.
-   */
-  schema: Record<string, unknown>;
-}
-
-/** A loaded catalog, as `GET /api/catalogs` and `POST /api/catalogs/preview` answer. */
-export interface CatalogView {
-  /** The record id; `standard` for the standard catalog. */
-  id: string;
-  name: string;
-  /** The A2UI catalog id (a URI) that `createSurface` names; empty when it could not be read. */
-  catalogId: string;
-  source: CatalogSource;
-  /** The resolved file path or the URL (env references unresolved), for path and url catalogs. */
-  location?: string;
-  components: CatalogComponent[];
-  /** The names of the catalog's functions. */
-  functions: string[];
-  /** Why the catalog or some of its components cannot be used; the rest still can. */
-  errors: string[];
-}
-
-/** What bootstrap lists per catalog. */
-export interface CatalogSummary {
-  id: string;
-  name: string;
-  errors: string[];
-}
 
 /**
  * The validator of one component, from `@a2ui/web_core` (a zod 3 schema), kept opaque here so

@@ -1,5 +1,6 @@
 /** One example of a catalog component, built from its JSON Schema, for component previews. */
-import { type CatalogComponent, commonTypeOf } from "./catalog.ts";
+import type { CatalogComponent } from "../../wire/catalogs.ts";
+import { commonTypeOf } from "./catalog.ts";
 
 type Json = Record<string, unknown>;
 

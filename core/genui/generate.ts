@@ -9,7 +9,8 @@ import { describeModelError } from "../llm/failures.ts";
 import { configuredModel } from "../llm/providers.ts";
 import type { Service } from "../service.ts";
 import { offerFor } from "./offer.ts";
-import { type Problem, SurfaceIds, type SurfaceResult } from "./surface.ts";
+import type { SurfaceProblem, SurfaceResult } from "../../wire/genui.ts";
+import { SurfaceIds } from "./surface_ids.ts";
 
 /** How long a generation may take in all. */
 export const GENERATE_TIMEOUT_MS = 120_000;
@@ -24,7 +25,7 @@ export interface GeneratedUi {
   title?: string;
   messages: unknown[];
   /** The problems of the last render call (repaired ones when it succeeded). */
-  problems: Problem[];
+  problems: SurfaceProblem[];
   /** What the model wrote besides the tool calls. */
   text: string;
   usage: ChatUsage;

@@ -6,9 +6,9 @@ import { STANDARD_CATALOG_ID } from "../config/schema.ts";
 import { type EnvLookup, resolveEnvRef } from "../config/env_refs.ts";
 import type { FileSystem } from "../files.ts";
 import { type PathBase, resolveUserPath } from "../skills/paths.ts";
+import type { CatalogComponent } from "../../wire/catalogs.ts";
 import {
   CATALOG_FETCH_TIMEOUT_MS,
-  type CatalogComponent,
   type ComponentValidator,
   type LoadedCatalog,
   MAX_CATALOG_BYTES,

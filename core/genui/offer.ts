@@ -1,15 +1,10 @@
 /** What a workspace's render tool offers: its settings resolved, and the allowed components per catalog. */
 import { CONFIG_DEFAULTS, type Workspace } from "../config/schema.ts";
+import type { UiExample } from "../../wire/genui.ts";
 import type { LoadedCatalog } from "./catalog.ts";
 
 /** The `generativeUi` object of a workspace, with its defaults. */
 type Settings = Exclude<Workspace["generativeUi"], boolean>;
-
-/** One example the model is shown. */
-export interface UiExample {
-  prompt?: string;
-  input: Record<string, unknown>;
-}
 
 /** A catalog as one workspace offers it: only the allowed components. */
 export interface OfferedCatalog {

@@ -5,7 +5,8 @@ import type { ConfigStore } from "../config/store.ts";
 import type { EventBus } from "../events.ts";
 import type { FileSystem } from "../files.ts";
 import type { PathBase } from "../skills/paths.ts";
-import { type CatalogSummary, type LoadedCatalog, summaryOf } from "./catalog.ts";
+import type { CatalogSummary } from "../../wire/catalogs.ts";
+import { type LoadedCatalog, summaryOf } from "./catalog.ts";
 import type { CatalogRecord, LoadDeps } from "./load.ts";
 
 /** What a {@link CatalogRegistry} needs. */

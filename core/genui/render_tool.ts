@@ -1,29 +1,15 @@
 /** The render tool a workspace offers the model: its name, description, input schema and instructions. */
-import { type CatalogComponent, commonTypeOf } from "./catalog.ts";
-import type { UiExample, UiOffer } from "./offer.ts";
-import type { Problem, SurfaceResult } from "./surface.ts";
+import type { CatalogComponent } from "../../wire/catalogs.ts";
+import { commonTypeOf } from "./catalog.ts";
+import type {
+  RenderToolDefinition,
+  SurfaceProblem,
+  SurfaceResult,
+  ToolComponent,
+  UiExample,
+} from "../../wire/genui.ts";
+import type { UiOffer } from "./offer.ts";
 import { demoUiInput } from "../llm/_demo_script.ts";
-
-/** One component as the model is told about it. */
-export interface ToolComponent {
-  name: string;
-  catalogId: string;
-  description?: string;
-  /** The line of the instructions that lists its properties. */
-  signature: string;
-}
-
-/** Exactly what the model is sent for the render tool (`GET /api/ui/tool`). */
-export interface RenderToolDefinition {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  /** The section added to the system prompt. */
-  instructions: string;
-  components: ToolComponent[];
-  /** The example inputs the instructions show the model. */
-  examples: UiExample[];
-}
 
 type Json = Record<string, unknown>;
 
@@ -245,7 +231,7 @@ function defaultExampleFits(offer: UiOffer): boolean {
 }
 
 /** A problem as one line the model reads. */
-function problemLine(problem: Problem): string {
+function problemLine(problem: SurfaceProblem): string {
   return `- ${problem.path || "/"} (${problem.code}): ${problem.message}`;
 }
 

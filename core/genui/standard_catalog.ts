@@ -4,7 +4,8 @@
  * and describing the render tool load nothing heavy. Its validators load with the first surface.
  */
 import view from "../../schema/standard_catalog.json" with { type: "json" };
-import type { CatalogView, ComponentValidators, LoadedCatalog } from "./catalog.ts";
+import type { CatalogView } from "../../wire/catalogs.ts";
+import type { ComponentValidators, LoadedCatalog } from "./catalog.ts";
 
 /** The standard catalog: the committed view, with validators from `@a2ui/web_core` on demand. */
 export const standardCatalog: LoadedCatalog = {

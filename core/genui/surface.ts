@@ -2,6 +2,7 @@
  * The render tool's input, checked and expanded: a compact surface (components, data, optional
  * id and title) becomes A2UI v0.9 messages, or a list of problems the model can fix.
  */
+import type { SurfaceProblem, SurfaceResult } from "../../wire/genui.ts";
 import { A2UI_VERSION } from "./catalog.ts";
 import type { OfferedCatalog, UiOffer } from "./offer.ts";
 import {
@@ -22,26 +23,6 @@ export { MAX_DEPTH, pointer, SurfaceIds };
 /** The most components one surface may have. */
 export const MAX_COMPONENTS = 1000;
 
-/** What is wrong with an input, at a JSON pointer into it; `repaired` when Lass fixed it. */
-export interface Problem {
-  code: string;
-  path: string;
-  message: string;
-  repaired?: true;
-}
-
-/** The outcome of expanding one input. */
-export interface SurfaceResult {
-  /** True when nothing is left unrepaired; then `messages` is non-empty. */
-  ok: boolean;
-  /** The surface's id, unique among those `ids` gave out; when not `ok`, the requested one or "". */
-  surfaceId: string;
-  catalogId?: string;
-  title?: string;
-  messages: unknown[];
-  problems: Problem[];
-}
-
 const TOP_LEVEL = new Set(["surfaceId", "title", "catalogId", "components", "data"]);
 const SURFACE_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 
@@ -56,7 +37,7 @@ export async function expandSurface(
   offer: UiOffer,
   ids: SurfaceIds = new SurfaceIds(),
 ): Promise<SurfaceResult> {
-  const problems: Problem[] = [];
+  const problems: SurfaceProblem[] = [];
   const repair = offer.repair;
   const report = (code: string, path: string, message: string, repaired = false) => {
     problems.push({ code, path, message, ...(repaired && { repaired: true as const }) });

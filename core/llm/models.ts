@@ -1,4 +1,5 @@
 /** `POST /api/llm/models`: the models a profile's provider offers, from the vendor's own list endpoint. */
+import type { ModelInfo, ModelList } from "../../wire/models.ts";
 import type { EnvLookup } from "../config/env_refs.ts";
 import type { LlmProfile, Provider } from "../config/schema.ts";
 import {
@@ -9,23 +10,6 @@ import {
   vendorMessage,
 } from "./failures.ts";
 import { type Connection, connectionOf, usesAzureDeployments } from "./connection.ts";
-
-/** One model of a provider's list. */
-export interface ModelInfo {
-  id: string;
-  name?: string;
-  /** ISO 8601, when the vendor says. */
-  created?: string;
-  ownedBy?: string;
-  /** Bytes on disk (Ollama). */
-  size?: number;
-}
-
-/** The answer of a model list; `error` when the vendor could not be asked. */
-export interface ModelList {
-  models: ModelInfo[];
-  error?: string;
-}
 
 /** One list request and how to read its answer. */
 interface ListRequest {

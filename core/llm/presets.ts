@@ -1,16 +1,6 @@
 /** Provider presets shown by the settings UI: label, default base URL, env keys and suggested models. */
+import type { ProviderPreset } from "../../wire/bootstrap.ts";
 import type { Provider } from "../config/schema.ts";
-
-/** What the UI needs to know to offer one provider kind. */
-export interface ProviderPreset {
-  label: string;
-  baseURL?: string;
-  /** Environment variables this provider reads, the API key first. */
-  envKeys: string[];
-  /** The variables an API key is read from when a profile gives none, in order. */
-  keyEnv?: string[];
-  models?: string[];
-}
 
 /** One preset per provider kind. */
 export const PROVIDER_PRESETS: Readonly<Record<Provider, ProviderPreset>> = {

@@ -4,14 +4,7 @@ import type { EnvLookup } from "../config/env_refs.ts";
 import type { LlmProfile } from "../config/schema.ts";
 import { describeModelError } from "./failures.ts";
 import { resolveModel } from "./providers.ts";
-
-/** The answer of a profile test. */
-export interface ProbeResult {
-  ok: boolean;
-  latencyMs: number;
-  text?: string;
-  error?: string;
-}
+import type { ProfileProbe } from "../../wire/models.ts";
 
 /** The prompt of the test: short, so the answer costs next to nothing. */
 const PROBE_PROMPT = "Reply with the single word OK.";
@@ -21,7 +14,7 @@ export async function testProfile(
   profile: LlmProfile,
   env: EnvLookup,
   options: { timeoutMs?: number } = {},
-): Promise<ProbeResult> {
+): Promise<ProfileProbe> {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const started = performance.now();
   const latencyMs = () => Math.round(performance.now() - started);

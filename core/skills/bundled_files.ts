@@ -1,7 +1,7 @@
 /** The files bundled in a skill folder: listed without reading them, and read one at a time, safely. */
 import { isAbsolute, join, posix, sep, win32 } from "node:path";
 import type { FileSystem } from "../files.ts";
-import type { SkillFile } from "./skill.ts";
+import type { SkillFile } from "../../wire/skills.ts";
 
 /** Folders that never hold skill resources. */
 const SKIPPED = new Set([".git", "node_modules"]);

@@ -3,6 +3,7 @@ import { basename, dirname, join } from "node:path";
 import { LassError } from "../errors.ts";
 import type { FileSystem } from "../files.ts";
 import { loadSkill } from "./load.ts";
+import type { DiscoveredSkill } from "../../wire/skills.ts";
 
 /** Folders that hold dependencies, build output or version control, never skills of their own. */
 const SKIPPED = new Set([
@@ -43,18 +44,6 @@ const CONVENTIONAL = [
   ".goose/skills",
   "skills",
 ];
-
-/** One skill a walk found. */
-export interface DiscoveredSkill {
-  name: string;
-  description: string;
-  /** The skill folder, absolute. */
-  path: string;
-  errors: string[];
-  warnings: string[];
-  /** Another skill of the same name was found before this one, and wins. */
-  shadowed?: true;
-}
 
 /** Bounds of {@link discoverSkills}. */
 export interface DiscoverLimits {

@@ -7,7 +7,8 @@ import type { ReadOptions, SkillFileRead } from "./bundled_files.ts";
 import type { Discovery } from "./discover.ts";
 import type { SkillRecord } from "./load.ts";
 import { type PathBase, resolveUserPath } from "./paths.ts";
-import { type LoadedSkill, type SkillSummary, summaryOf } from "./skill.ts";
+import { type LoadedSkill, summaryOf } from "./skill.ts";
+import type { SkillSummary } from "../../wire/skills.ts";
 
 /** What a {@link SkillRegistry} needs. */
 export interface SkillRegistryOptions {
