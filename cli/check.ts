@@ -2,6 +2,7 @@
 import type { CheckReport } from "../core/checks.ts";
 import type { JUnitCase } from "../core/junit.ts";
 import { LassError } from "../core/errors.ts";
+import { plural } from "../wire/words.ts";
 import { CliError } from "./errors.ts";
 import { writeReportFile } from "./output.ts";
 import {
@@ -13,7 +14,6 @@ import {
 } from "./options.ts";
 import { Spinner } from "./spinner.ts";
 import { table } from "./table.ts";
-import { plural } from "../islands/format.ts";
 
 /** The help of `lass check`. */
 export const CHECK_HELP = `Usage: lass check [--workspace <id> | --all] [--junit <file>] [--json]

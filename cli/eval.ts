@@ -3,13 +3,13 @@ import { percent } from "../core/evals/junit.ts";
 import type { EvalReport } from "../core/evals/report.ts";
 import { LassError } from "../core/errors.ts";
 import type { EvalProgress } from "../wire/evals.ts";
+import { plural } from "../wire/words.ts";
 import { CliError } from "./errors.ts";
 import { followInterrupt } from "./interrupt.ts";
 import { writeReportFile } from "./output.ts";
 import { COMMON_HELP, openLass, parseFlags, RUN_ONCE } from "./options.ts";
 import { Spinner } from "./spinner.ts";
 import { table } from "./table.ts";
-import { plural } from "../islands/format.ts";
 
 /** The help of `lass eval`. */
 export const EVAL_HELP = `Usage: lass eval <file.eval.yaml|json> [options]

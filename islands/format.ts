@@ -11,11 +11,6 @@ export function showValue(value: unknown): string {
   }
 }
 
-/** `1 model`, `2 models`; `many` for words whose plural is not `<word>s`. */
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
-
 /** `850 ms`, `1.2 s`, `2 min 5 s`. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;

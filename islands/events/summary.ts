@@ -1,5 +1,6 @@
 /** One line that says what an event is about, by its type; the full data is one click away. */
-import { formatDuration, plural } from "../format.ts";
+import { plural } from "../../wire/words.ts";
+import { formatDuration } from "../format.ts";
 import type { LassEvent } from "../../wire/events.ts";
 
 /** A value as short text: strings as they are, anything else as compact JSON, cut to `max`. */

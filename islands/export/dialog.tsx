@@ -5,8 +5,8 @@
 import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import type { ExportResult, ExportTarget } from "../../wire/export.ts";
+import { plural } from "../../wire/words.ts";
 import { bootstrap, describeError } from "../state.ts";
-import { plural } from "../format.ts";
 import { EXPORT_TARGETS, exportWorkspace } from "./api.ts";
 import { copyText } from "./copy.ts";
 import { fileUrl } from "./download.ts";

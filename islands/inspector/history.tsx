@@ -6,8 +6,9 @@
  */
 import { type Signal, useSignal } from "@preact/signals";
 import { useMemo } from "preact/hooks";
+import { plural } from "../../wire/words.ts";
 import { clock } from "../events/row.tsx";
-import { formatDuration, plural, showValue } from "../format.ts";
+import { formatDuration, showValue } from "../format.ts";
 import { describeError } from "../state.ts";
 import { mcpApi } from "../tool_servers.ts";
 import { type Exchange, rerunOf, type TimelineItem, timelineOf } from "./timeline.ts";

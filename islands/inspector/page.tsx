@@ -3,7 +3,7 @@
  * `/inspector/<serverId>` shows one server (see `server_view.tsx`).
  */
 import { useEffect } from "preact/hooks";
-import { plural } from "../format.ts";
+import { plural } from "../../wire/words.ts";
 import { onLink } from "../sidebar.tsx";
 import { followServers, servers, serversError } from "../tool_servers.ts";
 import { inspectorPath, ServerView, StatusBadge } from "./server_view.tsx";

@@ -5,8 +5,9 @@
  */
 import { type Signal, useSignal } from "@preact/signals";
 import { useMemo } from "preact/hooks";
+import { plural } from "../../wire/words.ts";
 import { clock } from "../events/row.tsx";
-import { formatDuration, plural, showValue } from "../format.ts";
+import { formatDuration, showValue } from "../format.ts";
 import { timelineOf } from "./timeline.ts";
 import type { TraceMessage } from "../../wire/trace.ts";
 

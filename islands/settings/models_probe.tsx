@@ -2,7 +2,8 @@
 import { batch, type Signal, useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import type { ModelInfo, ModelList, ProfileProbe } from "../../wire/models.ts";
-import { formatDuration, plural } from "../format.ts";
+import { plural } from "../../wire/words.ts";
+import { formatDuration } from "../format.ts";
 import {
   type Check,
   CheckActions,

@@ -1,7 +1,8 @@
 /** The tool-server editor: fields per transport, OAuth, limits, roots, tools, and a Test of the draft. */
 import type { Signal } from "@preact/signals";
 import type { ServerProbe } from "../../wire/tool_servers.ts";
-import { formatDuration, plural } from "../format.ts";
+import { plural } from "../../wire/words.ts";
+import { formatDuration } from "../format.ts";
 import { mcpApi, stateOf } from "../tool_servers.ts";
 import { CheckActions, CheckButton, failedSentence, TestResult, useCheck } from "./checks.tsx";
 import { SettingsChoiceField } from "./choices.tsx";

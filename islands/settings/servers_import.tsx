@@ -5,12 +5,12 @@
 import { type Signal, useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import type { ImportFormat, ImportResult, ImportSecret } from "../../wire/tool_servers.ts";
+import { plural } from "../../wire/words.ts";
 import { describeError } from "../state.ts";
 import { mcpApi } from "../tool_servers.ts";
 import { RECORD_ID, type RecordDraft } from "./form.tsx";
 import { recordsOf, writeConfig } from "./kit.tsx";
 import { CodeText } from "../code_text.tsx";
-import { plural } from "../format.ts";
 
 /** The client formats `POST /api/mcp/import` reads, with their labels, in the server's order. */
 const FORMATS: Record<ImportFormat, string> = {

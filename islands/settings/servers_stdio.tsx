@@ -4,10 +4,10 @@
  * the working directory, with a sentence on what environment the process gets.
  */
 import { type Signal, useSignal } from "@preact/signals";
+import { plural } from "../../wire/words.ts";
 import { commandParts } from "./command_line.ts";
 import { FieldFrame, LinesField, TextField } from "./fields.tsx";
 import type { RecordDraft } from "./form.tsx";
-import { plural } from "../format.ts";
 
 /** What a split changed, to say so and to undo it. */
 interface Split {

@@ -1,6 +1,6 @@
 /** The generative-UI part of a workspace's editor: off, on (the default) or custom settings. */
 import type { Signal } from "@preact/signals";
-import { plural } from "../format.ts";
+import { plural } from "../../wire/words.ts";
 import { bootstrap } from "../state.ts";
 import { ChecklistField, SettingsChoiceField } from "./choices.tsx";
 import { CheckField, ColorField, JsonField, LinesField, TextField } from "./fields.tsx";
