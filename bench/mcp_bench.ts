@@ -3,10 +3,12 @@
  * per protocol era and transport; tool-call throughput with the wire trace on against
  * `trace: false`; and connect times of `auto` against `legacy`.
  */
-import { type EraSetting, openSession, type TransportSpec } from "../core/mcp/client.ts";
-import type { SessionHandlers } from "../core/mcp/client.ts";
-import { createDemoHandler } from "../core/mcp/demo_server.ts";
-import { ToolServerTraces } from "../core/mcp/trace.ts";
+import { type EraSetting } from "../core/mcp/session/errors.ts";
+import { openSession } from "../core/mcp/session/client.ts";
+import { type TransportSpec } from "../core/mcp/session/types.ts";
+import type { SessionHandlers } from "../core/mcp/session/types.ts";
+import { createDemoHandler } from "../core/mcp/demo/server.ts";
+import { ToolServerTraces } from "../core/mcp/session/trace.ts";
 import { BENCH_TOKEN, startLassProcess } from "./_lass_process.ts";
 import { type RawClient, rawHttpClient } from "./_raw_http.ts";
 import { EVERYTHING, startEverything } from "../tests/_everything.ts";

@@ -13,7 +13,7 @@ import {
 } from "./options.ts";
 import { followInterrupt } from "./interrupt.ts";
 import { Spinner } from "./spinner.ts";
-import { connectWithin } from "../core/mcp/connect_within.ts";
+import { connectWithin } from "../core/mcp/manager/connect_within.ts";
 
 /** The help of `lass chat`. */
 export const CHAT_HELP = `Usage: lass chat [options] <message...>

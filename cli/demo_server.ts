@@ -13,7 +13,7 @@ that any MCP client can start it as a stdio server, e.g. in an mcp.json:
 export async function run(args: string[]): Promise<number> {
   const { values } = parseFlags(args, {}, "demo-server");
   if (values.help) return console.log(DEMO_SERVER_HELP), 0;
-  const { runDemoServerOverStdio } = await import("../core/mcp/demo_server.ts");
+  const { runDemoServerOverStdio } = await import("../core/mcp/demo/server.ts");
   await runDemoServerOverStdio();
   return 0;
 }

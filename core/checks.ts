@@ -6,8 +6,8 @@
 import type { LlmProfile, ServiceConfig } from "./config/schema.ts";
 import { LassError } from "./errors.ts";
 import type { Service } from "./service.ts";
-import type { ToolServerState } from "./mcp/state.ts";
-import { connectWithin } from "./mcp/connect_within.ts";
+import type { ToolServerState } from "../wire/tool_servers.ts";
+import { connectWithin } from "./mcp/manager/connect_within.ts";
 import { type CheckProblem, checkServer } from "./mcp/tool_checks.ts";
 
 export type { CheckProblem } from "./mcp/tool_checks.ts";

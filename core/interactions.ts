@@ -91,7 +91,7 @@ async function checkedForm(
     return { answer };
   }
   // Loaded on the first form answer: the checker brings AJV, which startup does not need.
-  const { checkFormContent } = await import("./mcp/elicitation_form.ts");
+  const { checkFormContent } = await import("./mcp/requests/elicitation_form.ts");
   const checked = checkFormContent(
     request.requestedSchema,
     answer.content ?? {},

@@ -87,7 +87,7 @@ export const mcpRoutes: Routes = {
   "/api/mcp/import": {
     POST: async (req, { service }) => {
       const body = await readBody(req, ImportBody);
-      const { importClientConfig, IMPORT_FORMATS } = await import("../core/mcp/import.ts");
+      const { importClientConfig, IMPORT_FORMATS } = await import("../core/mcp/import/import.ts");
       if (
         body.format !== undefined && !(IMPORT_FORMATS as readonly string[]).includes(body.format)
       ) {

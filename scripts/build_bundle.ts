@@ -78,7 +78,7 @@ await runCli(Deno.args);
  * stays out: it holds Deno-only syntax that Node 20 cannot parse.
  */
 const MOD_ENTRY = `${HEADER}import { useEmbeddedUi } from "../../routes/assets.ts";
-import { runDemoServerOverStdio } from "../../core/mcp/demo_server.ts";
+import { runDemoServerOverStdio } from "../../core/mcp/demo/server.ts";
 
 ${EMBED_UI}
 export * from "../../mod.ts";

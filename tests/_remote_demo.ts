@@ -3,8 +3,8 @@
  * Streamable HTTP (with an outage on demand), and its `long_report` task that asks for a title.
  */
 import assert from "node:assert/strict";
-import { createDemoHandler } from "../core/mcp/demo_server.ts";
-import type { TaskRecord } from "../core/mcp/tasks.ts";
+import { createDemoHandler } from "../core/mcp/demo/server.ts";
+import type { TaskRecord } from "../wire/tool_tasks.ts";
 import type { LassEvent } from "../core/events.ts";
 import { type Json, post, type TestService, waitForEvent, waitUntil } from "./_helpers.ts";
 

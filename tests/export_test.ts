@@ -6,7 +6,7 @@ import { parseConfig } from "../core/config/schema.ts";
 import { demoServerCommand } from "../core/export/demo_command.ts";
 import { EXPORT_TARGETS } from "../wire/export.ts";
 import { PINNED_VERSIONS } from "../core/export/versions.ts";
-import { toolInfo } from "../core/mcp/state.ts";
+import { toolInfo } from "../core/mcp/manager/state.ts";
 import { modelToolName } from "../core/mcp/tool_names.ts";
 import { chat, DEMO_LLM, DEMO_SERVER, ofType, user } from "./_chat.ts";
 import { configWithServers, type Json, post, startService } from "./_helpers.ts";

@@ -1,7 +1,7 @@
 /** KeptListen: a 2026 listen stream opened again when it ends, with growing delays, until closed. */
 import assert from "node:assert/strict";
 import type { McpSubscription } from "@modelcontextprotocol/client";
-import { KeptListen } from "../core/mcp/_kept_listen.ts";
+import { KeptListen } from "../core/mcp/session/kept_listen.ts";
 
 type How = "local" | "graceful" | "remote";
 

@@ -16,7 +16,7 @@ import {
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { createDemoHandler } from "../core/mcp/demo_server.ts";
+import { createDemoHandler } from "../core/mcp/demo/server.ts";
 import { initializeOverStdio } from "./_process.ts";
 
 /** A tool result whose structured content is an object, as every demo tool's is. */

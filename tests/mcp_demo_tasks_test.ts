@@ -9,8 +9,8 @@ import {
   GetTaskResultV2Schema,
   TaskStatusNotificationV2Schema,
 } from "@modelcontextprotocol/ext-tasks/core/v2";
-import { type DetailedTask, TaskStore } from "../core/mcp/_demo_tasks.ts";
-import { createDemoHandler, type DemoHandler } from "../core/mcp/demo_server.ts";
+import { type DetailedTask, TaskStore } from "../core/mcp/demo/tasks.ts";
+import { createDemoHandler, type DemoHandler } from "../core/mcp/demo/server.ts";
 
 type Json = Record<string, unknown>;
 

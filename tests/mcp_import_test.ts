@@ -5,10 +5,9 @@ import { LassError } from "../core/errors.ts";
 import {
   IMPORT_FORMATS,
   importClientConfig,
-  type ImportFormat,
   type ImportOptions,
-  type ImportResult,
-} from "../core/mcp/import.ts";
+} from "../core/mcp/import/import.ts";
+import { type ImportFormat, type ImportResult } from "../wire/tool_servers.ts";
 import { type Json, post, startService } from "./_helpers.ts";
 
 function fixture(name: string): string {

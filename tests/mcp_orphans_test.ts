@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import process from "node:process";
-import { processTree, stillRunning, stopProcessTree } from "../core/mcp/_process_tree.ts";
+import { processTree, stillRunning, stopProcessTree } from "../core/mcp/session/process_tree.ts";
 import { cliHome, runLass, serveLass } from "./_cli.ts";
 import { configWithServers, post, startService } from "./_helpers.ts";
 

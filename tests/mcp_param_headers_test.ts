@@ -1,6 +1,6 @@
 /** SEP-2243 `Mcp-Param-*` headers for Lass's own `tools/call` path. */
 import assert from "node:assert/strict";
-import { encodeParamValue, paramHeaders } from "../core/mcp/_param_headers.ts";
+import { encodeParamValue, paramHeaders } from "../core/mcp/session/param_headers.ts";
 
 Deno.test("arguments marked x-mcp-header become Mcp-Param headers; others and non-primitives do not", () => {
   const schema = {

@@ -4,9 +4,9 @@ import {
   toModelMessages,
   toModelToolChoice,
   toolResultOutput,
-} from "../core/mcp/_sampling_messages.ts";
+} from "../core/mcp/requests/sampling_messages.ts";
 import type { ConfigStore } from "../core/config/store.ts";
-import { createSampler } from "../core/mcp/sampling.ts";
+import { createSampler } from "../core/mcp/requests/sampling.ts";
 import { configWithServers, type Json, post, startService, type TestService } from "./_helpers.ts";
 
 const FIXTURE = new URL("./fixtures/sampling_tools_server.ts", import.meta.url).pathname;

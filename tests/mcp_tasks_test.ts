@@ -287,7 +287,7 @@ Deno.test("2025 era: server-everything's simulate-research-query runs as a task;
 
 Deno.test("task records are bounded: ended ones go first, then the oldest", async () => {
   const { EventBus } = await import("../core/events.ts");
-  const { TaskRecords } = await import("../core/mcp/tasks.ts");
+  const { TaskRecords } = await import("../core/mcp/tasks/records.ts");
   const events = new EventBus();
   const records = new TaskRecords(events, { limit: 3 });
   const working = (taskId: string) => ({ taskId, status: "working" as const });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { toolInfo } from "../core/mcp/state.ts";
+import { toolInfo } from "../core/mcp/manager/state.ts";
 import { modelToolName } from "../core/mcp/tool_names.ts";
 
 Deno.test("model tool names are <serverId>__<tool>", () => {

@@ -1,6 +1,10 @@
 /** The wire trace: `GET /api/mcp/:id/trace` (read and follow), in both eras, bounded and clipped. */
 import assert from "node:assert/strict";
-import { MAX_TRACE_MESSAGE_BYTES, ToolServerTraces, TRACE_CAPACITY } from "../core/mcp/trace.ts";
+import {
+  MAX_TRACE_MESSAGE_BYTES,
+  ToolServerTraces,
+  TRACE_CAPACITY,
+} from "../core/mcp/session/trace.ts";
 import { DEMO_SERVER, demoServerStdio } from "./_chat.ts";
 import { startEverything } from "./_everything.ts";
 import {

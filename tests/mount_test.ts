@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { processTree, stillRunning, type TreeProcess } from "../core/mcp/_process_tree.ts";
+import { processTree, stillRunning, type TreeProcess } from "../core/mcp/session/process_tree.ts";
 import { builtBundles, copyAlone, recipeFrom, START_PERMISSIONS } from "./_bundle.ts";
 import {
   initializeOverStdio,

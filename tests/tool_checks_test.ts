@@ -5,7 +5,8 @@ import {
   checkServer,
   checkToolName,
 } from "../core/mcp/tool_checks.ts";
-import { emptyState, type ToolInfo, type ToolServerState } from "../core/mcp/state.ts";
+import { emptyState } from "../core/mcp/manager/state.ts";
+import { type ToolInfo, type ToolServerState } from "../wire/tool_servers.ts";
 
 const NUMBER = { type: "object", properties: { n: { type: "number" } }, required: ["n"] };
 

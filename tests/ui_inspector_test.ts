@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { createDemoServer } from "../core/mcp/demo_server.ts";
+import { createDemoServer } from "../core/mcp/demo/server.ts";
 import { screenshot, skipBrowser, startUi, withToken } from "./_browser.ts";
 import { DEMO_LLM, DEMO_SERVER } from "./_chat.ts";
 

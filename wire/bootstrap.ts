@@ -9,9 +9,9 @@ export type {
   ServiceConfigInput,
   Workspace,
 } from "../core/config/schema.ts";
-export type { ServerStatus, ToolInfo, ToolServerState } from "../core/mcp/state.ts";
+export type { ServerStatus, ToolInfo, ToolServerState } from "./tool_servers.ts";
 import type { ServiceConfigInput } from "../core/config/schema.ts";
-import type { ToolServerState } from "../core/mcp/state.ts";
+import type { ToolServerState } from "./tool_servers.ts";
 import type { CatalogSummary } from "./catalogs.ts";
 import type { SkillSummary } from "./skills.ts";
 

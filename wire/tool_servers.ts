@@ -1,9 +1,119 @@
 /**
- * The tool-server routes' answers that are not a bare `ToolServerState` (`wire/bootstrap.ts`): the
- * server's types, re-exported as types only, so a browser bundle never contains server code.
+ * The tool-server routes' records: a server's state as `GET /api/mcp` and `mcp.state` events carry
+ * it, and the answers of the test, import, log-level, completion and ping routes.
  */
-export type { ImportFormat, ImportResult, ImportSecret } from "../core/mcp/import.ts";
-import type { ToolServerState } from "../core/mcp/state.ts";
+import type {
+  Prompt,
+  Resource,
+  ResourceTemplateType as ResourceTemplate,
+} from "@modelcontextprotocol/client";
+
+/** The three tool-server transports; `http` is Streamable HTTP. */
+export type ToolServerTransport = "stdio" | "http" | "sse";
+
+/** The states of a tool-server connection (DESIGN.md section 5). */
+export type ServerStatus = "disconnected" | "connecting" | "connected" | "needs-auth" | "error";
+
+/** A tool as `GET /api/mcp` lists it. */
+export interface ToolInfo {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+  /** Listed in `disabledTools`: hidden from the model. */
+  disabled: boolean;
+  /** The name the model sees, `<serverId>__<tool>`. */
+  modelName: string;
+  /** Offered to the model: not disabled, and its `_meta.ui.visibility` (if any) includes "model". */
+  modelVisible: boolean;
+  /** MCP Apps metadata: the UI resource and who may call the tool. */
+  ui?: { resourceUri?: string; visibility?: string[] };
+}
+
+/**
+ * What the connection tells of one tool server: the manager's record, which a (re)connect
+ * replaces; {@link ToolServerState} adds the choices the user made over the API.
+ */
+export interface ConnectionState {
+  id: string;
+  name: string;
+  transport: ToolServerTransport;
+  status: ServerStatus;
+  error?: string;
+  authUrl?: string;
+  serverInfo?: { name: string; version: string; title?: string };
+  capabilities?: Record<string, unknown>;
+  instructions?: string;
+  /** The protocol era of the open connection: `modern` (2026-07-28 and later) or `legacy` (2025). */
+  era?: "modern" | "legacy";
+  /** The negotiated protocol version. */
+  protocolVersion?: string;
+  tools: ToolInfo[];
+  prompts: Prompt[];
+  resources: Resource[];
+  resourceTemplates: ResourceTemplate[];
+  connectedAt?: string;
+}
+
+/** The state of one tool server, as `GET /api/mcp` reports it (`mcp.state` events carry a part). */
+export interface ToolServerState extends ConnectionState {
+  /** The log level set with `POST /api/mcp/:id/log-level`; absent when never set. */
+  logLevel?: LogLevel;
+  /** The URIs of the resources Lass follows for the user, in the order they were subscribed. */
+  subscriptions: string[];
+}
+
+/** A client whose config file can be imported (`POST /api/mcp/import`). */
+export type ImportFormat =
+  | "claude-desktop"
+  | "claude-code"
+  | "cursor"
+  | "vscode"
+  | "windsurf"
+  | "zed"
+  | "cline"
+  | "continue"
+  | "goose"
+  | "codex"
+  | "gemini";
+
+/** A literal secret of an imported record, and the reference that would replace it. */
+export interface ImportSecret {
+  /** The id of the record in the answer's `servers`. */
+  serverId: string;
+  /** Where the literal is: an environment variable of a stdio server, or a header. */
+  field: "env" | "headers";
+  /** The variable or header name. */
+  key: string;
+  /** The variable of Lass's environment that would hold the secret. */
+  variable: string;
+  /** The value that refers to it instead: `env:FOO`, `Bearer ${ID_TOKEN}`. */
+  reference: string;
+  /** The warning about it, as it is in the answer's `warnings`. */
+  warning: string;
+}
+
+/** The answer of `POST /api/mcp/import`: valid records, what to know of them, the format read. */
+export interface ImportResult {
+  /** `mcpServers[]` records as written in `service.json` (defaults not yet filled in). */
+  servers: Record<string, unknown>[];
+  /** Sentences prefixed by the server's key, e.g. `github: ${input:pat} ... became ${PAT} ...`. */
+  warnings: string[];
+  /** The format that was read: forced, or detected from the shape. */
+  format: string;
+  /**
+   * Other formats that read this config exactly the same (several clients write the same
+   * `mcpServers` shape, so a detected format is one of them); empty when forced.
+   */
+  sameShape: ImportFormat[];
+  /**
+   * Literal secrets in `env` values and `headers`, each with the reference that keeps it out of
+   * the config (`env:FOO`, `Bearer ${ID_TOKEN}`); each also has a warning.
+   */
+  secrets: ImportSecret[];
+}
 
 /** The answer of `POST /api/mcp/test`: the draft's state after connecting, and how long it took. */
 export type ServerProbe = ToolServerState & { ok: boolean; latencyMs: number };

@@ -3,8 +3,8 @@ import type {
   JSONObject,
   LanguageModelV4ToolResultOutput as ToolResultOutput,
 } from "@ai-sdk/provider";
-import type { CallToolResult } from "../mcp/client.ts";
-import type { ToolInfo } from "../mcp/state.ts";
+import type { CallToolResult } from "../mcp/session/types.ts";
+import type { ToolInfo } from "../../wire/tool_servers.ts";
 import type { ToolUi } from "./chunks.ts";
 
 type ContentBlock = CallToolResult["content"][number];

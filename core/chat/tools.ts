@@ -3,7 +3,7 @@ import type { LanguageModelV4ToolResultOutput as ToolResultOutput } from "@ai-sd
 import { dynamicTool, jsonSchema, type ToolSet } from "ai";
 import type { Workspace } from "../config/schema.ts";
 import type { Service } from "../service.ts";
-import type { ToolServerState } from "../mcp/state.ts";
+import type { ToolServerState } from "../../wire/tool_servers.ts";
 import type { ApprovalGate } from "./approvals.ts";
 import type { ChatChunk, ToolCallEnding, ToolUi } from "./chunks.ts";
 import { modelOutputOf, uiOf } from "./tool_output.ts";

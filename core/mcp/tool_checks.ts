@@ -6,8 +6,8 @@
  */
 import { Ajv } from "@modelcontextprotocol/client/validators/ajv";
 import type { JsonSchemaType } from "@modelcontextprotocol/client";
-import type { ToolServerState } from "./state.ts";
-import { sharedValidator } from "./_validator_cache.ts";
+import type { ToolServerState } from "../../wire/tool_servers.ts";
+import { sharedValidator } from "./session/validator_cache.ts";
 import { modelToolName } from "./tool_names.ts";
 
 /** One finding: an `error` breaks a model provider or the check itself; a `warning` does not. */

@@ -1,6 +1,6 @@
 /**
  * The MCP SDK's `OAuthClientProvider` for one tool server's browser sign-in (authorization code
- * with PKCE): Lass's store, flows and redirect URL. Also the contract with `core/mcp/client.ts`.
+ * with PKCE): Lass's store, flows and redirect URL. Also the contract with the session's opener ({@link SessionAuth}).
  */
 import type {
   OAuthClientInformationContext,
@@ -18,7 +18,7 @@ import type { OAuthStore } from "./store.ts";
 import { StoredParts } from "./_stored_parts.ts";
 
 /**
- * OAuth for one remote transport, as `core/mcp/client.ts` takes it: the SDK provider (the
+ * OAuth for one remote transport, as the session's opener takes it: the SDK provider (the
  * transport's `authProvider`), the fetch to put under the transport, and where to hand the
  * transport's `finishAuth`.
  */

@@ -13,8 +13,6 @@ import { PendingSignIns } from "./pending.ts";
 import { BrowserAuthProvider, isMetadataDocumentUrl, type ServerAuthProvider } from "./provider.ts";
 import { type AuthParts, OAuthStore } from "./store.ts";
 
-export type { ServerAuthProvider, SessionAuth } from "./provider.ts";
-
 /**
  * Why a callback did not sign in; `removed`: the server's record left the config during the
  * sign-in (nothing is stored for it).

@@ -1,0 +1,285 @@
+/**
+ * The wire trace of the tool servers: per server, a ring of the last 2,000 JSON-RPC messages that
+ * crossed its transport (and its MCP Apps bridge), read by `since`/`limit` or followed live.
+ * Recording is one `JSON.stringify` and a byte count per message; the ISO time and the parsed
+ * message are made only when someone reads them.
+ */
+import { Buffer } from "node:buffer";
+import type { TraceDirection, TraceMessage } from "../../../wire/trace.ts";
+
+/** How many messages a server's ring keeps. */
+export const TRACE_CAPACITY = 2000;
+/** Messages whose JSON is larger than this are clipped in the trace. */
+export const MAX_TRACE_MESSAGE_BYTES = 64 * 1024;
+/** Requests waiting for their response, per channel and direction, for `ms`; the oldest go first. */
+const MAX_PENDING = 1000;
+
+/** Where a transport reports each message that crossed it (`out` Lass → server, `in` back). */
+export type WireSink = (dir: "out" | "in", message: unknown) => void;
+
+/** A message of the MCP Apps bridge, as the browser reports it. */
+export interface ViewMessage {
+  dir: "view-out" | "view-in";
+  message: unknown;
+  /** On a response: milliseconds since its request, measured in the browser. */
+  ms?: number;
+}
+
+/**
+ * Which messages a read returns: newer than `since` (the first `limit`), else the last `limit`. A
+ * `since` past every seq of this process (a client from before a restart) counts as absent.
+ */
+export interface TraceQuery {
+  since?: number;
+  limit: number;
+}
+
+/** Where a follow stream starts, and what ends it besides the reader. */
+export interface FollowOptions {
+  since?: number;
+  limit?: number;
+  signal?: AbortSignal;
+}
+
+/** One message as kept: its JSON text and what a read needs; the rest is made when read. */
+interface Recorded {
+  seq: number;
+  /** ms since the epoch; formatted when read. */
+  at: number;
+  dir: TraceDirection;
+  /** The JSON text, or for a clipped message its first 64 KiB. */
+  text: string;
+  bytes: number;
+  ms?: number;
+  /** A clipped message's envelope; its `message` is built from it and `text` when read. */
+  clipped?: { id?: string | number; method?: string };
+}
+
+/** The traces of every tool server; a server's `seq` keeps counting across reconnects and removal. */
+export class ToolServerTraces {
+  readonly #traces = new Map<string, ServerTrace>();
+
+  /**
+   * A sink for one transport of server `id` (the session's, or a probe's): requests and their
+   * responses are paired on it for `ms`. While `enabled()` is false nothing is recorded.
+   */
+  channel(id: string, enabled: () => boolean): WireSink {
+    const sent = new Map<unknown, number>();
+    const received = new Map<unknown, number>();
+    return (dir, message) => {
+      if (!enabled()) return;
+      const now = performance.now();
+      const { id: rpcId, method } = (message ?? {}) as { id?: unknown; method?: unknown };
+      let ms: number | undefined;
+      if (rpcId !== undefined && rpcId !== null) {
+        if (typeof method === "string") {
+          const mine = dir === "out" ? sent : received;
+          mine.set(rpcId, now);
+          if (mine.size > MAX_PENDING) mine.delete(mine.keys().next().value);
+        } else {
+          const theirs = dir === "out" ? received : sent;
+          const started = theirs.get(rpcId);
+          if (started !== undefined) {
+            theirs.delete(rpcId);
+            ms = Math.round((now - started) * 100) / 100;
+          }
+        }
+      }
+      this.#trace(id).push(dir, message, ms);
+    };
+  }
+
+  /** Records messages of a server's MCP Apps bridge that the browser reports. */
+  recordView(id: string, messages: readonly ViewMessage[]): void {
+    const trace = this.#trace(id);
+    for (const { dir, message, ms } of messages) trace.push(dir, message, ms);
+  }
+
+  /** The messages a query selects, oldest first. */
+  read(id: string, query: TraceQuery): TraceMessage[] {
+    return this.#traces.get(id)?.read(query) ?? [];
+  }
+
+  /**
+   * The buffered messages newer than `since` (without it the last `limit`, or all), then live
+   * ones, until the reader cancels, `signal` aborts or the server is forgotten. A reader that
+   * falls more than the ring behind skips to the oldest kept message (the gap shows in `seq`).
+   */
+  follow(id: string, options: FollowOptions = {}): ReadableStream<TraceMessage> {
+    return this.#trace(id).follow(options);
+  }
+
+  /** Drops a removed server's messages and ends its followers; its `seq` goes on if it comes back. */
+  forget(id: string): void {
+    this.#traces.get(id)?.clear();
+  }
+
+  /** How many follow streams of a server are open; for tests and diagnostics. */
+  followers(id: string): number {
+    return this.#traces.get(id)?.followers ?? 0;
+  }
+
+  #trace(id: string): ServerTrace {
+    let trace = this.#traces.get(id);
+    if (!trace) this.#traces.set(id, trace = new ServerTrace(id));
+    return trace;
+  }
+}
+
+/** One server's ring of messages and its followers. */
+class ServerTrace {
+  readonly #serverId: string;
+  /** A circular buffer: `#size` messages from `#start`, oldest first; seqs are consecutive. */
+  readonly #ring: (Recorded | undefined)[] = new Array(TRACE_CAPACITY);
+  #start = 0;
+  #size = 0;
+  #nextSeq = 1;
+  /** One wake-up function per open follow stream. */
+  readonly #followers = new Set<() => void>();
+
+  constructor(serverId: string) {
+    this.#serverId = serverId;
+  }
+
+  get followers(): number {
+    return this.#followers.size;
+  }
+
+  push(dir: TraceDirection, message: unknown, ms?: number): void {
+    const record = recorded(dir, message);
+    record.seq = this.#nextSeq++;
+    if (ms !== undefined) record.ms = ms;
+    if (this.#size < TRACE_CAPACITY) {
+      this.#ring[(this.#start + this.#size++) % TRACE_CAPACITY] = record;
+    } else {
+      this.#ring[this.#start] = record;
+      this.#start = (this.#start + 1) % TRACE_CAPACITY;
+    }
+    for (const wake of this.#followers) wake();
+  }
+
+  /** The kept message with this seq, if it is still in the ring. */
+  #bySeq(seq: number): Recorded | undefined {
+    const first = this.#ring[this.#start];
+    const index = first ? seq - first.seq : -1;
+    return index >= 0 && index < this.#size
+      ? this.#ring[(this.#start + index) % TRACE_CAPACITY]
+      : undefined;
+  }
+
+  get #firstSeq(): number {
+    return this.#size > 0 ? this.#ring[this.#start]!.seq : this.#nextSeq;
+  }
+
+  /** `since` as given, or undefined when it is past every seq of this process (a client from before a restart). */
+  #known(since: number | undefined): number | undefined {
+    return since !== undefined && since < this.#nextSeq ? since : undefined;
+  }
+
+  read(query: TraceQuery): TraceMessage[] {
+    const since = this.#known(query.since);
+    const limit = query.limit;
+    const from = since === undefined
+      ? Math.max(this.#firstSeq, this.#nextSeq - limit)
+      : Math.max(this.#firstSeq, since + 1);
+    const to = Math.min(this.#nextSeq, from + limit);
+    const messages: TraceMessage[] = [];
+    for (let seq = from; seq < to; seq++) {
+      const record = this.#bySeq(seq);
+      if (record) messages.push(this.#view(record));
+    }
+    return messages;
+  }
+
+  follow({ limit, signal, ...options }: FollowOptions): ReadableStream<TraceMessage> {
+    const since = this.#known(options.since);
+    const start = since !== undefined ? since + 1 : limit !== undefined ? this.#nextSeq - limit : 0;
+    let cursor = Math.max(this.#firstSeq, start);
+    let wake: (() => void) | undefined;
+    let cancelled = false;
+    const follower = () => wake?.();
+    const close = () => {
+      this.#followers.delete(follower);
+      signal?.removeEventListener("abort", close);
+      follower();
+    };
+    this.#followers.add(follower);
+    if (signal?.aborted) close();
+    else signal?.addEventListener("abort", close, { once: true });
+    return new ReadableStream<TraceMessage>({
+      pull: async (controller) => {
+        while (this.#followers.has(follower)) {
+          cursor = Math.max(cursor, this.#firstSeq);
+          const record = this.#bySeq(cursor);
+          if (record) {
+            cursor++;
+            controller.enqueue(this.#view(record));
+            return;
+          }
+          await new Promise<void>((resolve) => wake = resolve);
+          wake = undefined;
+        }
+        if (!cancelled) controller.close();
+      },
+      cancel: () => {
+        cancelled = true;
+        close();
+      },
+    }, { highWaterMark: 0 });
+  }
+
+  clear(): void {
+    this.#ring.fill(undefined);
+    this.#start = 0;
+    this.#size = 0;
+    for (const wake of [...this.#followers]) {
+      this.#followers.delete(wake);
+      wake();
+    }
+  }
+
+  #view(record: Recorded): TraceMessage {
+    return {
+      seq: record.seq,
+      time: new Date(record.at).toISOString(),
+      serverId: this.#serverId,
+      dir: record.dir,
+      message: record.clipped
+        ? { jsonrpc: "2.0", ...record.clipped, clipped: record.text }
+        : JSON.parse(record.text),
+      bytes: record.bytes,
+      ...(record.ms !== undefined && { ms: record.ms }),
+      ...(record.clipped && { truncated: true as const }),
+    };
+  }
+}
+
+/**
+ * A message as kept: its JSON text and size, each computed once; a message over the limit keeps
+ * only its envelope and a prefix of that text (the clipped value is made when read).
+ */
+function recorded(dir: TraceDirection, message: unknown): Recorded {
+  let text: string;
+  try {
+    text = JSON.stringify(message) ?? "null";
+  } catch (error) {
+    // Not JSON at all (a transport never sends that): say so rather than break the transport.
+    text = JSON.stringify({ unserializable: String((error as Error)?.message ?? error) });
+  }
+  const bytes = Buffer.byteLength(text, "utf8");
+  const record: Recorded = { seq: 0, at: Date.now(), dir, text, bytes };
+  if (bytes > MAX_TRACE_MESSAGE_BYTES) {
+    const { id, method } = (typeof message === "object" && message !== null ? message : {}) as {
+      id?: unknown;
+      method?: unknown;
+    };
+    record.clipped = {
+      ...(typeof id === "string" || typeof id === "number" ? { id } : {}),
+      ...(typeof method === "string" && { method }),
+    };
+    // The first 64 KiB of UTF-8, without a character cut in two.
+    record.text = Buffer.from(text.slice(0, MAX_TRACE_MESSAGE_BYTES), "utf8")
+      .subarray(0, MAX_TRACE_MESSAGE_BYTES).toString("utf8").replace(/\uFFFD$/, "");
+  }
+  return record;
+}
