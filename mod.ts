@@ -3,5 +3,5 @@
  * close}` to mount in any server that speaks web `Request`/`Response` (Deno.serve, Node's
  * `node:http` through an adapter, Bun). See docs/mounting.md.
  */
-export { createLass, type Lass, type LassOptions, newToken } from "./core/lass.ts";
+export { createLass, type Lass, type LassOptions, newToken } from "./lass.ts";
 export { VERSION } from "./core/version.ts";

@@ -3,7 +3,7 @@
  * running Lass over the network (`--url`). Both send the same Requests, so the answers are the
  * API's own, byte for byte.
  */
-import type { Lass } from "../core/lass.ts";
+import type { Lass } from "../lass.ts";
 import { CliError } from "./errors.ts";
 
 /** Sends API requests and closes what it opened. */

@@ -1,5 +1,5 @@
 /** `lass chat`: one chat turn per message, in process or on a running Lass (`--url`). */
-import type { Lass } from "../core/lass.ts";
+import type { Lass } from "../lass.ts";
 import type { ChatChunk } from "../wire/chat.ts";
 import { type Api, apiError, inProcessApi, ndjsonLines, remoteApi } from "./api.ts";
 import { type ApproveMode, InteractionAnswers } from "./answers.ts";

@@ -1,7 +1,7 @@
 /** Flags that every subcommand shares (`--config`, `--data-dir`) and opening Lass in process. */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { LassError } from "../core/errors.ts";
-import type { Lass, LassOptions } from "../core/lass.ts";
+import type { Lass, LassOptions } from "../lass.ts";
 import { denoFileSystem } from "../runtime/deno_fs.ts";
 import { CliError, isParseArgsError } from "./errors.ts";
 
@@ -100,7 +100,7 @@ export async function openLass(
   const env = (name: string) => Deno.env.get(name);
   const lookup = { configPath: flags.config, dataDir: flags["data-dir"], env, fs: denoFileSystem };
   // Loaded here, not at the top: `--help` and `demo-server` need none of the service.
-  const { createLass, locateFiles } = await import("../core/lass.ts");
+  const { createLass, locateFiles } = await import("../lass.ts");
   try {
     const lass = await createLass({ ...options, ...lookup });
     // A mistyped --config would otherwise pass unnoticed on the default config.

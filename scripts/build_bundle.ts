@@ -33,6 +33,7 @@ const SOURCE_DIRS = ["cli/", "core/", "routes/", "runtime/", "wire/"];
 const SOURCE_FILES = [
   "main.ts",
   "mod.ts",
+  "lass.ts",
   "deno.json",
   "deno.lock",
   "scripts/build_bundle.ts",

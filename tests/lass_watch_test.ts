@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createLass } from "../core/lass.ts";
+import { createLass } from "../lass.ts";
 import type { FileSystem } from "../core/files.ts";
 import { denoFileSystem } from "../runtime/deno_fs.ts";
 import { RUN_ONCE } from "../cli/options.ts";

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createLass } from "../core/lass.ts";
+import { createLass } from "../lass.ts";
 import { createDemoHandler, type DemoHandler } from "../core/mcp/demo/server.ts";
 import { answerTitle, startAskingTask, taskReached } from "./_remote_demo.ts";
 import {

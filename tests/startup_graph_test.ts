@@ -1,6 +1,6 @@
 /**
  * Startup stays light: `main.ts` and `lass serve` statically load no npm package, and opening Lass
- * (`core/lass.ts`: service and handler) none but zod; the SDKs load on first use.
+ * (`lass.ts`: service and handler) none but zod; the SDKs load on first use.
  */
 import assert from "node:assert/strict";
 
@@ -42,7 +42,7 @@ async function staticPackages(path: string): Promise<string[]> {
 Deno.test("main.ts and lass serve reach no SDK (AI SDK, MCP, A2A, AG-UI, yaml) through static imports", async () => {
   assert.deepEqual(await staticPackages("../main.ts"), []);
   assert.deepEqual(await staticPackages("../cli/serve.ts"), []);
-  assert.deepEqual(await staticPackages("../core/lass.ts"), ["zod"]);
+  assert.deepEqual(await staticPackages("../lass.ts"), ["zod"]);
 });
 
 Deno.test("describing the render tool reaches no A2UI package, date-fns or zod-to-json-schema", async () => {

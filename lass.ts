@@ -5,11 +5,11 @@
  */
 import { homedir } from "node:os";
 import process from "node:process";
-import { findConfigPath, findDataDir } from "./config/lookup.ts";
-import type { FileSystem } from "./files.ts";
-import { openService, type Service } from "./service.ts";
-import { createHandler, type HandlerOptions } from "../routes/app.ts";
-import { createSandboxHandler } from "../routes/sandbox.ts";
+import { findConfigPath, findDataDir } from "./core/config/lookup.ts";
+import type { FileSystem } from "./core/files.ts";
+import { openService, type Service } from "./core/service.ts";
+import { createHandler, type HandlerOptions } from "./routes/app.ts";
+import { createSandboxHandler } from "./routes/sandbox.ts";
 
 /** What {@link createLass} opens; every field has the same default as `lass serve`. */
 export interface LassOptions {
@@ -77,7 +77,7 @@ export async function locateFiles(
   options: Pick<LassOptions, "configPath" | "dataDir" | "env" | "cwd" | "fs">,
 ): Promise<{ configPath: string; dataDir: string }> {
   const env = options.env ?? ((name: string) => process.env[name]);
-  const fs = options.fs ?? (await import("./files_node.ts")).nodeFileSystem;
+  const fs = options.fs ?? (await import("./core/files_node.ts")).nodeFileSystem;
   const lookup = {
     env,
     cwd: options.cwd ?? process.cwd(),
