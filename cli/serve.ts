@@ -1,6 +1,6 @@
 /** `lass serve` (the default command): binds the API and the sandbox port and runs until a signal. */
+import { hostName, isLoopbackName } from "../core/host_names.ts";
 import { VERSION } from "../core/version.ts";
-import { hostName, isLoopbackName } from "../routes/security.ts";
 import { CliError } from "./errors.ts";
 import { type GuardedServer, serveWithTimeouts } from "./listen.ts";
 import { COMMON_HELP, openLass, parseFlags } from "./options.ts";

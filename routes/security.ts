@@ -1,6 +1,7 @@
 /** Request guards: the service token, loopback-only `Host` (DNS rebinding) and same-origin `Origin`. */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { LassError } from "../core/errors.ts";
+import { hostName, isLoopbackName } from "../core/host_names.ts";
 
 /** The routes that need no token. */
 export const OPEN_ROUTES: ReadonlySet<string> = new Set(["GET /api/health", "GET /oauth/callback"]);
@@ -21,18 +22,6 @@ function tokenDigest(token: string): Uint8Array {
  */
 export function tokensMatch(given: string, expected: string): boolean {
   return timingSafeEqual(tokenDigest(given), tokenDigest(expected));
-}
-
-/** The host name of a `Host` header value, without port and IPv6 brackets, lower case. */
-export function hostName(host: string): string {
-  const name = host.startsWith("[") ? host.slice(1, host.indexOf("]")) : host.split(":")[0];
-  return name.toLowerCase().replace(/\.$/, "");
-}
-
-/** Whether a host name is a loopback name: localhost, *.localhost, 127.0.0.0/8 or ::1. */
-export function isLoopbackName(name: string): boolean {
-  return name === "localhost" || name.endsWith(".localhost") || name === "::1" ||
-    /^127(\.\d{1,3}){3}$/.test(name);
 }
 
 /**

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
+import { isLoopbackName } from "../core/host_names.ts";
 import { ROUTES } from "../routes/app.ts";
 import { Router } from "../routes/router.ts";
-import { isLoopbackName, OPEN_ROUTES, tokensMatch } from "../routes/security.ts";
+import { OPEN_ROUTES, tokensMatch } from "../routes/security.ts";
 import { readJsonResponse, startService, TOKEN } from "./_helpers.ts";
 
 Deno.test("every route except health and the OAuth callback answers 401 without the token", async () => {
