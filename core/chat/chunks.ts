@@ -1,6 +1,6 @@
 /** The chunks of `POST /api/chat`: defined in `wire/chat.ts`, which the web UI shares. */
 import type { ChatChunk } from "../../wire/chat.ts";
-import type { ToolOrigin } from "./tools.ts";
+import type { ToolOrigin } from "./types.ts";
 
 export type { ChatChunk, ChatUsage, ToolCallEnding, ToolSource, ToolUi } from "../../wire/chat.ts";
 

@@ -3,7 +3,8 @@ import { dynamicTool, jsonSchema, type ToolSet } from "ai";
 import type { Workspace } from "../config/schema.ts";
 import type { Service } from "../service.ts";
 import type { LoadedSkill } from "../skills/skill.ts";
-import type { ToolOrigin, ToolRun } from "./tools.ts";
+import type { ToolRun } from "./tools.ts";
+import type { ToolOrigin } from "./types.ts";
 
 /** The model-visible name of the tool that activates a skill. */
 export const LOAD_SKILL_TOOL = "load_skill";

@@ -7,6 +7,7 @@ import type { ToolServerState } from "../../wire/tool_servers.ts";
 import type { ApprovalGate } from "./approvals.ts";
 import type { ChatChunk, ToolCallEnding, ToolUi } from "./chunks.ts";
 import { modelOutputOf, uiOf } from "./tool_output.ts";
+import type { ToolOrigin } from "./types.ts";
 
 /** What one tool call of a run produced: what the model sees, and what the chunk shows besides. */
 export interface ToolRun {
@@ -34,14 +35,6 @@ export interface ToolUpdate {
 /** Whether a tool's output (preliminary or final) is a {@link ToolUpdate}. */
 export function isToolUpdate(output: unknown): output is ToolUpdate {
   return typeof output === "object" && output !== null && "update" in output;
-}
-
-/** Where a model-visible tool name leads. */
-export interface ToolOrigin {
-  /** A tool server's id, or `ui`, `skills`, `agent`. */
-  source: string;
-  /** The tool's own name at its source. */
-  tool: string;
 }
 
 /** The tools of a run and what the run needs to know about them. */

@@ -7,7 +7,8 @@ import { renderToolDefinition, resultText } from "../genui/render_tool.ts";
 import { SurfaceIds } from "../genui/surface_ids.ts";
 import { RENDER_TOOL_MARK } from "../llm/demo_model.ts";
 import type { Service } from "../service.ts";
-import type { ToolOrigin, ToolRun } from "./tools.ts";
+import type { ToolRun } from "./tools.ts";
+import type { ToolOrigin } from "./types.ts";
 
 /** The render tool of a run, where its name leads, and its system-prompt section. */
 export interface UiTools {
