@@ -3,7 +3,7 @@
  * they list against what model providers accept (`mcp/tool_checks.ts`), and tests the model
  * profiles the workspaces use, as `POST /api/llm/test` does.
  */
-import type { LlmProfile, ServiceConfig } from "./config/schema.ts";
+import type { LlmProfile, ServiceConfig } from "../wire/config/schema.ts";
 import { LassError } from "./errors.ts";
 import type { Service } from "./service.ts";
 import type { ToolServerState } from "../wire/tool_servers.ts";

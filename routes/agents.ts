@@ -1,6 +1,6 @@
 /** Remote agents: `POST /api/agents/test`. */
 import { z } from "zod";
-import { AgentSchema } from "../core/config/schema.ts";
+import { AgentSchema } from "../wire/config/skill_agent_catalog_schemas.ts";
 import { readBody } from "./body.ts";
 import type { Routes } from "./context.ts";
 import { json } from "./http.ts";

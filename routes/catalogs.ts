@@ -1,6 +1,6 @@
 /** UI component catalogs: `GET /api/catalogs` and `POST /api/catalogs/preview`. */
 import { z } from "zod";
-import { CatalogSchema } from "../core/config/schema.ts";
+import { CatalogSchema } from "../wire/config/skill_agent_catalog_schemas.ts";
 import { detailsFromIssues, LassError } from "../core/errors.ts";
 import { viewOf } from "../core/genui/catalog.ts";
 import type { CatalogRecord } from "../core/genui/load.ts";

@@ -1,6 +1,6 @@
 /** Model profiles: `POST /api/llm/test` and `POST /api/llm/models`. */
 import { z } from "zod";
-import { LlmProfileSchema } from "../core/config/schema.ts";
+import { LlmProfileSchema } from "../wire/config/llm_profile_schema.ts";
 import { readBody } from "./body.ts";
 import { json } from "./http.ts";
 import type { Routes } from "./context.ts";

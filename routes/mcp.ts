@@ -1,6 +1,6 @@
 /** Tool servers: state, drafts, import, and connect / call / read / prompt on one server. */
 import { z } from "zod";
-import { McpServerSchema } from "../core/config/schema.ts";
+import { McpServerSchema } from "../wire/config/mcp_server_schema.ts";
 import { readBody, validateQuery } from "./body.ts";
 import { json } from "./http.ts";
 import { ndjsonResponse } from "./ndjson.ts";

@@ -1,7 +1,7 @@
 /** Agent Skills: preview one skill record, and discover the skill folders under a path. */
 import { basename } from "node:path";
 import { z } from "zod";
-import { SkillSchema } from "../core/config/schema.ts";
+import { SkillSchema } from "../wire/config/skill_agent_catalog_schemas.ts";
 import { detailsFromIssues, LassError } from "../core/errors.ts";
 import type { SkillRecord } from "../core/skills/load.ts";
 import { previewOf } from "../core/skills/skill.ts";

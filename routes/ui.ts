@@ -1,6 +1,6 @@
 /** Generative UI: the render tool a workspace sends, previews of surfaces and components, generation. */
 import { z } from "zod";
-import type { ServiceConfig, Workspace } from "../core/config/schema.ts";
+import type { ServiceConfig, Workspace } from "../wire/config/schema.ts";
 import { LassError } from "../core/errors.ts";
 import type { Service } from "../core/service.ts";
 import { readBody, validateQuery } from "./body.ts";

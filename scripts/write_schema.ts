@@ -3,7 +3,7 @@
  * `schema/standard_catalog.json` (the standard catalog's view) from `@a2ui/web_core`
  * (`deno task schema`).
  */
-import { configJsonSchema } from "../core/config/schema.ts";
+import { configJsonSchema } from "../wire/config/schema.ts";
 import { evalJsonSchema } from "../core/evals/file.ts";
 import { viewOf } from "../core/genui/catalog.ts";
 import { loadStandardCatalog } from "../core/genui/load.ts";

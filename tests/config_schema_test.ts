@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { defaultConfig } from "../core/config/defaults.ts";
-import { hasEnvRef, resolveEnvRef, resolveEnvRefs } from "../core/config/env_refs.ts";
+import { hasEnvRef } from "../wire/config/env_refs.ts";
+import { resolveEnvRef, resolveEnvRefs } from "../core/config/env_refs.ts";
 import { findConfigPath, findDataDir } from "../core/config/lookup.ts";
 import { redactConfig, REDACTED, redactUrl } from "../core/config/redact.ts";
-import { referenceProblems } from "../core/config/references.ts";
-import { configJsonSchema, parseConfig } from "../core/config/schema.ts";
+import { referenceProblems } from "../wire/config/references.ts";
+import { configJsonSchema } from "../wire/config/schema.ts";
+import { parseConfig } from "../core/config/parse.ts";
 import { LassError } from "../core/errors.ts";
 import { sampleConfig } from "./_helpers.ts";
 

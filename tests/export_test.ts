@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseConfig } from "../core/config/schema.ts";
+import { parseConfig } from "../core/config/parse.ts";
 import { demoServerCommand } from "../core/export/demo_command.ts";
 import { EXPORT_TARGETS } from "../wire/export.ts";
 import { PINNED_VERSIONS } from "../core/export/versions.ts";

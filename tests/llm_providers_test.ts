@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { isStepCount, streamText, tool } from "ai";
 import { z } from "zod";
-import { type LlmProfile, LlmProfileSchema } from "../core/config/schema.ts";
+import type { LlmProfile } from "../wire/config/schema.ts";
+import { LlmProfileSchema } from "../wire/config/llm_profile_schema.ts";
 import { listModels } from "../core/llm/models.ts";
 import { testProfile } from "../core/llm/probe.ts";
 import { resolveModel } from "../core/llm/providers.ts";

@@ -1,6 +1,6 @@
 /** `importClientConfig`: one real config per client, detection, ids, placeholders, errors. */
 import assert from "node:assert/strict";
-import { McpServerSchema } from "../core/config/schema.ts";
+import { McpServerSchema } from "../wire/config/mcp_server_schema.ts";
 import { LassError } from "../core/errors.ts";
 import {
   IMPORT_FORMATS,

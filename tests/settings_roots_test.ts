@@ -1,7 +1,7 @@
 /** The roots rows of the tool-server forms: paths made `file://` URIs, rows stored, errors by row. */
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
-import { McpServerSchema } from "../core/config/mcp_server_schema.ts";
+import { McpServerSchema } from "../wire/config/mcp_server_schema.ts";
 import { asRootUri, cleanRoots, errorsByRow } from "../islands/settings/roots.ts";
 
 Deno.test("an absolute path typed as a root becomes the file:// URI Node's pathToFileURL makes", () => {

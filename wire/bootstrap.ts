@@ -1,16 +1,6 @@
-/**
- * `GET /api/bootstrap`. The config's record types come from the server's zod schema; they are
- * re-exported here as types only, so a browser bundle never contains server code.
- */
-export type {
-  LlmProfile,
-  McpServerConfig,
-  ServiceConfig,
-  ServiceConfigInput,
-  Workspace,
-} from "../core/config/schema.ts";
+/** `GET /api/bootstrap`: everything a client needs to draw the settings and chat on first load. */
 export type { ServerStatus, ToolInfo, ToolServerState } from "./tool_servers.ts";
-import type { ServiceConfigInput } from "../core/config/schema.ts";
+import type { ServiceConfigInput } from "./config/schema.ts";
 import type { ToolServerState } from "./tool_servers.ts";
 import type { CatalogSummary } from "./catalogs.ts";
 import type { SkillSummary } from "./skills.ts";

@@ -1,7 +1,7 @@
 /** The contract between a chat run and a remote-agent adapter (A2A, AG-UI). */
 import type { ModelMessage } from "ai";
 import type { EnvLookup } from "../config/env_refs.ts";
-import type { ServiceConfig } from "../config/schema.ts";
+import type { ServiceConfig } from "../../wire/config/schema.ts";
 import type { ChatChunk, ChatUsage } from "../chat/chunks.ts";
 import type { RunTools } from "../chat/tools.ts";
 

@@ -1,5 +1,5 @@
 /** Which tool calls wait for the user's approval, asking through interactions, and what is remembered. */
-import type { McpServerConfig, Workspace } from "../config/schema.ts";
+import type { McpServerConfig, Workspace } from "../../wire/config/schema.ts";
 import type { ConfigStore } from "../config/store.ts";
 import type { InteractionRegistry } from "../interactions.ts";
 

@@ -6,7 +6,7 @@ import {
   type TextStreamPart,
   type ToolSet,
 } from "ai";
-import type { LlmProfile } from "../config/schema.ts";
+import type { LlmProfile } from "../../wire/config/schema.ts";
 import { describeModelError } from "../llm/failures.ts";
 import { configuredModel } from "../llm/providers.ts";
 import { type ChatChunk, type ChatUsage, toolCallChunk } from "./chunks.ts";

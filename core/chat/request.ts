@@ -1,6 +1,6 @@
 /** The body of `POST /api/chat` and what it resolves to: the workspace, the model and the tools' owner. */
 import { z } from "zod";
-import type { LlmProfile, ServiceConfig, Workspace } from "../config/schema.ts";
+import type { LlmProfile, ServiceConfig, Workspace } from "../../wire/config/schema.ts";
 import { LassError } from "../errors.ts";
 import { SESSION_ID_PATTERN } from "../sessions.ts";
 

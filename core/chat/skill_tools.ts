@@ -1,6 +1,6 @@
 /** The skills of a chat run: a catalog for the system prompt, `load_skill` and `read_skill_file`. */
 import { dynamicTool, jsonSchema, type ToolSet } from "ai";
-import type { Workspace } from "../config/schema.ts";
+import type { Workspace } from "../../wire/config/schema.ts";
 import type { Service } from "../service.ts";
 import type { LoadedSkill } from "../skills/skill.ts";
 import type { ToolRun } from "./tools.ts";

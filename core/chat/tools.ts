@@ -1,7 +1,7 @@
 /** The tools a chat run offers the model: the enabled tool servers' model-visible tools. */
 import type { LanguageModelV4ToolResultOutput as ToolResultOutput } from "@ai-sdk/provider";
 import { dynamicTool, jsonSchema, type ToolSet } from "ai";
-import type { Workspace } from "../config/schema.ts";
+import type { Workspace } from "../../wire/config/schema.ts";
 import type { Service } from "../service.ts";
 import type { ToolServerState } from "../../wire/tool_servers.ts";
 import type { ApprovalGate } from "./approvals.ts";

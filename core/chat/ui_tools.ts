@@ -1,6 +1,6 @@
 /** The render tool of a chat run: A2UI surfaces from the model's compact input (see `core/genui`). */
 import { dynamicTool, jsonSchema, type Tool, type ToolSet } from "ai";
-import type { Workspace } from "../config/schema.ts";
+import type { Workspace } from "../../wire/config/schema.ts";
 import { offerFor, type UiOffer, uiSettings } from "../genui/offer.ts";
 import type { RenderToolDefinition, SurfaceResult } from "../../wire/genui.ts";
 import { renderToolDefinition, resultText } from "../genui/render_tool.ts";

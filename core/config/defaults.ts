@@ -1,6 +1,7 @@
 /** The config written when no `service.json` exists: a Playground on the built-in demo model and tools. */
 import type { EnvLookup } from "./env_refs.ts";
-import type { Provider, ServiceConfigInput } from "./schema.ts";
+import type { Provider } from "../../wire/config/llm_profile_schema.ts";
+import type { ServiceConfigInput } from "../../wire/config/schema.ts";
 import { PROVIDER_PRESETS } from "../llm/presets.ts";
 
 /** The `command` of the built-in demo tool server and the `baseURL` of the built-in demo model. */

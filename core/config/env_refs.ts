@@ -1,21 +1,14 @@
-/** Environment references in config values: `env:NAME` (the whole value) and `${NAME}` (interpolated). */
+/** Resolving the environment references in config values: `env:NAME` and `${NAME}`. */
+import { INTERPOLATED_ENV_REF, WHOLE_ENV_REF } from "../../wire/config/env_refs.ts";
 
 /** Reads one environment variable; `undefined` when it is not set. */
 export type EnvLookup = (name: string) => string | undefined;
 
-const WHOLE = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
-const INTERPOLATED = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-
-/** Whether a string refers to the environment (and so is not a literal secret). */
-export function hasEnvRef(value: string): boolean {
-  return WHOLE.test(value) || /\$\{[A-Za-z_][A-Za-z0-9_]*\}/.test(value);
-}
-
 /** Resolves the references in one string; a missing variable becomes an empty string. */
 export function resolveEnvRef(value: string, lookup: EnvLookup): string {
-  const whole = WHOLE.exec(value);
+  const whole = WHOLE_ENV_REF.exec(value);
   if (whole) return lookup(whole[1]) ?? "";
-  return value.replace(INTERPOLATED, (_, name: string) => lookup(name) ?? "");
+  return value.replace(INTERPOLATED_ENV_REF, (_, name: string) => lookup(name) ?? "");
 }
 
 /** Resolves every string inside a JSON-like value, returning a new value; the input is untouched. */
@@ -32,7 +25,7 @@ export function resolveEnvRefs<T>(value: T, lookup: EnvLookup): T {
 
 /** The names of the variables a value refers to (`env:NAME` or each `${NAME}`), in order. */
 export function envRefNames(value: string): string[] {
-  const whole = WHOLE.exec(value);
+  const whole = WHOLE_ENV_REF.exec(value);
   if (whole) return [whole[1]];
-  return [...value.matchAll(INTERPOLATED)].map((match) => match[1]);
+  return [...value.matchAll(INTERPOLATED_ENV_REF)].map((match) => match[1]);
 }

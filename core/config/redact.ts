@@ -1,5 +1,5 @@
 /** Redaction of literal secrets in a stored config, for `GET /api/config/export?redact=1`. */
-import { hasEnvRef } from "./env_refs.ts";
+import { hasEnvRef } from "../../wire/config/env_refs.ts";
 
 /** The marker that replaces a redacted value. */
 export const REDACTED = "<redacted>";

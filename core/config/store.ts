@@ -6,8 +6,8 @@ import { type FileSystem, SerialQueue, writeFileAtomic } from "../files.ts";
 import { defaultConfig, SCHEMA_FILE_NAME } from "./defaults.ts";
 import type { EnvLookup } from "./env_refs.ts";
 import { CONFIG_JSON_SCHEMA_TEXT } from "./json_schema.ts";
-import { parseConfig } from "./schema.ts";
-import type { ServiceConfig } from "./schema.ts";
+import { parseConfig } from "./parse.ts";
+import type { ServiceConfig } from "../../wire/config/schema.ts";
 
 /** The config as stored in the file: a JSON object, defaults not filled in. */
 export type StoredConfig = Record<string, unknown>;

@@ -1,12 +1,11 @@
 /** Config values as exports write them: literal text and environment variables, never a literal secret. */
+import { INTERPOLATED_ENV_REF, WHOLE_ENV_REF } from "../../wire/config/env_refs.ts";
 import type { ExportEnvVar } from "../../wire/export.ts";
 import { readArg, redactUrl } from "../config/redact.ts";
 
 /** One part of an exported value: literal text, or the value of an environment variable. */
 export type Piece = string | { env: string };
 
-const WHOLE = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
-const INTERPOLATED = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /** What may stand before a secret in a header without being one: an auth scheme. */
 const SCHEME = /^\s*(bearer|basic|token|apikey)\s+/i;
 
@@ -42,14 +41,14 @@ export class EnvVars {
 
 /** A plain value (command, argument, model id...): literal text kept, references noted. */
 export function plainValue(value: string, vars: EnvVars, description: string): Piece[] {
-  const whole = WHOLE.exec(value);
+  const whole = WHOLE_ENV_REF.exec(value);
   if (whole) {
     vars.reference(whole[1], description);
     return [{ env: whole[1] }];
   }
   const pieces: Piece[] = [];
   let at = 0;
-  for (const match of value.matchAll(INTERPOLATED)) {
+  for (const match of value.matchAll(INTERPOLATED_ENV_REF)) {
     if (match.index > at) pieces.push(value.slice(at, match.index));
     pieces.push({ env: match[1] });
     vars.reference(match[1], description);

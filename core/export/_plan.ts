@@ -4,10 +4,10 @@ import { DEMO_MARKER } from "../config/defaults.ts";
 import type {
   LlmProfile,
   McpServerConfig,
-  Provider,
   ServiceConfig,
   Workspace,
-} from "../config/schema.ts";
+} from "../../wire/config/schema.ts";
+import type { Provider } from "../../wire/config/llm_profile_schema.ts";
 import type { StoredConfig } from "../config/store.ts";
 import { LassError } from "../errors.ts";
 import { PROVIDER_PRESETS } from "../llm/presets.ts";

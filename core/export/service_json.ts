@@ -1,7 +1,8 @@
 /** The `service` export: a standalone `service.json` with one workspace and the records it refers to, secrets as env references. */
 import { dirname, isAbsolute, resolve } from "node:path";
 import { SCHEMA_FILE_NAME } from "../config/defaults.ts";
-import { parseConfig, type Provider } from "../config/schema.ts";
+import { parseConfig } from "../config/parse.ts";
+import type { Provider } from "../../wire/config/llm_profile_schema.ts";
 import { formatConfig, type StoredConfig } from "../config/store.ts";
 import type { LassError } from "../errors.ts";
 import { PROVIDER_PRESETS } from "../llm/presets.ts";

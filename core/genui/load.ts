@@ -1,8 +1,8 @@
 /** Loads catalogs: the standard one from `@a2ui/web_core`, configured ones from a file, a URL or inline. */
 import type { z } from "zod";
 import { Catalog } from "@a2ui/web_core/v0_9";
-import type { CatalogSchema } from "../config/schema.ts";
-import { STANDARD_CATALOG_ID } from "../config/schema.ts";
+import type { CatalogSchema } from "../../wire/config/skill_agent_catalog_schemas.ts";
+import { STANDARD_CATALOG_ID } from "../../wire/config/skill_agent_catalog_schemas.ts";
 import { type EnvLookup, resolveEnvRef } from "../config/env_refs.ts";
 import type { FileSystem } from "../files.ts";
 import { type PathBase, resolveUserPath } from "../skills/paths.ts";

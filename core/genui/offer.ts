@@ -1,5 +1,6 @@
 /** What a workspace's render tool offers: its settings resolved, and the allowed components per catalog. */
-import { CONFIG_DEFAULTS, type Workspace } from "../config/schema.ts";
+import { CONFIG_DEFAULTS } from "../../wire/config/field_defaults.ts";
+import type { Workspace } from "../../wire/config/schema.ts";
 import type { UiExample } from "../../wire/genui.ts";
 import type { LoadedCatalog } from "./catalog.ts";
 

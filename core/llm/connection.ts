@@ -1,7 +1,7 @@
 /** Where a model profile's requests go and how they authenticate; env references resolve here. */
 import { DEMO_MARKER } from "../config/defaults.ts";
 import { type EnvLookup, envRefNames, resolveEnvRef, resolveEnvRefs } from "../config/env_refs.ts";
-import type { LlmProfile } from "../config/schema.ts";
+import type { LlmProfile } from "../../wire/config/schema.ts";
 import { redactUrl } from "../config/redact.ts";
 import { scrubSecrets, secretValues } from "../config/secrets.ts";
 import { PROVIDER_PRESETS } from "./presets.ts";

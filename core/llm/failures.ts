@@ -1,6 +1,6 @@
 /** One sentence a person understands for a failed model call or model list. */
 import { APICallError, JSONParseError, TypeValidationError } from "@ai-sdk/provider";
-import type { Provider } from "../config/schema.ts";
+import type { Provider } from "../../wire/config/llm_profile_schema.ts";
 import { scrubSecrets } from "../config/secrets.ts";
 import { clip, isNetworkFailure } from "../errors.ts";
 

@@ -1,7 +1,8 @@
 /** `POST /api/llm/models`: the models a profile's provider offers, from the vendor's own list endpoint. */
 import type { ModelInfo, ModelList } from "../../wire/models.ts";
 import type { EnvLookup } from "../config/env_refs.ts";
-import type { LlmProfile, Provider } from "../config/schema.ts";
+import type { LlmProfile } from "../../wire/config/schema.ts";
+import type { Provider } from "../../wire/config/llm_profile_schema.ts";
 import {
   describeHttpStatus,
   describeTimeout,

@@ -1,6 +1,6 @@
 /** Provider presets shown by the settings UI: label, default base URL, env keys and suggested models. */
 import type { ProviderPreset } from "../../wire/bootstrap.ts";
-import type { Provider } from "../config/schema.ts";
+import type { Provider } from "../../wire/config/llm_profile_schema.ts";
 
 /** One preset per provider kind. */
 export const PROVIDER_PRESETS: Readonly<Record<Provider, ProviderPreset>> = {

@@ -1,7 +1,7 @@
 /** `POST /api/llm/test`: a tiny real generation that says whether a profile works, and if not why. */
 import { generateText } from "ai";
 import type { EnvLookup } from "../config/env_refs.ts";
-import type { LlmProfile } from "../config/schema.ts";
+import type { LlmProfile } from "../../wire/config/schema.ts";
 import { describeModelError } from "./failures.ts";
 import { resolveModel } from "./providers.ts";
 import type { ProfileProbe } from "../../wire/models.ts";

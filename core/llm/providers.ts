@@ -1,7 +1,7 @@
 /** Model profiles to AI SDK language models: the one module that knows the provider packages. */
 import type { JSONObject, LanguageModelV4 } from "@ai-sdk/provider";
 import type { EnvLookup } from "../config/env_refs.ts";
-import type { LlmProfile } from "../config/schema.ts";
+import type { LlmProfile } from "../../wire/config/schema.ts";
 import { connectionOf, usesAzureDeployments } from "./connection.ts";
 import { createDemoModel } from "./demo_model.ts";
 

@@ -1,7 +1,7 @@
 /** Loads one `skills[]` record: from a skill folder, a SKILL.md file, or inline content. */
 import { basename, dirname, join } from "node:path";
 import type { z } from "zod";
-import type { SkillSchema } from "../config/schema.ts";
+import type { SkillSchema } from "../../wire/config/skill_agent_catalog_schemas.ts";
 import type { FileSystem } from "../files.ts";
 import { type ListLimits, listSkillFiles } from "./bundled_files.ts";
 import { parseFrontmatter, splitSkillFile } from "./frontmatter.ts";

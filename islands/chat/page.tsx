@@ -8,7 +8,7 @@ import { bootError, bootstrap, pending } from "../state.ts";
 import { ChatContext } from "./context.ts";
 import type { Chat } from "./controller.ts";
 import { TurnView } from "./turn.tsx";
-import type { ServiceConfigInput } from "../../wire/bootstrap.ts";
+import type { ServiceConfigInput } from "../../wire/config/schema.ts";
 
 type Config = ServiceConfigInput & Record<string, unknown>;
 

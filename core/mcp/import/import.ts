@@ -2,7 +2,7 @@
 import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
-import { McpServerSchema } from "../../config/schema.ts";
+import { McpServerSchema } from "../../../wire/config/mcp_server_schema.ts";
 import { detailsFromIssues, LassError } from "../../errors.ts";
 import {
   detectFormat,

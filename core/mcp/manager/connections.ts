@@ -3,7 +3,7 @@
  * session's events, healing (heartbeat; backoff reconnects), the processes
  * started and following the config.
  */
-import type { McpServerConfig, ServiceConfig } from "../../config/schema.ts";
+import type { McpServerConfig, ServiceConfig } from "../../../wire/config/schema.ts";
 import { clip, LassError } from "../../errors.ts";
 import type {
   InProcessHandler,

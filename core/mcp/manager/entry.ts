@@ -1,5 +1,5 @@
 /** The manager's record of one tool server: its config, state, open session and bookkeeping. */
-import type { McpServerConfig, ServiceConfig } from "../../config/schema.ts";
+import type { McpServerConfig, ServiceConfig } from "../../../wire/config/schema.ts";
 import { LassError } from "../../errors.ts";
 import type { EraVerdict } from "../session/errors.ts";
 import type { LogLevel } from "../../../wire/tool_servers.ts";

@@ -1,6 +1,6 @@
 /** Opening one tool server: its transport, the session in the right era, and its lists as a state. */
 import type { EnvLookup } from "../../config/env_refs.ts";
-import type { McpServerConfig } from "../../config/schema.ts";
+import type { McpServerConfig } from "../../../wire/config/schema.ts";
 import { clip } from "../../errors.ts";
 import type {
   InProcessHandler,

@@ -3,7 +3,7 @@
  * to 30 s) while someone wants the server (the active workspace enables it, a call runs, a chat
  * or the API used it lately, or it has lost tasks waiting to be followed again).
  */
-import type { ServiceConfig } from "../../config/schema.ts";
+import type { ServiceConfig } from "../../../wire/config/schema.ts";
 import { activeServerIds, type Entry } from "./entry.ts";
 import { ReconnectTimers } from "./reconnects.ts";
 

@@ -1,5 +1,5 @@
 /** The tool-server manager: one connection per configured server, its state, and every call to it. */
-import type { McpServerConfig } from "../../config/schema.ts";
+import type { McpServerConfig } from "../../../wire/config/schema.ts";
 import { LassError } from "../../errors.ts";
 import { SignInFailure } from "../oauth/sign_in.ts";
 import type { Completion, CompletionRequest, LogLevel } from "../../../wire/tool_servers.ts";

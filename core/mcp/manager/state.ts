@@ -1,5 +1,5 @@
 /** A tool server's state record as the manager builds it: empty, from its tools, with the record's settings. */
-import type { McpServerConfig } from "../../config/schema.ts";
+import type { McpServerConfig } from "../../../wire/config/schema.ts";
 import type { Tool } from "../session/types.ts";
 import type { ConnectionState, ToolInfo } from "../../../wire/tool_servers.ts";
 import { modelToolName } from "../tool_names.ts";

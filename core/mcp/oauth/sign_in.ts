@@ -1,6 +1,6 @@
 /** OAuth sign-in to tool servers: providers for connections, the callback's exchange, sign-out. */
 import { type EnvLookup, resolveEnvRef } from "../../config/env_refs.ts";
-import type { McpServerConfig } from "../../config/schema.ts";
+import type { McpServerConfig } from "../../../wire/config/schema.ts";
 import type { FileSystem } from "../../files.ts";
 import { type FetchLike, RefreshCoalescer } from "./fetch.ts";
 import {

@@ -5,7 +5,7 @@
  * for the server to run.
  */
 import type { EnvLookup } from "../../config/env_refs.ts";
-import type { LlmProfile, ServiceConfig } from "../../config/schema.ts";
+import type { LlmProfile, ServiceConfig } from "../../../wire/config/schema.ts";
 import type { ConfigStore } from "../../config/store.ts";
 import type { Sampler } from "./server_requests.ts";
 import { scrubSecrets } from "../../config/secrets.ts";

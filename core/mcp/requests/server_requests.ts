@@ -1,6 +1,6 @@
 /** Requests from tool servers to Lass: sampling (a model completion) and elicitation (user input). */
 import type { ConfigStore } from "../../config/store.ts";
-import type { McpServerConfig } from "../../config/schema.ts";
+import type { McpServerConfig } from "../../../wire/config/schema.ts";
 import type { InteractionRegistry } from "../../interactions.ts";
 import type {
   CreateMessageResult,

@@ -1,6 +1,7 @@
 /** The `workspaces[]` record of `service.json`, with its generative-UI (render tool) settings. */
 import { z } from "zod";
-import { CONFIG_DEFAULTS, Id, Name } from "./_record_fields.ts";
+import { Id, Name } from "./_record_fields.ts";
+import { CONFIG_DEFAULTS } from "./field_defaults.ts";
 
 const ComponentNames = z.array(z.string().min(1));
 

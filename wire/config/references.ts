@@ -3,7 +3,7 @@
  * dotted path. It reads any JSON (a config that also fails its schema gets them too), so
  * `PUT /api/config` lists reference and schema problems together.
  */
-import type { ErrorDetail } from "../../wire/errors.ts";
+import type { ErrorDetail } from "../errors.ts";
 
 type Json = Record<string, unknown>;
 

@@ -1,28 +1,13 @@
-/** The zod schema of `service.json`: the single source of the config's types, JSON Schema and 400 details. */
+/**
+ * The zod schema of `service.json`: the single source of the config's types, JSON Schema and 400
+ * details, shared by the server, the UI and the user's file.
+ */
 import { z } from "zod";
-import { detailsFromIssues, LassError } from "../errors.ts";
 import { referenceProblems } from "./references.ts";
 import { LlmProfileSchema } from "./llm_profile_schema.ts";
 import { McpServerSchema } from "./mcp_server_schema.ts";
 import { AgentSchema, CatalogSchema, SkillSchema } from "./skill_agent_catalog_schemas.ts";
 import { WorkspaceSchema } from "./workspace_schema.ts";
-
-export { CONFIG_DEFAULTS } from "./_record_fields.ts";
-export { LlmProfileSchema, type Provider, PROVIDERS } from "./llm_profile_schema.ts";
-export {
-  McpServerSchema,
-  OAUTH_CLIENT_AUTH_METHODS,
-  OAUTH_GRANT_TYPES,
-  OAUTH_SIGNING_ALGORITHMS,
-  TRANSPORTS,
-} from "./mcp_server_schema.ts";
-export {
-  AgentSchema,
-  CatalogSchema,
-  SkillSchema,
-  STANDARD_CATALOG_ID,
-} from "./skill_agent_catalog_schemas.ts";
-export { GenerativeUiSettingsSchema, WorkspaceSchema } from "./workspace_schema.ts";
 
 const ConfigObjectSchema = z.looseObject({
   $schema: z.string().optional(),
@@ -66,25 +51,4 @@ function checkReferences(config: unknown, ctx: z.RefinementCtx): void {
 /** The JSON Schema of `service.json` (the input form: defaults are not required). */
 export function configJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(ServiceConfigSchema, { io: "input", unrepresentable: "any" });
-}
-
-/** Validates a whole config; throws 400 `invalid-config` with every problem's dotted path. */
-export function parseConfig(input: unknown): ServiceConfig {
-  const parsed = ServiceConfigSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const details = detailsFromIssues(parsed.error.issues);
-  // A config that fails its schema is not checked for references by it: list those too.
-  if (input !== null && typeof input === "object") {
-    const known = new Set(details.map((detail) => `${detail.path}\n${detail.message}`));
-    for (const problem of referenceProblems(input as Record<string, unknown>)) {
-      if (!known.has(`${problem.path}\n${problem.message}`)) details.push(problem);
-    }
-  }
-  const first = details[0];
-  throw new LassError(
-    "invalid-config",
-    `the config is invalid: ${first.path || "(top level)"}: ${first.message}` +
-      (details.length > 1 ? ` (and ${details.length - 1} more)` : ""),
-    details,
-  );
 }

@@ -1,16 +1,6 @@
-/** The building blocks of the config's records: defaults, ids, names, secrets and URLs. */
+/** The building blocks of the config's records: ids, names, secrets and URLs. */
 import { z } from "zod";
 import { hasEnvRef } from "./env_refs.ts";
-
-/** Defaults the schema fills in when a field is absent. */
-export const CONFIG_DEFAULTS = {
-  version: 1,
-  maxSteps: 12,
-  timeoutMs: 30_000,
-  toolServerWaitMs: 3000,
-  sampling: "ask",
-  renderToolName: "render_ui",
-} as const;
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 

@@ -1,7 +1,8 @@
 /** The `mcpServers[]` record of `service.json`: a tool server, its transport, OAuth and roots. */
 import { z } from "zod";
 import { hasEnvRef } from "./env_refs.ts";
-import { CONFIG_DEFAULTS, HttpUrl, Id, Name, Secretish, StringMap } from "./_record_fields.ts";
+import { HttpUrl, Id, Name, Secretish, StringMap } from "./_record_fields.ts";
+import { CONFIG_DEFAULTS } from "./field_defaults.ts";
 
 /** How Lass obtains a tool server's OAuth tokens: a user in a browser, or the client alone. */
 export const OAUTH_GRANT_TYPES = ["authorization_code", "client_credentials"] as const;
