@@ -7,6 +7,7 @@ import { ndjsonResponse } from "./ndjson.ts";
 import type { Routes } from "./context.ts";
 import { LassError } from "../core/errors.ts";
 import { LOG_LEVELS } from "../wire/tool_servers.ts";
+import type { CallOutcome } from "../core/mcp/manager/calls.ts";
 
 const TestBody = z.strictObject({ server: McpServerSchema });
 const ImportBody = z.strictObject({
@@ -158,18 +159,20 @@ export const mcpRoutes: Routes = {
           );
         }
       }
-      if (task) return json(await service.mcp.startToolTask(params.id, tool, args));
+      if (task) {
+        const started = await service.mcp.startToolTask(params.id, tool, args);
+        return json("taskId" in started ? started : callAnswer(started));
+      }
       // With a `callId` the call can be cancelled while it runs (the inspector's Cancel), through
       // the route below: the same registry as chat tool calls, under the server's name.
       const running = callId ? service.runningCalls.start(inspectorRun(params.id), callId) : null;
       const started = performance.now();
       try {
-        return json(
-          await service.mcp.callTool(params.id, tool, args, {
-            signal: running?.signal,
-            ...(callId && { context: { toolCallId: callId } }),
-          }),
-        );
+        const outcome = await service.mcp.callTool(params.id, tool, args, {
+          signal: running?.signal,
+          ...(callId && { context: { toolCallId: callId } }),
+        });
+        return json(callAnswer(outcome));
       } catch (error) {
         if (!running?.cancelled()) throw error;
         // Cancelled by the user: an answer, not a failure of the server.
@@ -263,3 +266,8 @@ export const mcpRoutes: Routes = {
     },
   },
 };
+
+/** The answer of `POST /api/mcp/:id/call`: the result and its duration. */
+function callAnswer({ result, durationMs }: CallOutcome): { result: unknown; durationMs: number } {
+  return { result, durationMs };
+}

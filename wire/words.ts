@@ -1,4 +1,4 @@
-/** Tiny text helpers that the web UI and the CLI share, so both word a count the same way. */
+/** Tiny text helpers that the server, the web UI and the CLI share, so all word a count the same way. */
 
 /** `1 model`, `2 models`; `many` for words whose plural is not `<word>s`. */
 export function plural(count: number, one: string, many = `${one}s`): string {

@@ -15,7 +15,6 @@ import { uiTools } from "./ui_tools.ts";
 import { shownOutput } from "./tool_output.ts";
 import { isToolUpdate, type RunTools, type ToolRun, toolServerTools } from "./tools.ts";
 import type { ReadyTurn, Turn, TurnOutcome } from "./turn.ts";
-import type { RunningCall } from "./running_calls.ts";
 
 /** The AI SDK's usage as the chunks show it: plain counts, no provider extras. */
 export function usageOf(usage: LanguageModelUsage | undefined): ChatUsage {
@@ -95,31 +94,20 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
     unavailable: servers.unavailable,
     startEvent: { profileId: profile.id, model: profile.model },
     sessionFields: { llmId: profile.id },
-    body: streamChunks(result, tools, {
-      describe: (error) => describeModelError(error, context),
-      // Only tool-server calls can be cancelled (skill and render tools answer at once).
-      calls: (callId, toolName) =>
-        servers.origins.has(toolName) ? service.runningCalls.start(runId, callId) : undefined,
-    }),
+    body: streamChunks(result, tools, (error) => describeModelError(error, context)),
   };
 }
 
 /**
  * The chunks of a `streamText` result, then its outcome; a model failure is thrown as a sentence.
- * A tool-server call is registered as running from its `tool-call` chunk to its `tool-result`,
- * so the user can cancel it as soon as it shows.
+ * (A tool-server call registers itself as running while it runs: see `toolServerTools`.)
  */
 async function* streamChunks(
   result: ReturnType<typeof streamText<ToolSet>>,
   tools: RunTools,
-  options: {
-    describe: (error: unknown) => string;
-    calls: (callId: string, toolName: string) => RunningCall | undefined;
-  },
+  describe: (error: unknown) => string,
 ): AsyncGenerator<ChatChunk, TurnOutcome> {
-  const { describe } = options;
   const callStarts = new Map<string, number>();
-  const running = new Map<string, RunningCall>();
   let failure: unknown;
   let totalUsage: LanguageModelUsage | undefined;
   let steps = 0;
@@ -134,16 +122,8 @@ async function* streamChunks(
       finishReason = part.finishReason;
     }
     if (part.type === "finish") totalUsage = part.totalUsage;
-    if (part.type === "tool-call") {
-      callStarts.set(part.toolCallId, performance.now());
-      const call = options.calls(part.toolCallId, part.toolName);
-      if (call) running.set(part.toolCallId, call);
-    }
+    if (part.type === "tool-call") callStarts.set(part.toolCallId, performance.now());
     const chunk = chunkOf(part, tools, callStarts);
-    if (chunk?.type === "tool-result") {
-      running.get(chunk.id)?.end();
-      running.delete(chunk.id);
-    }
     if (chunk) yield chunk;
   }
   if (failure !== undefined) throw new Error(describe(failure));

@@ -18,18 +18,18 @@ export class RunningCalls {
   readonly #runs = new Map<string, Map<string, AbortController>>();
 
   /**
-   * Registers a call that starts now, or joins its registration: the turn registers a call when
-   * its `tool-call` chunk streams (the user may cancel from then on), the tool when it runs.
+   * Registers a call that starts now (a chat tool-server call, or an inspector call with a
+   * `callId`); a call id registered twice in one run replaces the first registration.
    */
   start(runId: string, callId: string): RunningCall {
     let calls = this.#runs.get(runId);
     if (!calls) this.#runs.set(runId, calls = new Map());
-    let controller = calls.get(callId);
-    if (!controller) calls.set(callId, controller = new AbortController());
+    const controller = new AbortController();
+    calls.set(callId, controller);
     return {
       signal: controller.signal,
       cancelled: () => controller.signal.aborted,
-      end: () => this.#remove(runId, callId, controller!),
+      end: () => this.#remove(runId, callId, controller),
     };
   }
 

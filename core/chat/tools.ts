@@ -1,7 +1,7 @@
 /** The tools a chat run offers the model: the enabled tool servers' model-visible tools. */
 import type { LanguageModelV4ToolResultOutput as ToolResultOutput } from "@ai-sdk/provider";
 import { dynamicTool, jsonSchema, type ToolSet } from "ai";
-import type { Workspace } from "../../wire/config/schema.ts";
+import type { McpServerConfig, Workspace } from "../../wire/config/schema.ts";
 import type { Service } from "../service.ts";
 import type { ToolServerState } from "../../wire/tool_servers.ts";
 import type { ApprovalGate } from "./approvals.ts";
@@ -136,6 +136,8 @@ export async function toolServerTools(run: RunContext): Promise<RunTools> {
       });
       continue;
     }
+    // The record whose approval settings the turn's calls follow, read once per turn.
+    const server = run.service.config.config.mcpServers.find((record) => record.id === state.id);
     for (const info of state.tools) {
       if (!info.modelVisible) continue;
       origins.set(info.modelName, { source: state.id, tool: info.name });
@@ -143,7 +145,10 @@ export async function toolServerTools(run: RunContext): Promise<RunTools> {
         description: info.description || info.title || info.name,
         inputSchema: jsonSchema(info.inputSchema),
         execute: (input, options) =>
-          callServerTool(run, state.id, info.name, input, options.toolCallId, options.abortSignal),
+          callServerTool(run, { serverId: state.id, server, tool: info.name }, input, {
+            toolCallId: options.toolCallId,
+            signal: options.abortSignal,
+          }),
         toModelOutput: ({ output }) => (output as ToolRun).model,
       });
     }
@@ -151,22 +156,31 @@ export async function toolServerTools(run: RunContext): Promise<RunTools> {
   return { tools, origins, unavailable };
 }
 
+/** The tool a model call leads to, as the turn found it. */
+interface ServerTool {
+  serverId: string;
+  /** The server's record when the turn started: its approval settings. */
+  server: McpServerConfig | undefined;
+  tool: string;
+}
+
 /**
  * Runs one call: approval first when needed, then the call on the manager. Yields a
  * {@link ToolUpdate} for each progress notification or task status change, then the
- * {@link ToolRun}. The call is registered in the service's running calls while it runs, so the
- * user may cancel it (the turn then goes on with a result saying so). Never throws but for aborts
- * of the run (which cancel a task the call runs as).
+ * {@link ToolRun}. This is the one place a chat's tool-server call is registered in the service's
+ * running calls, from its start (approval included) to its end, so the user may cancel it (the
+ * turn then goes on with a result saying so). Never throws but for aborts of the run (which
+ * cancel a task the call runs as).
  */
 async function* callServerTool(
   run: RunContext,
-  serverId: string,
-  tool: string,
+  target: ServerTool,
   input: unknown,
-  toolCallId: string,
-  signal: AbortSignal | undefined,
+  options: { toolCallId: string; signal: AbortSignal | undefined },
 ): AsyncGenerator<ToolUpdate | ToolRun> {
-  const runSignal = signal ?? run.signal;
+  const { serverId, server, tool } = target;
+  const { toolCallId } = options;
+  const runSignal = options.signal ?? run.signal;
   const running = run.service.runningCalls.start(run.runId, toolCallId);
   const callSignal = AbortSignal.any([runSignal, running.signal]);
   const started = performance.now();
@@ -178,7 +192,6 @@ async function* callServerTool(
   });
   try {
     const { service, gate, workspace } = run;
-    const server = service.config.config.mcpServers.find((record) => record.id === serverId);
     if (server && gate.needsApproval(workspace, server, tool)) {
       let decision;
       try {
@@ -245,7 +258,7 @@ async function* callServerTool(
       return;
     }
     // The last value yielded is the tool's output (a generator's return value is not seen).
-    yield await toolRunOf(run, serverId, tool, call, callSignal, started);
+    yield await toolRunOf(serverId, call, callSignal, started);
   } finally {
     running.end();
   }
@@ -253,17 +266,15 @@ async function* callServerTool(
 
 /** What a finished (or failed) call gives the model and the card. */
 async function toolRunOf(
-  run: RunContext,
   serverId: string,
-  tool: string,
   call: ReturnType<Service["mcp"]["callTool"]>,
   callSignal: AbortSignal,
   started: number,
 ): Promise<ToolRun> {
   try {
-    const { result, durationMs } = await call;
-    const info = run.service.mcp.state(serverId).tools.find((candidate) => candidate.name === tool);
-    const ui = uiOf(serverId, info, result);
+    // The manager answers with the tool as it found it on the server: its UI resource, if any.
+    const { result, durationMs, tool } = await call;
+    const ui = uiOf(serverId, tool, result);
     return {
       model: modelOutputOf(result),
       isError: result.isError === true,

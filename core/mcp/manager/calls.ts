@@ -5,6 +5,7 @@ import type { CallToolResult, McpSession } from "../session/types.ts";
 import type { CallContext, Entry } from "./entry.ts";
 import { runAsTask } from "../tasks/follow.ts";
 import type { TaskRecord } from "../../../wire/tool_tasks.ts";
+import type { ToolInfo } from "../../../wire/tool_servers.ts";
 import type { TaskRecords } from "../tasks/records.ts";
 
 let loadedClient: Promise<typeof import("../session/errors.ts")> | undefined;
@@ -13,10 +14,12 @@ function clientModule(): Promise<typeof import("../session/errors.ts")> {
   return loadedClient ??= import("../session/errors.ts");
 }
 
-/** The result of `POST /api/mcp/:id/call`. */
+/** The result of a tool call (`POST /api/mcp/:id/call` answers its first two fields). */
 export interface CallOutcome {
   result: CallToolResult;
   durationMs: number;
+  /** The tool as the manager found it on the connected server, for the caller to show. */
+  tool: ToolInfo;
 }
 
 /** Options of a tool call. */
@@ -58,7 +61,7 @@ export async function callTool(
   options: ToolCallOptions = {},
 ): Promise<CallOutcome> {
   const id = entry.record.id;
-  await host.connected(entry);
+  const { session } = await host.connected(entry);
   const info = entry.state.tools.find((candidate) => candidate.name === tool);
   if (!info) {
     throw new LassError("not-found", `the tool server ${id} has no tool named ${tool}`);
@@ -112,7 +115,7 @@ export async function callTool(
             signal: options.signal,
             onProgress,
           }),
-      { signal: options.signal },
+      { signal: options.signal, session: session! },
     );
   } catch (error) {
     const durationMs = Math.round(performance.now() - started);
@@ -134,7 +137,18 @@ export async function callTool(
     isError: result.isError === true,
     durationMs,
   });
-  return { result, durationMs };
+  return { result, durationMs, tool: info };
+}
+
+/** Options of {@link runRequest}. */
+export interface RequestOptions {
+  /** The answer of a request that names something the server does not know: 404 with it. */
+  notFound?: string;
+  /** The request is sent again on a renewed session (it is never sent a third time). */
+  retried?: boolean;
+  signal?: AbortSignal;
+  /** The session the caller already waited for; without it, the entry's is awaited. */
+  session?: McpSession;
 }
 
 /**
@@ -147,9 +161,9 @@ export async function runRequest<T>(
   entry: Entry,
   what: string,
   run: (session: McpSession) => Promise<T>,
-  options: { notFound?: string; retried?: boolean; signal?: AbortSignal } = {},
+  options: RequestOptions = {},
 ): Promise<T> {
-  const session = (await host.connected(entry)).session!;
+  const session = options.session ?? (await host.connected(entry)).session!;
   const client = await clientModule();
   try {
     return await run(session);
@@ -165,7 +179,11 @@ export async function runRequest<T>(
     if (client.isSessionGone(error) && !options.retried && entry.session === session) {
       host.log(entry, "info", "the server forgot the session: starting a new one");
       await host.renew(entry);
-      return await runRequest(host, entry, what, run, { ...options, retried: true });
+      return await runRequest(host, entry, what, run, {
+        ...options,
+        session: undefined,
+        retried: true,
+      });
     }
     if (options.notFound && client.isNotFound(error)) {
       throw new LassError("not-found", options.notFound);

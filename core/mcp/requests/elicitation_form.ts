@@ -6,6 +6,7 @@
  */
 import { addFormats, Ajv } from "@modelcontextprotocol/client/validators/ajv";
 import type { ErrorDetail } from "../../errors.ts";
+import { plural } from "../../../wire/words.ts";
 
 type Schema = Record<string, unknown>;
 type Validate = ReturnType<InstanceType<typeof Ajv>["compile"]>;
@@ -89,10 +90,6 @@ const FORMAT_NAMES: Record<string, string> = {
   date: "a date (YYYY-MM-DD)",
   "date-time": "a date and time (ISO 8601, with a time zone)",
 };
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
 
 /** The values a titled enum (`oneOf` / `anyOf` of `const`s) allows, if that is what it is. */
 function constsOf(branches: unknown): unknown[] | undefined {
