@@ -1,5 +1,5 @@
 /**
- * MCP Tasks on the demo server (`core/mcp/_demo_tasks.ts`, `long_report`): the task store on its
+ * MCP Tasks on the demo server (`long_report`): the task store on its
  * own, then raw 2026-07-28 JSON-RPC through the demo handler's `fetch`, checked against the
  * extension's own wire schemas.
  */
