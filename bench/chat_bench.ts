@@ -64,7 +64,7 @@ interface Scenario {
 }
 
 /** What one turn looked like to its client; times in ms from the request (or `streamText`). */
-interface TurnTiming {
+export interface TurnTiming {
   firstChunkMs: number;
   firstTextMs: number;
   totalMs: number;
@@ -81,7 +81,7 @@ interface TurnTiming {
 }
 
 /** p50 and p99 of a list of milliseconds. */
-interface Latency {
+export interface Latency {
   p50Ms: number;
   p99Ms: number;
 }
@@ -160,13 +160,13 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** p50 and p99 of the times that were measured (NaN means the turn never got that far). */
-function latency(times: number[]): Latency {
+export function latency(times: number[]): Latency {
   const sorted = times.filter((t) => !Number.isNaN(t)).sort((a, b) => a - b);
   return { p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99) };
 }
 
 /** Rounds for the JSON line. */
-function round(value: number, digits: number): number {
+export function round(value: number, digits: number): number {
   const scale = 10 ** digits;
   return Math.round(value * scale) / scale;
 }
@@ -233,7 +233,7 @@ function lassConfig(fakeUrl: string): Record<string, unknown> {
 }
 
 /** A turn before anything arrived. */
-function emptyTiming(): TurnTiming {
+export function emptyTiming(): TurnTiming {
   return {
     firstChunkMs: NaN,
     firstTextMs: NaN,
@@ -254,7 +254,7 @@ function noteText(timing: TurnTiming, text: string, at: number): void {
 }
 
 /** Counts one NDJSON chunk of `POST /api/chat`. */
-function noteChunk(timing: TurnTiming, chunk: Record<string, unknown>, at: number): void {
+export function noteChunk(timing: TurnTiming, chunk: Record<string, unknown>, at: number): void {
   if (Number.isNaN(timing.firstChunkMs)) timing.firstChunkMs = at;
   switch (chunk.type) {
     case "start":
@@ -276,7 +276,7 @@ function noteChunk(timing: TurnTiming, chunk: Record<string, unknown>, at: numbe
 }
 
 /** Reads an NDJSON chat response to its end, timing each line from `started`. */
-async function readChat(response: Response, started: number): Promise<TurnTiming> {
+export async function readChat(response: Response, started: number): Promise<TurnTiming> {
   const timing = emptyTiming();
   const decoder = new TextDecoder();
   let rest = "";
@@ -401,7 +401,7 @@ async function benchScenario(
 }
 
 /** A value of `/proc/<pid>/status` in MB (VmRSS, VmHWM). */
-async function statusMb(pid: number, field: "VmRSS" | "VmHWM"): Promise<number> {
+export async function statusMb(pid: number, field: "VmRSS" | "VmHWM"): Promise<number> {
   const status = await Deno.readTextFile(`/proc/${pid}/status`);
   const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, "m").exec(status);
   if (!match) throw new Error(`no ${field} in /proc/${pid}/status`);
@@ -412,7 +412,7 @@ async function statusMb(pid: number, field: "VmRSS" | "VmHWM"): Promise<number> 
  * Tracks a process's peak RSS from now on: resets VmHWM (writing 5 to `clear_refs`) when allowed,
  * and samples VmRSS besides; `stop` gives the peak of both.
  */
-async function watchPeakRss(pid: number): Promise<{ stop(): Promise<number> }> {
+export async function watchPeakRss(pid: number): Promise<{ stop(): Promise<number> }> {
   const reset = await Deno.writeTextFile(`/proc/${pid}/clear_refs`, "5").then(
     () => true,
     () => false,
@@ -500,7 +500,7 @@ async function benchLongAnswer(
 }
 
 /** One table row: the first cell left-aligned, the rest right-aligned. */
-function row(cells: (string | number)[], widths: number[]): string {
+export function row(cells: (string | number)[], widths: number[]): string {
   return cells.map((cell, i) => {
     const text = String(cell);
     return i === 0 ? text.padEnd(widths[i]) : text.padStart(widths[i]);

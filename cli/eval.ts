@@ -1,6 +1,6 @@
 /** `lass eval`: runs an eval file's cases on models in process, or merges shard reports. */
 import { percent } from "../core/evals/junit.ts";
-import type { EvalReport } from "../core/evals/report.ts";
+import type { EvalReport } from "../wire/evals.ts";
 import { LassError } from "../core/errors.ts";
 import type { EvalProgress } from "../wire/evals.ts";
 import { plural } from "../wire/words.ts";

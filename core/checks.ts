@@ -10,8 +10,6 @@ import type { ToolServerState } from "../wire/tool_servers.ts";
 import { connectWithin } from "./mcp/manager/connect_within.ts";
 import { type CheckProblem, checkServer } from "./mcp/tool_checks.ts";
 
-export type { CheckProblem } from "./mcp/tool_checks.ts";
-
 /** One tool server's result. */
 export interface ServerCheck {
   id: string;

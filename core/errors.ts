@@ -1,8 +1,6 @@
 /** The one error type of Lass: a contract error code, a sentence, and optional per-field details. */
 import type { ErrorCode, ErrorDetail } from "../wire/errors.ts";
 
-export type { ErrorCode, ErrorDetail } from "../wire/errors.ts";
-
 /** An expected failure that the HTTP boundary turns into `{"error": {code, message, details?}}`. */
 export class LassError extends Error {
   readonly code: ErrorCode;

@@ -1,8 +1,6 @@
 /** The event bus: a ring buffer of recent events, live listeners, and bounded per-client streams. */
 import type { EventLine, LassEvent } from "../wire/events.ts";
 
-export type { Dropped, EventLine, Heartbeat, LassEvent } from "../wire/events.ts";
-
 /** Options of {@link EventBus}. */
 export interface EventBusOptions {
   /** How many recent events are kept; default 1,000. */

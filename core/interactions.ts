@@ -1,21 +1,13 @@
 /** The registry of pending approval, elicitation and sampling requests that a person answers. */
 import { z } from "zod";
-import { detailsFromIssues, type ErrorDetail, LassError } from "./errors.ts";
+import { detailsFromIssues, LassError } from "./errors.ts";
+import { type ErrorDetail } from "../wire/errors.ts";
 import type { EventBus } from "./events.ts";
 import type {
   ElicitationRequest,
   Interaction,
   InteractionKind,
   InteractionRequest,
-} from "../wire/interactions.ts";
-
-export type {
-  ApprovalRequest,
-  ElicitationRequest,
-  Interaction,
-  InteractionKind,
-  InteractionRequest,
-  SamplingRequest,
 } from "../wire/interactions.ts";
 
 /** The answer to an approval request. */

@@ -5,8 +5,6 @@ import { detailsFromIssues, LassError } from "./errors.ts";
 import { type FileSystem, SerialQueue, writeFileAtomic } from "./files.ts";
 import type { SessionSummary, TurnEnding } from "../wire/sessions.ts";
 
-export type { SessionSummary } from "../wire/sessions.ts";
-
 /** Session ids: letters, digits, `_` and `-`, at most 128; nothing that can leave the folder. */
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -62,7 +60,6 @@ export interface TurnRecord {
 }
 
 /** How an unfinished turn ended, in `meta.endings[<index of its user message>]`. */
-export type { TurnEnding } from "../wire/sessions.ts";
 
 /** Checks a session id from a URL; throws 400 `invalid-request` for anything unsafe. */
 export function assertSessionId(id: string): void {

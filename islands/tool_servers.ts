@@ -4,7 +4,7 @@
  * routes.
  */
 import { signal } from "@preact/signals";
-import type { ToolServerState } from "../wire/bootstrap.ts";
+import type { ToolServerState } from "../wire/tool_servers.ts";
 import type { ImportResult, LogLevel, ServerProbe } from "../wire/tool_servers.ts";
 import { api, bootstrap, describeError, subscribe } from "./state.ts";
 

@@ -17,8 +17,6 @@ import {
 /** The build folder, next to `routes/` (and next to `dist/` for a bundle run from the repo). */
 export const UI_BUILD_DIR: URL = new URL("../build/ui/", import.meta.url);
 
-export type { UiManifest } from "./ui_sources.ts";
-
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   js: "text/javascript; charset=utf-8",
   css: "text/css; charset=utf-8",

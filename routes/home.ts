@@ -6,7 +6,8 @@
  */
 import type { RouteContext, Routes } from "./context.ts";
 import { PAGE_HEADERS, respond } from "./http.ts";
-import { type UiManifest, uiManifest } from "./assets.ts";
+import { type UiManifest } from "./ui_sources.ts";
+import { uiManifest } from "./assets.ts";
 import { tokenOf } from "./security.ts";
 
 /** The `sessionStorage` key of the token; `islands/token.ts` uses the same. */

@@ -1,5 +1,6 @@
 /** HTTP helpers: JSON responses, the contract's error body, and the error boundary's mapping. */
-import { type ErrorCode, LassError } from "../core/errors.ts";
+import { type ErrorCode } from "../wire/errors.ts";
+import { LassError } from "../core/errors.ts";
 
 /** The status of each contract error code. */
 export const STATUS_OF: Readonly<Record<ErrorCode, number>> = {

@@ -2,7 +2,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { LassEvent } from "../core/events.ts";
+import type { LassEvent } from "../wire/events.ts";
 import { openService, type Service, type ServiceOptions } from "../core/service.ts";
 import { createHandler } from "../routes/app.ts";
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { createDemoHandler } from "../core/mcp/demo/server.ts";
 import type { TaskRecord } from "../wire/tool_tasks.ts";
-import type { LassEvent } from "../core/events.ts";
+import type { LassEvent } from "../wire/events.ts";
 import { type Json, post, type TestService, waitForEvent, waitUntil } from "./_helpers.ts";
 
 /**

@@ -5,7 +5,7 @@ import { runA2aTurn, TEST_MESSAGE, testA2aAgent } from "../core/agents/a2a.ts";
 import { cardUrlOf } from "../core/agents/_a2a_client.ts";
 import { A2aReply } from "../core/agents/_a2a_reply.ts";
 import type { AgentConfig, AgentTurnResult } from "../core/agents/types.ts";
-import type { ChatChunk } from "../core/chat/chunks.ts";
+import type { ChatChunk } from "../wire/chat.ts";
 import type { EnvLookup } from "../core/config/env_refs.ts";
 import { type A2aAgentOptions, startA2aAgent } from "./fixtures/a2a_agents.ts";
 

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { dynamicTool, jsonSchema, type ModelMessage, modelMessageSchema } from "ai";
 import { runAguiTurn, testAguiAgent } from "../core/agents/agui.ts";
 import type { AgentConfig, AgentTurnInput, AgentTurnResult } from "../core/agents/types.ts";
-import type { ChatChunk } from "../core/chat/chunks.ts";
+import type { ChatChunk } from "../wire/chat.ts";
 import type { RunTools, ToolRun } from "../core/chat/tools.ts";
 import {
   type FakeAguiAgent,

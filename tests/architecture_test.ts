@@ -119,6 +119,41 @@ Deno.test("every import between floors points down (wire ← core ← routes ←
   assert.deepEqual(wrong, [], `imports that point the wrong way:\n${wrong.join("\n")}`);
 });
 
+/** A re-export of another product file's names: `export … from "./x.ts"`, or `export { a }` of an imported `a`. */
+function reExports(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  const found: string[] = [];
+  for (
+    const match of text.matchAll(
+      /^export\s+(?:type\s+)?(?:\*|\{[^}]*\})\s*from\s*["'](\.[^"']+)["']/gm,
+    )
+  ) {
+    found.push(`${file} re-exports ${match[1]}`);
+  }
+  const imported = new Map<string, string>();
+  for (
+    const match of text.matchAll(/^import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*["'](\.[^"']+)["']/gm)
+  ) {
+    for (const item of match[1].split(",")) {
+      const name = item.replace(/^\s*type\s+/, "").split(/\s+as\s+/).at(-1)!.trim();
+      if (name) imported.set(name, match[2]);
+    }
+  }
+  for (const match of text.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\};/gm)) {
+    for (const item of match[1].split(",")) {
+      const name = item.replace(/^\s*type\s+/, "").split(/\s+as\s+/)[0].trim();
+      if (imported.has(name)) found.push(`${file} re-exports ${name} of ${imported.get(name)}`);
+    }
+  }
+  return found;
+}
+
+Deno.test("no product file is a barrel: a name is imported from the module that defines it", () => {
+  // mod.ts is the module's one public entry point; it re-exports on purpose.
+  const found = [...importGraph().keys()].filter((file) => file !== "mod.ts").flatMap(reExports);
+  assert.deepEqual(found, [], `re-exports of product names:\n${found.join("\n")}`);
+});
+
 Deno.test("the import graph sees type-only, multi-line and dynamic imports", () => {
   const graph = importGraph();
   assert.ok(

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { parseEval } from "../core/evals/file.ts";
 import { mergeReports, parseReport } from "../core/evals/merge.ts";
-import type { EvalReport } from "../core/evals/report.ts";
+import type { EvalReport } from "../wire/evals.ts";
 import { type EvalOptions, prepareEval } from "../core/evals/runner.ts";
 import { evalHash, parseShard } from "../core/evals/shard.ts";
 import { chatConfig, DEMO_LLM } from "./_chat.ts";

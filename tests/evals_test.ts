@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import type { ChatChunk } from "../core/chat/chunks.ts";
+import type { ChatChunk } from "../wire/chat.ts";
 import { judge } from "../core/evals/expect.ts";
 import { type EvalFile, evalJsonSchema, parseEval, readEvalText } from "../core/evals/file.ts";
 import { evalJunit } from "../core/evals/junit.ts";
 import { mergeReports } from "../core/evals/merge.ts";
-import type { EvalReport } from "../core/evals/report.ts";
+import type { EvalReport } from "../wire/evals.ts";
 import { prepareEval } from "../core/evals/runner.ts";
 import { parseShard, shardOf } from "../core/evals/shard.ts";
 import type { EvalProgress } from "../wire/evals.ts";

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { EventBus, type EventLine } from "../core/events.ts";
+import { EventBus } from "../core/events.ts";
+import { type EventLine } from "../wire/events.ts";
 import { type Json, readJsonResponse, startService } from "./_helpers.ts";
 
 /** Reads NDJSON lines from a response until `count` lines arrived, then cancels the body. */

@@ -1,7 +1,9 @@
 /** Checking and expanding the render tool's compact input: every rule failing and passing, repairs on and off. */
 import assert from "node:assert/strict";
 import { BASIC_CATALOG_ID } from "../core/genui/catalog.ts";
-import { expandSurface, MAX_DEPTH, SurfaceIds } from "../core/genui/surface.ts";
+import { expandSurface } from "../core/genui/surface.ts";
+import { MAX_DEPTH } from "../core/genui/_tree.ts";
+import { SurfaceIds } from "../core/genui/surface_ids.ts";
 import type { UiOffer } from "../core/genui/offer.ts";
 import { type Json, post, startService } from "./_helpers.ts";
 import { assertRenderable, standardOffer } from "./_genui.ts";

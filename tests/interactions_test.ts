@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { LassError } from "../core/errors.ts";
 import { EventBus } from "../core/events.ts";
 import { InteractionRegistry } from "../core/interactions.ts";
-import type { LassEvent } from "../core/events.ts";
+import type { LassEvent } from "../wire/events.ts";
 import { configWithServers, eventSeen, post, readJsonResponse, startService } from "./_helpers.ts";
 
 function registry() {

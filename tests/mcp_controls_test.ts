@@ -3,7 +3,7 @@
  * completion, log level, resource subscriptions, ping and list refresh.
  */
 import assert from "node:assert/strict";
-import type { LassEvent } from "../core/events.ts";
+import type { LassEvent } from "../wire/events.ts";
 import { DEMO_SERVER } from "./_chat.ts";
 import { everythingStdio } from "./_everything.ts";
 import {

@@ -3,7 +3,7 @@
  * list changes and resource updates keep arriving, and what may have been missed is read again.
  */
 import assert from "node:assert/strict";
-import type { LassEvent } from "../core/events.ts";
+import type { LassEvent } from "../wire/events.ts";
 import {
   configWithServers,
   eventSeen,

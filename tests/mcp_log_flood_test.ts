@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { type Json, startService } from "./_helpers.ts";
 import { chatConfig } from "./_chat.ts";
 import { type LogClock, ServerLog } from "../core/mcp/manager/log_limit.ts";
-import type { LassEvent } from "../core/events.ts";
+import type { LassEvent } from "../wire/events.ts";
 
 /** A clock whose time moves only when told; timers run as it passes them. */
 function fakeClock() {

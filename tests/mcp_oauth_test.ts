@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { LassEvent } from "../core/events.ts";
+import type { LassEvent } from "../wire/events.ts";
 import { nodeFileSystem } from "../core/files_node.ts";
 import { PendingSignIns } from "../core/mcp/oauth/pending.ts";
 import { OAuthSignIn } from "../core/mcp/oauth/sign_in.ts";

@@ -3,7 +3,7 @@
  * input_required), and a change reaches a connected server without a reconnect.
  */
 import assert from "node:assert/strict";
-import type { LassEvent } from "../core/events.ts";
+import type { LassEvent } from "../wire/events.ts";
 import { EVERYTHING, everythingStdio } from "./_everything.ts";
 import {
   configWithServers,

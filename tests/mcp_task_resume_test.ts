@@ -5,7 +5,7 @@
  * is sent once Lass follows the task again.
  */
 import assert from "node:assert/strict";
-import type { LassEvent } from "../core/events.ts";
+import type { LassEvent } from "../wire/events.ts";
 import {
   configWithServers,
   type Json,

@@ -4,7 +4,7 @@
  * failure and cancel; and server-everything's 2025-11-25 task tool over stdio.
  */
 import assert from "node:assert/strict";
-import type { LassEvent } from "../core/events.ts";
+import type { LassEvent } from "../wire/events.ts";
 import {
   configWithServers,
   type Json,

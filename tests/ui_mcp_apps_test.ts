@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import type { FrameLocator, Page } from "playwright-core";
 import { screenshot, skipBrowser, startUi, withToken } from "./_browser.ts";
 import { chatConfig, DEMO_SERVER } from "./_chat.ts";
-import type { LassEvent } from "../core/events.ts";
+import type { LassEvent } from "../wire/events.ts";
 import { type Json, TOKEN } from "./_helpers.ts";
 import { FLOOD, PROBE_URI, SILENT_URI } from "./fixtures/mcp_apps_probe_server.ts";
 

@@ -1,5 +1,4 @@
 /** `GET /api/bootstrap`: everything a client needs to draw the settings and chat on first load. */
-export type { ServerStatus, ToolInfo, ToolServerState } from "./tool_servers.ts";
 import type { ServiceConfigInput } from "./config/schema.ts";
 import type { ToolServerState } from "./tool_servers.ts";
 import type { CatalogSummary } from "./catalogs.ts";

@@ -28,7 +28,6 @@ export type ToolUi =
 
 /** The status of an MCP task a tool call runs as; the last three end it. */
 import type { TaskStatus as ToolTaskStatus } from "./tool_tasks.ts";
-export type { ToolTaskStatus };
 
 /**
  * Why a tool call did not run to its end: `cancelled` by the user while it ran

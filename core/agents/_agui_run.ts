@@ -9,7 +9,8 @@ import {
   type TokenUsage,
   type Tool,
 } from "@ag-ui/client";
-import { type ChatChunk, type ChatUsage, toolCallChunk } from "../chat/chunks.ts";
+import { type ChatChunk, type ChatUsage } from "../../wire/chat.ts";
+import { toolCallChunk } from "../chat/chunks.ts";
 import { clip } from "../errors.ts";
 import type { RunTools } from "../chat/tools.ts";
 import type { TurnMessages } from "./_agui_messages.ts";

@@ -1,6 +1,6 @@
 /** The A2A adapter: one chat turn with a remote A2A agent (v1.0, or v0.3 through the SDK's compat layer). */
 import type { Message } from "@a2a-js/sdk";
-import type { ChatChunk } from "../chat/chunks.ts";
+import type { ChatChunk } from "../../wire/chat.ts";
 import type { AgentProbe } from "../../wire/agents.ts";
 import type { EnvLookup } from "../config/env_refs.ts";
 import {
@@ -14,8 +14,6 @@ import { withResolvedUrl } from "./_agent_url.ts";
 import { type A2aExchange, outgoingMessage } from "./_a2a_history.ts";
 import { A2aReply } from "./_a2a_reply.ts";
 import type { AgentConfig, AgentTurn, AgentTurnResult } from "./types.ts";
-
-export type { A2aExchange };
 
 /** The text of the connection test. */
 export const TEST_MESSAGE = "Hello! This is a connection test from Lass.";

@@ -1,7 +1,7 @@
 /** Remote agents over AG-UI: a chat turn as one or more agent runs, and a connection probe. */
 import { EventType } from "@ag-ui/client";
 import type { EnvLookup } from "../config/env_refs.ts";
-import type { ChatChunk, ChatUsage } from "../chat/chunks.ts";
+import type { ChatChunk, ChatUsage } from "../../wire/chat.ts";
 import { shownOutput } from "../chat/tool_output.ts";
 import type { AgentProbe } from "../../wire/agents.ts";
 import { withResolvedUrl } from "./_agent_url.ts";

@@ -2,7 +2,7 @@
 import type { ModelMessage } from "ai";
 import type { EnvLookup } from "../config/env_refs.ts";
 import type { ServiceConfig } from "../../wire/config/schema.ts";
-import type { ChatChunk, ChatUsage } from "../chat/chunks.ts";
+import type { ChatChunk, ChatUsage } from "../../wire/chat.ts";
 import type { RunTools } from "../chat/tools.ts";
 
 /** An `agents[]` record. */

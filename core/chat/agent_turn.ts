@@ -2,7 +2,7 @@
 import { agentSecrets } from "../agents/_agent_url.ts";
 import type { AgentConfig, AgentTurn } from "../agents/types.ts";
 import { scrubSecrets } from "../config/secrets.ts";
-import type { ChatChunk } from "./chunks.ts";
+import type { ChatChunk } from "../../wire/chat.ts";
 import { type RunTools, toolServerTools } from "./tools.ts";
 import type { ReadyTurn, Turn, TurnOutcome } from "./turn.ts";
 

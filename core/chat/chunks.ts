@@ -2,8 +2,6 @@
 import type { ChatChunk } from "../../wire/chat.ts";
 import type { ToolOrigin } from "./types.ts";
 
-export type { ChatChunk, ChatUsage, ToolCallEnding, ToolSource, ToolUi } from "../../wire/chat.ts";
-
 /** The `tool-call` chunk of a call of `name`; without an origin, `source` is `fallbackSource`. */
 export function toolCallChunk(
   id: string,

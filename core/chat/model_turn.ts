@@ -9,7 +9,8 @@ import {
 import type { LlmProfile } from "../../wire/config/schema.ts";
 import { describeModelError } from "../llm/failures.ts";
 import { configuredModel } from "../llm/providers.ts";
-import { type ChatChunk, type ChatUsage, toolCallChunk } from "./chunks.ts";
+import { type ChatChunk, type ChatUsage } from "../../wire/chat.ts";
+import { toolCallChunk } from "./chunks.ts";
 import { skillTools } from "./skill_tools.ts";
 import { uiTools } from "./ui_tools.ts";
 import { shownOutput } from "./tool_output.ts";

@@ -4,7 +4,7 @@
  * an error result, so the messages stay a valid history for the next turn.
  */
 import { type ModelMessage, modelMessageSchema } from "ai";
-import type { ChatChunk } from "./chunks.ts";
+import type { ChatChunk } from "../../wire/chat.ts";
 
 /** The result a tool call gets when its turn ended before it finished. */
 export const UNFINISHED_CALL = "the turn ended before this tool call finished";

@@ -5,7 +5,7 @@ import type {
 } from "@ai-sdk/provider";
 import type { CallToolResult } from "../mcp/session/types.ts";
 import type { ToolInfo } from "../../wire/tool_servers.ts";
-import type { ToolUi } from "./chunks.ts";
+import type { ToolUi } from "../../wire/chat.ts";
 
 type ContentBlock = CallToolResult["content"][number];
 type ModelPart = Extract<ToolResultOutput, { type: "content" }>["value"][number];

@@ -5,7 +5,7 @@ import type { McpServerConfig, Workspace } from "../../wire/config/schema.ts";
 import type { Service } from "../service.ts";
 import type { ToolServerState } from "../../wire/tool_servers.ts";
 import type { ApprovalGate } from "./approvals.ts";
-import type { ChatChunk, ToolCallEnding, ToolUi } from "./chunks.ts";
+import type { ChatChunk, ToolCallEnding, ToolUi } from "../../wire/chat.ts";
 import { modelOutputOf, uiOf } from "./tool_output.ts";
 import type { ToolOrigin } from "./types.ts";
 

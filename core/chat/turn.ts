@@ -1,7 +1,7 @@
 /** What the model path and the agent path of a chat turn share: their input and their output. */
 import type { ModelMessage } from "ai";
 import type { Service } from "../service.ts";
-import type { ChatChunk, ChatUsage } from "./chunks.ts";
+import type { ChatChunk, ChatUsage } from "../../wire/chat.ts";
 import type { ChatBody, ResolvedChat } from "./request.ts";
 
 /** One checked chat turn. */

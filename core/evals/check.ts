@@ -3,7 +3,8 @@
  * messages, every problem at once in the order of the document, plus warnings.
  */
 import { modelMessageSchema } from "ai";
-import { detailsFromIssues, type ErrorDetail } from "../errors.ts";
+import { detailsFromIssues } from "../errors.ts";
+import { type ErrorDetail } from "../../wire/errors.ts";
 import type { Service } from "../service.ts";
 import { checkEvalFile, type EvalFile, invalidEval } from "./file.ts";
 import { inDocumentOrder, unknownFieldWarnings } from "./fields.ts";

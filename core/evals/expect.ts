@@ -1,5 +1,5 @@
 /** Judging one eval run: a chat turn's chunks against a case's expectations. */
-import type { ChatChunk } from "../chat/chunks.ts";
+import type { ChatChunk } from "../../wire/chat.ts";
 import type { EvalExpect } from "./file.ts";
 
 /** What one turn did, read from its chunks. */

@@ -2,7 +2,7 @@
  * Helpers about an eval file's fields as written: warnings for misspelt extra fields, and
  * problems sorted in the order of the document.
  */
-import type { ErrorDetail } from "../errors.ts";
+import type { ErrorDetail } from "../../wire/errors.ts";
 import { KNOWN_FIELDS } from "./file.ts";
 
 /** The distance between two words: insertions, deletions, substitutions and swaps of two. */

@@ -5,7 +5,8 @@
  */
 import { parseDocument } from "yaml";
 import { z } from "zod";
-import { detailsFromIssues, type ErrorDetail, LassError } from "../errors.ts";
+import { detailsFromIssues, LassError } from "../errors.ts";
+import { type ErrorDetail } from "../../wire/errors.ts";
 
 /** Whether a string compiles as a JavaScript regular expression. */
 function isRegex(source: string): boolean {

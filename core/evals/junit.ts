@@ -1,6 +1,6 @@
 /** An eval report as JUnit XML: one suite per model, one test case per eval case. */
 import { type JUnitCase, junitXml } from "../junit.ts";
-import type { EvalCaseReport, EvalReport } from "./report.ts";
+import type { EvalCaseReport, EvalReport } from "../../wire/evals.ts";
 
 /** The percentage of a rate, e.g. `66.7%`. */
 export function percent(rate: number): string {

@@ -1,5 +1,5 @@
 /** An eval run as the lines of `POST /api/evals/run`: progress as it happens, then the report. */
-import type { ErrorDetail } from "../errors.ts";
+import type { ErrorDetail } from "../../wire/errors.ts";
 import type { EvalLine } from "../../wire/evals.ts";
 import type { PreparedEval } from "./runner.ts";
 

@@ -1,8 +1,6 @@
 /** Eval reports built from run results (`merge.ts` joins shard reports). */
-import type { ChatChunk } from "../chat/chunks.ts";
+import type { ChatChunk } from "../../wire/chat.ts";
 import type { EvalCaseReport, EvalReport, EvalShard } from "../../wire/evals.ts";
-
-export type { EvalCaseReport, EvalFailure, EvalReport } from "../../wire/evals.ts";
 
 /** The outcome of one run (one turn of one case on one model). */
 export interface RunResult {

@@ -4,13 +4,14 @@
  */
 import { type ChatBody, resolveChat } from "../chat/request.ts";
 import { prepareChat } from "../chat/run.ts";
-import type { ChatChunk } from "../chat/chunks.ts";
+import type { ChatChunk } from "../../wire/chat.ts";
 import type { Service } from "../service.ts";
 import type { EvalProgress, EvalShard } from "../../wire/evals.ts";
 import { referenceProblems } from "./check.ts";
 import { judge } from "./expect.ts";
 import { type EvalCase, type EvalFile, invalidEval } from "./file.ts";
-import { buildReport, type EvalReport, type RunResult } from "./report.ts";
+import { buildReport, type RunResult } from "./report.ts";
+import { type EvalReport } from "../../wire/evals.ts";
 import { type Shard, shardOf, shardRecord } from "./shard.ts";
 
 /** How to run an eval. */

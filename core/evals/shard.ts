@@ -7,8 +7,6 @@ import { LassError } from "../errors.ts";
 import type { EvalShard } from "../../wire/evals.ts";
 import type { EvalFile } from "./file.ts";
 
-export type { EvalShard } from "../../wire/evals.ts";
-
 /** One slice of `count` (1-based `index`). */
 export interface Shard {
   index: number;

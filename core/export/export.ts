@@ -6,8 +6,6 @@ import { generateMcpJson } from "./mcp_json.ts";
 import { generateSdkA } from "./sdk_a.ts";
 import { generateServiceJson } from "./service_json.ts";
 
-export type { ExportSource } from "./_plan.ts";
-
 /**
  * Generates one target for one workspace. Secrets never appear in the output: references become
  * the target's env lookups and literals become named variables the result lists in `env`.

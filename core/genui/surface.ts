@@ -15,10 +15,8 @@ import {
   type Report,
 } from "./_entry.ts";
 import { checkProps } from "./_props.ts";
-import { checkTree, MAX_DEPTH } from "./_tree.ts";
+import { checkTree } from "./_tree.ts";
 import { SurfaceIds } from "./surface_ids.ts";
-
-export { MAX_DEPTH, pointer, SurfaceIds };
 
 /** The most components one surface may have. */
 export const MAX_COMPONENTS = 1000;

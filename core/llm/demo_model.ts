@@ -11,8 +11,6 @@ import type {
 import { setImmediate } from "node:timers";
 import { planReply } from "./_demo_script.ts";
 
-export { demoUiInput, demoUiSample, RENDER_TOOL_MARK } from "./_demo_script.ts";
-
 /** The timestamp every demo response carries. */
 const RESPONSE_TIME = 0;
 

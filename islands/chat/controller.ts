@@ -7,14 +7,8 @@
 import { batch, signal } from "@preact/signals";
 import { ApiError } from "../api.ts";
 import { api, describeError, loadSessions, serialize } from "../state.ts";
-import {
-  applyChunks,
-  historyToSend,
-  newTurn,
-  type Turn,
-  type TurnEnding,
-  turnsFromMessages,
-} from "./model.ts";
+import { applyChunks, historyToSend, newTurn, type Turn, turnsFromMessages } from "./model.ts";
+import { type TurnEnding } from "../../wire/sessions.ts";
 import type { ChatChunk, ChatRequest, StoredToolCall } from "../../wire/chat.ts";
 import type { ModelMessage } from "../../wire/messages.ts";
 

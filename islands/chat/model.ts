@@ -9,9 +9,9 @@ import type {
   ChatUsage,
   StoredToolCall,
   ToolCallEnding,
-  ToolTaskStatus,
   ToolUi,
 } from "../../wire/chat.ts";
+import type { TaskStatus as ToolTaskStatus } from "../../wire/tool_tasks.ts";
 import type { ModelMessage, ToolResultOutput } from "../../wire/messages.ts";
 import type { TurnEnding } from "../../wire/sessions.ts";
 
@@ -57,8 +57,6 @@ export type Part =
 
 /** How a turn ended (or that it is still streaming). */
 export type TurnStatus = "streaming" | "done" | "stopped" | "error";
-
-export type { TurnEnding } from "../../wire/sessions.ts";
 
 /** A user message and the answer to it. */
 export interface Turn {

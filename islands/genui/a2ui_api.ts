@@ -5,10 +5,6 @@
 import { api } from "../state.ts";
 import type { RenderToolDefinition, SurfaceResult } from "../../wire/genui.ts";
 
-export type { SurfaceProblem } from "../../wire/genui.ts";
-export type { CatalogComponent, CatalogView } from "../../wire/catalogs.ts";
-export { listCatalogs } from "../catalogs.ts";
-
 /** `POST /api/ui/preview {input}`: the checked surface, its A2UI messages and its problems. */
 export type SurfacePreview = SurfaceResult;
 

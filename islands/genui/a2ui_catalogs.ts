@@ -11,7 +11,8 @@ import {
   type FunctionImplementation,
 } from "@a2ui/web_core/v0_9";
 import { bootstrap } from "../state.ts";
-import { type CatalogView, listCatalogs } from "./a2ui_api.ts";
+import { type CatalogView } from "../../wire/catalogs.ts";
+import { listCatalogs } from "../catalogs.ts";
 import { WIDGET_TAGS } from "./a2ui_widgets.ts";
 
 /** A component with the custom element that draws it. */

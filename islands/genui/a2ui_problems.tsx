@@ -1,5 +1,5 @@
 /** The problems of a render-tool input: where (a JSON pointer), what (code and sentence), repaired. */
-import type { SurfaceProblem } from "./a2ui_api.ts";
+import type { SurfaceProblem } from "../../wire/genui.ts";
 
 /** At most this many problems are listed (a very large input can have thousands). */
 const SHOWN_PROBLEMS = 200;

@@ -5,13 +5,9 @@
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { describeError } from "../state.ts";
-import {
-  type CatalogComponent,
-  type CatalogView,
-  type ComponentPreview,
-  listCatalogs,
-  previewComponent,
-} from "./a2ui_api.ts";
+import { type CatalogComponent, type CatalogView } from "../../wire/catalogs.ts";
+import { type ComponentPreview, previewComponent } from "./a2ui_api.ts";
+import { listCatalogs } from "../catalogs.ts";
 import { ProblemList } from "./a2ui_problems.tsx";
 import { SurfaceView } from "./a2ui_surface.tsx";
 

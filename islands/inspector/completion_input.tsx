@@ -7,7 +7,8 @@
 import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import { describeError } from "../state.ts";
-import { type CompletionRef, workbenchApi } from "./workbench_api.ts";
+import { type CompletionRef } from "../../wire/tool_servers.ts";
+import { workbenchApi } from "./workbench_api.ts";
 
 /** How long typing pauses before the server is asked. */
 const TYPING_MS = 200;

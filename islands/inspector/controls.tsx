@@ -8,8 +8,9 @@ import { useSignal } from "@preact/signals";
 import { formatDuration } from "../format.ts";
 import { describeError } from "../state.ts";
 import { mcpApi, noteLogLevel } from "../tool_servers.ts";
-import { LOG_LEVELS, type LogLevel, workbenchApi } from "./workbench_api.ts";
-import type { ToolServerState } from "../../wire/bootstrap.ts";
+import { LOG_LEVELS, type LogLevel } from "../../wire/tool_servers.ts";
+import { workbenchApi } from "./workbench_api.ts";
+import type { ToolServerState } from "../../wire/tool_servers.ts";
 
 /** Why ping cannot work, or `null` when it can. */
 export function noPingReason(state: ToolServerState): string | null {

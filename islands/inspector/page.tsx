@@ -7,7 +7,7 @@ import { plural } from "../../wire/words.ts";
 import { onLink } from "../sidebar.tsx";
 import { followServers, servers, serversError } from "../tool_servers.ts";
 import { inspectorPath, ServerView, StatusBadge } from "./server_view.tsx";
-import type { ToolServerState } from "../../wire/bootstrap.ts";
+import type { ToolServerState } from "../../wire/tool_servers.ts";
 
 function ServerList({ list }: { list: ToolServerState[] }) {
   return (

@@ -5,7 +5,7 @@ import { ContentBlockView } from "./content.tsx";
 import { CompletionInput } from "./completion_input.tsx";
 import { Block, CallError, ItemPicker, useCall } from "./panel.tsx";
 import { mcpApi, type PromptResult } from "../tool_servers.ts";
-import type { ToolServerState } from "../../wire/bootstrap.ts";
+import type { ToolServerState } from "../../wire/tool_servers.ts";
 
 type Prompt = ToolServerState["prompts"][number];
 

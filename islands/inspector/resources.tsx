@@ -11,7 +11,7 @@ import { mcpApi, type ResourceResult } from "../tool_servers.ts";
 import { CompletionInput } from "./completion_input.tsx";
 import { SubscribeControl } from "./subscription.tsx";
 import { expandTemplate, templateVariables } from "./uri_template.ts";
-import type { ToolServerState } from "../../wire/bootstrap.ts";
+import type { ToolServerState } from "../../wire/tool_servers.ts";
 
 type Resource = ToolServerState["resources"][number];
 type Template = ToolServerState["resourceTemplates"][number];

@@ -16,7 +16,7 @@ import { mcpApi } from "../tool_servers.ts";
 import { RootsEditor } from "./roots_editor.tsx";
 import { TasksPanel } from "./tasks.tsx";
 import { ToolsTab } from "./tools.tsx";
-import type { ServerStatus, ToolServerState } from "../../wire/bootstrap.ts";
+import type { ServerStatus, ToolServerState } from "../../wire/tool_servers.ts";
 import { tabId, type TabItem, TabList } from "./tab_list.tsx";
 
 const STATUS_CLASS: Record<ServerStatus, string> = {

@@ -10,7 +10,7 @@ import { clock } from "../events/row.tsx";
 import { describeError, subscribe } from "../state.ts";
 import { noteSubscription } from "../tool_servers.ts";
 import { workbenchApi } from "./workbench_api.ts";
-import type { ToolServerState } from "../../wire/bootstrap.ts";
+import type { ToolServerState } from "../../wire/tool_servers.ts";
 
 const keyOf = (serverId: unknown, uri: unknown) => `${serverId}\n${uri}`;
 

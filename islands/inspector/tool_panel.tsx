@@ -11,7 +11,7 @@ import { ContentBlocks } from "./content.tsx";
 import { CallError } from "./panel.tsx";
 import { CancelledCall, RunningCall, useToolCall } from "./running_call.tsx";
 import type { CallOutcome } from "../tool_servers.ts";
-import type { ToolInfo } from "../../wire/bootstrap.ts";
+import type { ToolInfo } from "../../wire/tool_servers.ts";
 import type { ErrorDetail } from "../../wire/errors.ts";
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

@@ -2,7 +2,7 @@
 import { useSignal } from "@preact/signals";
 import { ItemPicker } from "./panel.tsx";
 import { ToolPanel } from "./tool_panel.tsx";
-import type { ToolServerState } from "../../wire/bootstrap.ts";
+import type { ToolServerState } from "../../wire/tool_servers.ts";
 
 /** The tools of a connected server. */
 export function ToolsTab({ state }: { state: ToolServerState }) {

@@ -7,9 +7,6 @@ import { api } from "../state.ts";
 import type { TraceMessage } from "../../wire/trace.ts";
 import type { Completion, CompletionRef, LogLevel } from "../../wire/tool_servers.ts";
 
-export { LOG_LEVELS } from "../../wire/tool_servers.ts";
-export type { Completion, CompletionRef, LogLevel } from "../../wire/tool_servers.ts";
-
 const path = (id: string, action: string) => `/api/mcp/${encodeURIComponent(id)}/${action}`;
 
 /** The workbench's routes. */

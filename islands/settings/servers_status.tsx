@@ -1,6 +1,6 @@
 /** A tool server's live status in the list, and its connect / disconnect / sign-in buttons. */
 import { useSignal } from "@preact/signals";
-import type { ServerStatus, ToolServerState } from "../../wire/bootstrap.ts";
+import type { ServerStatus, ToolServerState } from "../../wire/tool_servers.ts";
 import { onLink } from "../sidebar.tsx";
 import { describeError } from "../state.ts";
 import { mcpApi, stateOf } from "../tool_servers.ts";

@@ -4,7 +4,7 @@
  */
 import { type Signal, useSignal } from "@preact/signals";
 import { useContext } from "preact/hooks";
-import type { ToolInfo } from "../../wire/bootstrap.ts";
+import type { ToolInfo } from "../../wire/tool_servers.ts";
 import { FieldFrame } from "./fields.tsx";
 import { FormErrors, type RecordDraft, setField } from "./form.tsx";
 

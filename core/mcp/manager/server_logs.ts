@@ -8,7 +8,8 @@ import type { EventBus } from "../../events.ts";
 import type { OAuthSignIn } from "../oauth/sign_in.ts";
 import type { Entry } from "./entry.ts";
 import { type LogLine, ServerLog } from "./log_limit.ts";
-import { scrubSecrets, secretsOf } from "./transport_spec.ts";
+import { scrubSecrets } from "../../config/secrets.ts";
+import { secretsOf } from "./transport_spec.ts";
 
 /** What the logs need: where events go, and where the secrets to scrub come from. */
 export interface ServerLogsOptions {

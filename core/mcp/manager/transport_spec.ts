@@ -2,7 +2,7 @@
 import { dirname, resolve } from "node:path";
 import { DEMO_MARKER } from "../../config/defaults.ts";
 import { type EnvLookup, resolveEnvRef, resolveEnvRefs } from "../../config/env_refs.ts";
-import { isSecretName, scrubSecrets, secretValues } from "../../config/secrets.ts";
+import { isSecretName, secretValues } from "../../config/secrets.ts";
 import type { McpServerConfig } from "../../../wire/config/schema.ts";
 import { clip, isNetworkFailure } from "../../errors.ts";
 import type { InProcessHandler, TransportSpec } from "../session/types.ts";
@@ -116,5 +116,3 @@ export function secretsOf(record: McpServerConfig, env: EnvLookup): string[] {
     variables: (record.inheritEnv ?? []).filter(isSecretName),
   }, env);
 }
-
-export { scrubSecrets };

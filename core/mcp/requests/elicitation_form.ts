@@ -5,7 +5,7 @@
  * client. What does not fit comes back as contract details, one per field.
  */
 import { addFormats, Ajv } from "@modelcontextprotocol/client/validators/ajv";
-import type { ErrorDetail } from "../../errors.ts";
+import type { ErrorDetail } from "../../../wire/errors.ts";
 import { plural } from "../../../wire/words.ts";
 
 type Schema = Record<string, unknown>;

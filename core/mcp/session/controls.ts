@@ -5,13 +5,7 @@
 import { type Client, LOG_LEVEL_META_KEY } from "@modelcontextprotocol/client";
 import { KeptListen } from "./kept_listen.ts";
 import type { PingKind, SessionControls, SessionHandlers } from "./types.ts";
-import {
-  type Completion,
-  type CompletionRef,
-  type CompletionRequest,
-  LOG_LEVELS,
-  type LogLevel,
-} from "../../../wire/tool_servers.ts";
+import type { LogLevel } from "../../../wire/tool_servers.ts";
 
 /** What the controls need to know about their session. */
 export interface ControlsOptions {

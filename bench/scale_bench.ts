@@ -1,0 +1,351 @@
+/**
+ * The crowd: 1,000 concurrent chat turns on the demo model, each calling `add` on the demo tool
+ * server, against the real server in its own process. Reports the CPU per turn (Lass and its
+ * children), first-chunk p50/p99, the wall time of the burst and the peak RSS. The baseline in the
+ * same run is a bare `Deno.serve` answering the same NDJSON lines (`_ndjson_server.ts`): the floor
+ * of HTTP and streaming under a turn. Bursts alternate, baseline first, after one warm-up each.
+ *
+ * `deno run --allow-all bench/scale_bench.ts [--turns 1000] [--reps 3]`
+ */
+import { BENCH_TOKEN, startLassProcess } from "./_lass_process.ts";
+import {
+  emptyTiming,
+  type Latency,
+  latency,
+  readChat,
+  round,
+  row,
+  type TurnTiming,
+} from "./chat_bench.ts";
+import { median } from "./_stats.ts";
+
+const PROMPT = "Add 2 and 3 with a tool";
+const WARMUP_TURNS = 100;
+const RSS_SAMPLE_MS = 10;
+const READY_TIMEOUT_MS = 30_000;
+const TURN_TIMEOUT_MS = 120_000;
+/** The goals of the issue; reported, never asserted. */
+const GOALS = { cpuPerTurnMs: 2, firstChunkP99Ms: 250, peakRssMb: 400 };
+
+/** What one burst of concurrent turns cost and how its clients saw it. */
+interface Burst {
+  finished: number;
+  failed: number;
+  errors: string[];
+  cpuPerTurnMs: number;
+  firstChunk: Latency;
+  wallMs: number;
+  peakRssMb: number;
+}
+
+/** A server under test: where its turns go and which process runs it. */
+interface Side {
+  name: string;
+  pid: number;
+  url: string;
+  /** The body of one turn's request. */
+  body: string;
+  /** Whether a finished turn did what it should (a tool result for Lass). */
+  ok(timing: TurnTiming): boolean;
+  stop(): Promise<void>;
+}
+
+function flag(name: string, fallback: number): number {
+  const index = Deno.args.indexOf(name);
+  return index >= 0 ? Number(Deno.args[index + 1]) : fallback;
+}
+
+/** Every process's parent, from `/proc/<pid>/stat`. */
+async function parents(): Promise<Map<number, number>> {
+  const found = new Map<number, number>();
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    const stat = await Deno.readTextFile(`/proc/${entry.name}/stat`).catch(() => "");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (fields.length > 2) found.set(Number(entry.name), Number(fields[1]));
+  }
+  return found;
+}
+
+/** A process and its descendants. */
+async function tree(root: number): Promise<number[]> {
+  const parentOf = await parents();
+  const pids = [root];
+  for (let i = 0; i < pids.length; i++) {
+    for (const [pid, parent] of parentOf) if (parent === pids[i]) pids.push(pid);
+  }
+  return pids;
+}
+
+/** User and system CPU of a process tree so far, in ms (clock ticks of 10 ms). */
+async function cpuMs(root: number): Promise<number> {
+  let ticks = 0;
+  for (const pid of await tree(root)) {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of stat(5); `fields` starts at field 3.
+    if (fields.length > 13) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks * 10;
+}
+
+/** The resident memory of a process tree, in MB. */
+async function rssMb(root: number): Promise<number> {
+  let kb = 0;
+  for (const pid of await tree(root)) {
+    const status = await Deno.readTextFile(`/proc/${pid}/status`).catch(() => "");
+    kb += Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0);
+  }
+  return kb / 1024;
+}
+
+/** Samples a tree's RSS until stopped, and gives the peak (or the peak high-water mark). */
+function watchRss(root: number): { stop(): Promise<number> } {
+  let peak = 0;
+  let sampling = Promise.resolve();
+  const timer = setInterval(() => {
+    sampling = rssMb(root).then((mb) => void (peak = Math.max(peak, mb)));
+  }, RSS_SAMPLE_MS);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await sampling;
+      const status = await Deno.readTextFile(`/proc/${root}/status`).catch(() => "");
+      const hwm = Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0) / 1024;
+      return Math.max(peak, hwm);
+    },
+  };
+}
+
+/** One turn; a failed request counts as a turn that never finished. */
+async function turn(side: Side): Promise<TurnTiming> {
+  const started = performance.now();
+  try {
+    const response = await fetch(side.url, {
+      method: "POST",
+      headers: { "x-service-token": BENCH_TOKEN, "content-type": "application/json" },
+      body: side.body,
+      signal: AbortSignal.timeout(TURN_TIMEOUT_MS),
+    });
+    if (response.status !== 200) {
+      throw new Error(`HTTP ${response.status} ${(await response.text()).slice(0, 200)}`);
+    }
+    return await readChat(response, started);
+  } catch (error) {
+    return { ...emptyTiming(), error: (error as Error).message };
+  }
+}
+
+/** `count` turns at once on one side, with its CPU and memory over the burst. */
+async function burst(side: Side, count: number): Promise<Burst> {
+  // Resets the high-water mark of the main process (allowed on our own children).
+  await Deno.writeTextFile(`/proc/${side.pid}/clear_refs`, "5").catch(() => {});
+  const rss = watchRss(side.pid);
+  const cpuBefore = await cpuMs(side.pid);
+  const started = performance.now();
+  const timings = await Promise.all(Array.from({ length: count }, () => turn(side)));
+  const wallMs = performance.now() - started;
+  const cpu = await cpuMs(side.pid) - cpuBefore;
+  const peakRssMb = await rss.stop();
+  const failures = timings.filter((t) => !t.finished || t.error !== undefined || !side.ok(t));
+  return {
+    finished: count - failures.length,
+    failed: failures.length,
+    errors: [...new Set(failures.map((t) => t.error ?? `unexpected turn ${JSON.stringify(t)}`))]
+      .slice(0, 3),
+    cpuPerTurnMs: cpu / count,
+    firstChunk: latency(timings.map((t) => t.firstChunkMs)),
+    wallMs,
+    peakRssMb,
+  };
+}
+
+/** The NDJSON lines of one Lass turn, for the baseline to answer with. */
+async function turnLines(url: string, body: string): Promise<string[]> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "x-service-token": BENCH_TOKEN, "content-type": "application/json" },
+    body,
+  });
+  return (await response.text()).split("\n").filter(Boolean);
+}
+
+/** Starts the baseline server on the lines of a Lass turn. */
+async function startBaseline(dir: string, lines: string[]): Promise<Side> {
+  const file = `${dir}/lines.json`;
+  await Deno.writeTextFile(file, JSON.stringify(lines));
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-net",
+      "--allow-read",
+      new URL("_ndjson_server.ts", import.meta.url).pathname,
+      file,
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (!/ready (\d+)/.test(text)) {
+    const { value, done } = await reader.read();
+    if (done || Date.now() > deadline) {
+      throw new Error(`the baseline server did not start: ${text}`);
+    }
+    text += value;
+  }
+  const port = Number(/ready (\d+)/.exec(text)![1]);
+  return {
+    name: "baseline",
+    pid: child.pid,
+    url: `http://127.0.0.1:${port}/`,
+    body: JSON.stringify({ messages: [{ role: "user", content: PROMPT }] }),
+    ok: (timing) => timing.finished,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await child.status;
+      reader.releaseLock();
+      await child.stdout.cancel().catch(() => {});
+    },
+  };
+}
+
+/** The config: the demo model and the demo tool server in one workspace. */
+const CONFIG = {
+  llms: [{
+    id: "demo",
+    name: "Demo",
+    provider: "compatible-api",
+    model: "demo",
+    baseURL: "service:demo",
+  }],
+  mcpServers: [{ id: "demo", name: "Demo", transport: "stdio", command: "service:demo" }],
+  workspaces: [{
+    id: "demo",
+    name: "Demo",
+    llmId: "demo",
+    mcpServerIds: ["demo"],
+    generativeUi: false,
+  }],
+  activeWorkspaceId: "demo",
+};
+
+/** The median of each figure over the reps of one side. */
+function medianBurst(bursts: Burst[]): Burst {
+  const pick = (value: (b: Burst) => number) => median(bursts.map(value));
+  return {
+    finished: Math.min(...bursts.map((b) => b.finished)),
+    failed: Math.max(...bursts.map((b) => b.failed)),
+    errors: bursts.flatMap((b) => b.errors).slice(0, 3),
+    cpuPerTurnMs: pick((b) => b.cpuPerTurnMs),
+    firstChunk: { p50Ms: pick((b) => b.firstChunk.p50Ms), p99Ms: pick((b) => b.firstChunk.p99Ms) },
+    wallMs: pick((b) => b.wallMs),
+    peakRssMb: pick((b) => b.peakRssMb),
+  };
+}
+
+async function main(): Promise<void> {
+  const turns = flag("--turns", 1000);
+  const reps = flag("--reps", 3);
+  console.log(`Lass scale bench: deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} CPUs`);
+  const dir = await Deno.makeTempDir({ prefix: "lass-scale-bench-" });
+  const sides: Side[] = [];
+  try {
+    const lassProcess = await startLassProcess(dir, CONFIG);
+    const lass: Side = {
+      name: "Lass",
+      pid: lassProcess.pid,
+      url: `${lassProcess.base}/api/chat`,
+      body: JSON.stringify({ workspaceId: "demo", messages: [{ role: "user", content: PROMPT }] }),
+      ok: (timing) => timing.toolResults === 1,
+      stop: lassProcess.stop,
+    };
+    const lines = await turnLines(lass.url, lass.body);
+    const baseline = await startBaseline(dir, lines);
+    sides.push(baseline, lass);
+    const idleRssMb = await rssMb(lass.pid);
+    for (const side of sides) {
+      console.error(`${side.name}: warm-up, ${WARMUP_TURNS} turns...`);
+      const warm = await burst(side, WARMUP_TURNS);
+      if (warm.failed > 0) throw new Error(`${side.name} warm-up: ${warm.errors.join("; ")}`);
+    }
+    const results: Record<string, Burst[]> = { baseline: [], Lass: [] };
+    for (let rep = 0; rep < reps; rep++) {
+      for (const side of sides) {
+        console.error(`${side.name}: ${turns} concurrent turns (rep ${rep + 1} of ${reps})...`);
+        results[side.name].push(await burst(side, turns));
+      }
+    }
+    const summary = { baseline: medianBurst(results.baseline), Lass: medianBurst(results.Lass) };
+    const widths = [10, 9, 7, 12, 10, 10, 9, 10];
+    console.log(
+      `\n${turns} concurrent turns ("${PROMPT}": ${lines.length} NDJSON lines each), median of ` +
+        `${reps} interleaved reps; Lass idle RSS ${idleRssMb.toFixed(1)} MB`,
+    );
+    console.log(row(
+      ["", "finished", "failed", "CPU/turn ms", "chunk p50", "chunk p99", "wall ms", "peak RSS"],
+      widths,
+    ));
+    for (const [name, b] of Object.entries(summary)) {
+      console.log(row([
+        name,
+        b.finished,
+        b.failed,
+        b.cpuPerTurnMs.toFixed(2),
+        b.firstChunk.p50Ms.toFixed(1),
+        b.firstChunk.p99Ms.toFixed(1),
+        b.wallMs.toFixed(0),
+        `${b.peakRssMb.toFixed(0)} MB`,
+      ], widths));
+      for (const error of b.errors) console.log(`  failure: ${error}`);
+    }
+    const l = summary.Lass;
+    console.log(
+      `Lass / baseline CPU per turn: ${
+        (l.cpuPerTurnMs / summary.baseline.cpuPerTurnMs).toFixed(1)
+      }×`,
+    );
+    const line = (pass: boolean, text: string) =>
+      console.log(`  ${pass ? "PASS" : "FAIL"}  ${text}`);
+    console.log("\nGoals (informational):");
+    line(l.failed === 0, `all ${turns} turns finish with a tool result (${l.finished})`);
+    line(
+      l.cpuPerTurnMs <= GOALS.cpuPerTurnMs,
+      `CPU per turn ≤ ${GOALS.cpuPerTurnMs} ms (${l.cpuPerTurnMs.toFixed(2)})`,
+    );
+    line(
+      l.firstChunk.p99Ms < GOALS.firstChunkP99Ms,
+      `first chunk p99 < ${GOALS.firstChunkP99Ms} ms (${l.firstChunk.p99Ms.toFixed(0)})`,
+    );
+    line(
+      l.peakRssMb < GOALS.peakRssMb,
+      `peak RSS < ${GOALS.peakRssMb} MB (${l.peakRssMb.toFixed(0)})`,
+    );
+    console.log();
+    console.log(JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        deno: Deno.version.deno,
+        turns,
+        reps,
+        idleRssMb,
+        summary,
+        results,
+      },
+      (_key, value) => typeof value === "number" ? round(value, 3) : value,
+    ));
+  } finally {
+    for (const side of sides.reverse()) await side.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+if (import.meta.main) {
+  try {
+    await main();
+  } catch (error) {
+    console.error(`bench failed: ${error instanceof Error ? error.message : String(error)}`);
+    Deno.exitCode = 1;
+  }
+}
