@@ -211,6 +211,23 @@ async function startBaseline(dir: string, lines: string[]): Promise<Side> {
   };
 }
 
+/** CPU per turn of the AI SDK alone, `concurrency` turns at a time, in a process of its own. */
+async function sdkFloor(turns: number, concurrency: number): Promise<number> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("_sdk_floor.ts", import.meta.url).pathname,
+      String(turns),
+      String(concurrency),
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!output.success) throw new Error("the AI SDK floor run failed");
+  return JSON.parse(new TextDecoder().decode(output.stdout)).cpuPerTurnMs;
+}
+
 /** The config: the demo model and the demo tool server in one workspace. */
 const CONFIG = {
   llms: [{
@@ -278,6 +295,8 @@ async function main(): Promise<void> {
       }
     }
     const summary = { baseline: medianBurst(results.baseline), Lass: medianBurst(results.Lass) };
+    console.error(`AI SDK alone: ${turns} turns, 1 and 16 at a time...`);
+    const floor = { one: await sdkFloor(turns, 1), sixteen: await sdkFloor(turns, 16) };
     const widths = [10, 9, 7, 12, 10, 10, 9, 10];
     console.log(
       `\n${turns} concurrent turns ("${PROMPT}": ${lines.length} NDJSON lines each), median of ` +
@@ -300,6 +319,10 @@ async function main(): Promise<void> {
       ], widths));
       for (const error of b.errors) console.log(`  failure: ${error}`);
     }
+    console.log(
+      `AI SDK alone (demo model, one local tool, no HTTP or MCP): CPU/turn ` +
+        `${floor.one.toFixed(2)} ms one at a time, ${floor.sixteen.toFixed(2)} ms 16 at a time`,
+    );
     const l = summary.Lass;
     console.log(
       `Lass / baseline CPU per turn: ${

@@ -3,6 +3,7 @@ import { basename, dirname, join } from "node:path";
 import { ApprovalGate } from "./chat/approvals.ts";
 import { RunningCalls } from "./chat/running_calls.ts";
 import { TurnsInFlight } from "./chat/turns_in_flight.ts";
+import { ModelAdmission } from "./chat/model_admission.ts";
 import type { EnvLookup } from "./config/env_refs.ts";
 import { SCHEMA_FILE_NAME } from "./config/defaults.ts";
 import { ConfigStore } from "./config/store.ts";
@@ -59,6 +60,8 @@ export interface Service {
   readonly runningCalls: RunningCalls;
   /** The chat turns running now; closing the service ends them and waits for their saves. */
   readonly turns: TurnsInFlight;
+  /** When model runs may start: as many at once as the event loop keeps up with. */
+  readonly admission: ModelAdmission;
   readonly env: EnvLookup;
   /** Names of the provider env variables that were set when the service opened. */
   readonly detectedEnv: readonly string[];
@@ -132,6 +135,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     approvals: new ApprovalGate({ config, interactions }),
     runningCalls: new RunningCalls(),
     turns,
+    admission: new ModelAdmission(),
     env: options.env,
     detectedEnv: detectedEnvKeys(options.env),
     dataDir: options.dataDir,

@@ -1,8 +1,9 @@
 /** The model path of a chat turn: the AI SDK loop over the workspace's tools, as chunks. */
 import {
+  experimental_streamTextLowMemory as streamTextLowMemory,
   isStepCount,
   type LanguageModelUsage,
-  streamText,
+  type ModelMessage,
   type TextStreamPart,
   type ToolSet,
 } from "ai";
@@ -37,7 +38,7 @@ export function usageOf(usage: LanguageModelUsage | undefined): ChatUsage {
 export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyTurn> {
   const { service, runId, signal } = turn;
   const { workspace } = turn.resolved;
-  let model;
+  let model: ReturnType<typeof configuredModel>;
   try {
     model = configuredModel(profile, service.env);
   } catch (error) {
@@ -69,18 +70,6 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
   const toolCount = Object.keys(tools.tools).length;
   const instructions = [workspace.systemPrompt, skills.instructions, ui.instructions]
     .filter(Boolean).join("\n\n");
-  const result = streamText({
-    ...model.settings,
-    model: model.model,
-    ...(instructions && { instructions }),
-    messages: turn.messages,
-    allowSystemInMessages: true,
-    ...(toolCount > 0 && { tools: tools.tools }),
-    stopWhen: isStepCount(workspace.maxSteps),
-    abortSignal: signal,
-    maxRetries: 1,
-    onError: () => {},
-  });
   const context = {
     provider: profile.provider,
     endpoint: model.shownEndpoint,
@@ -88,6 +77,38 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
     timeoutMs: 0,
     secrets: model.secrets,
   };
+  // The model starts when the body is first read (after the `start` chunk went out) and when
+  // the load lets it: see `ModelAdmission`.
+  async function* modelBody(): AsyncGenerator<ChatChunk, TurnOutcome> {
+    const leave = await service.admission.enter(signal);
+    try {
+      // One consumer, no replay: the AI SDK tees nothing and keeps no copy of the stream. The
+      // response messages come with the end event, which fires before the stream closes.
+      let ended: ModelMessage[] | undefined;
+      const result = streamTextLowMemory({
+        ...model.settings,
+        model: model.model,
+        ...(instructions && { instructions }),
+        messages: turn.messages,
+        allowSystemInMessages: true,
+        ...(toolCount > 0 && { tools: tools.tools }),
+        stopWhen: isStepCount(workspace.maxSteps),
+        abortSignal: signal,
+        maxRetries: 1,
+        onError: () => {},
+        // No AI SDK telemetry integration is used: its dispatcher would copy and redact every
+        // event of every turn for nobody.
+        telemetry: { isEnabled: false },
+        onEnd: (event) => void (ended = event.responseMessages),
+      });
+      return yield* streamChunks(result.stream, tools, {
+        describe: (error) => describeModelError(error, context),
+        messages: () => ended,
+      });
+    } finally {
+      leave();
+    }
+  }
   return {
     model: profile.model,
     profileId: profile.id,
@@ -95,25 +116,30 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
     unavailable: servers.unavailable,
     startEvent: { profileId: profile.id, model: profile.model },
     sessionFields: { llmId: profile.id },
-    body: streamChunks(result, tools, (error) => describeModelError(error, context)),
+    body: modelBody(),
   };
 }
 
 /**
- * The chunks of a `streamText` result, then its outcome; a model failure is thrown as a sentence.
+ * The chunks of a `streamTextLowMemory` stream, then its outcome; a model failure is thrown as a sentence.
  * (A tool-server call registers itself as running while it runs: see `toolServerTools`.)
  */
 async function* streamChunks(
-  result: ReturnType<typeof streamText<ToolSet>>,
+  stream: AsyncIterable<TextStreamPart<ToolSet>>,
   tools: RunTools,
-  describe: (error: unknown) => string,
+  options: {
+    describe: (error: unknown) => string;
+    /** The response messages, once the stream ended well. */
+    messages: () => ModelMessage[] | undefined;
+  },
 ): AsyncGenerator<ChatChunk, TurnOutcome> {
+  const { describe } = options;
   const callStarts = new Map<string, number>();
   let failure: unknown;
   let totalUsage: LanguageModelUsage | undefined;
   let steps = 0;
   let finishReason = "stop";
-  for await (const part of result.stream) {
+  for await (const part of stream) {
     if (part.type === "error") {
       failure ??= part.error;
       continue;
@@ -128,12 +154,8 @@ async function* streamChunks(
     if (chunk) yield chunk;
   }
   if (failure !== undefined) throw new Error(describe(failure));
-  let messages;
-  try {
-    messages = await result.responseMessages;
-  } catch (error) {
-    throw new Error(describe(error));
-  }
+  const messages = options.messages();
+  if (!messages) throw new Error("the model's stream ended before the turn did");
   return { messages, usage: usageOf(totalUsage), steps, finishReason };
 }
 

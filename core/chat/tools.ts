@@ -3,7 +3,7 @@ import type { LanguageModelV4ToolResultOutput as ToolResultOutput } from "@ai-sd
 import { dynamicTool, jsonSchema, type ToolSet } from "ai";
 import type { McpServerConfig, Workspace } from "../../wire/config/schema.ts";
 import type { Service } from "../service.ts";
-import type { ToolServerState } from "../../wire/tool_servers.ts";
+import type { ToolInfo, ToolServerState } from "../../wire/tool_servers.ts";
 import type { ApprovalGate } from "./approvals.ts";
 import type { ChatChunk, ToolCallEnding, ToolUi } from "../../wire/chat.ts";
 import { modelOutputOf, uiOf } from "./tool_output.ts";
@@ -108,6 +108,27 @@ function turnWait(ms: number, signal: AbortSignal) {
   };
 }
 
+/** What the model is told of a tool: the same for every turn while the server's tools stay. */
+interface ModelView {
+  description: string;
+  inputSchema: ReturnType<typeof jsonSchema>;
+}
+
+/** Model views by the manager's tool records, which are kept until the server's tools change. */
+const modelViews = new WeakMap<ToolInfo, ModelView>();
+
+function modelView(info: ToolInfo): ModelView {
+  let view = modelViews.get(info);
+  if (!view) {
+    view = {
+      description: info.description || info.title || info.name,
+      inputSchema: jsonSchema(info.inputSchema),
+    };
+    modelViews.set(info, view);
+  }
+  return view;
+}
+
 /**
  * The model-visible tools of the workspace's enabled servers, named `<serverId>__<tool>`.
  * Servers still connecting are awaited, all together at most the workspace's `toolServerWaitMs`
@@ -142,8 +163,7 @@ export async function toolServerTools(run: RunContext): Promise<RunTools> {
       if (!info.modelVisible) continue;
       origins.set(info.modelName, { source: state.id, tool: info.name });
       tools[info.modelName] = dynamicTool({
-        description: info.description || info.title || info.name,
-        inputSchema: jsonSchema(info.inputSchema),
+        ...modelView(info),
         execute: (input, options) =>
           callServerTool(run, { serverId: state.id, server, tool: info.name }, input, {
             toolCallId: options.toolCallId,

@@ -118,11 +118,20 @@ export function schemaValue(schemaDef: unknown, message: string): unknown {
 
 // ---- matching tool names ----
 
+/** Aliases by tool name: every turn asks for the same few names again. */
+const aliasCache = new Map<string, string[]>();
+const ALIAS_CACHE_SIZE = 1024;
+
 /** The names a user may use for a tool: full name, the part after the last `__`, and both spaced. */
 function toolAliases(name: string): string[] {
+  let aliases = aliasCache.get(name);
+  if (aliases) return aliases;
   const short = name.includes("__") ? name.slice(name.lastIndexOf("__") + 2) : name;
   const spaced = (s: string) => s.replace(/[_-]+/g, " ").trim();
-  return [...new Set([name, short, spaced(name), spaced(short)])].filter((a) => a.length > 0);
+  aliases = [...new Set([name, short, spaced(name), spaced(short)])].filter((a) => a.length > 0);
+  if (aliasCache.size >= ALIAS_CACHE_SIZE) aliasCache.clear();
+  aliasCache.set(name, aliases);
+  return aliases;
 }
 
 /**
