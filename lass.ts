@@ -4,7 +4,6 @@
  * Only `node:` built-ins and web standards: it runs under Deno and Node 20+.
  */
 import { homedir } from "node:os";
-import process from "node:process";
 import { findConfigPath, findDataDir } from "./core/config/lookup.ts";
 import type { FileSystem } from "./core/files.ts";
 import { openService, type Service } from "./core/service.ts";
@@ -72,15 +71,24 @@ export function newToken(): string {
   );
 }
 
+/**
+ * The process's environment variables. `node:process` loads only when the caller gives no `env`
+ * (the command line gives Deno's): it costs a start-up a dozen milliseconds.
+ */
+async function processEnv(): Promise<(name: string) => string | undefined> {
+  const { env } = await import("node:process");
+  return (name) => env[name];
+}
+
 /** Where the config file and the data dir are, by the options or the lookup rules. */
 export async function locateFiles(
   options: Pick<LassOptions, "configPath" | "dataDir" | "env" | "cwd" | "fs">,
 ): Promise<{ configPath: string; dataDir: string }> {
-  const env = options.env ?? ((name: string) => process.env[name]);
+  const env = options.env ?? await processEnv();
   const fs = options.fs ?? (await import("./core/files_node.ts")).nodeFileSystem;
   const lookup = {
     env,
-    cwd: options.cwd ?? process.cwd(),
+    cwd: options.cwd ?? (await import("node:process")).cwd(),
     home: env("HOME") ?? env("USERPROFILE") ?? homedir(),
     exists: fs.exists,
   };
@@ -95,7 +103,7 @@ export async function locateFiles(
  * background after the first answer or a quarter second, as under `lass serve`.
  */
 export async function createLass(options: LassOptions = {}): Promise<Lass> {
-  const env = options.env ?? ((name: string) => process.env[name]);
+  const env = options.env ?? await processEnv();
   const { configPath, dataDir } = await locateFiles({ ...options, env });
   const token = options.token || env("LASS_TOKEN") || newToken();
   const service = await openService({

@@ -1,7 +1,7 @@
 /** Benchmarks the real Lass server against a bare `Deno.serve` baseline in the same run. */
 import { parseArgs } from "node:util";
 import { rawHttpClient } from "./_raw_http.ts";
-import { START_PERMISSIONS } from "../scripts/permissions.ts";
+import { START_FLAGS } from "../scripts/permissions.ts";
 import { median } from "./_stats.ts";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url);
@@ -223,7 +223,7 @@ async function spawnDeno(args: string[], ready: RegExp): Promise<Spawned> {
 function startRealServer(dir: string): Promise<Spawned> {
   return spawnDeno([
     "run",
-    ...START_PERMISSIONS,
+    ...START_FLAGS,
     MAIN_TS.pathname,
     "--port",
     "0",

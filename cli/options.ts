@@ -98,7 +98,13 @@ export async function openLass(
   options: Omit<LassOptions, "configPath" | "dataDir" | "fs"> = {},
 ): Promise<Lass> {
   const env = (name: string) => Deno.env.get(name);
-  const lookup = { configPath: flags.config, dataDir: flags["data-dir"], env, fs: denoFileSystem };
+  const lookup = {
+    configPath: flags.config,
+    dataDir: flags["data-dir"],
+    env,
+    cwd: Deno.cwd(),
+    fs: denoFileSystem,
+  };
   // Loaded here, not at the top: `--help` and `demo-server` need none of the service.
   const { createLass, locateFiles } = await import("../lass.ts");
   try {

@@ -4,6 +4,7 @@ import { VERSION } from "../core/version.ts";
 import { CliError } from "./errors.ts";
 import { type GuardedServer, serveWithTimeouts } from "./listen.ts";
 import { COMMON_HELP, openLass, parseFlags } from "./options.ts";
+import { buildUiIfStale } from "./ui_build.ts";
 
 const EXPOSE_FLAG = "unsafe-expose-to-network";
 
@@ -127,10 +128,13 @@ export async function run(args: string[]): Promise<number> {
   // MCP Apps only from the sandbox's (the request's host name, the other port).
   const bound: { app?: number; sandbox?: number; publicOrigin?: string } = {};
   const allowedHosts = exposed ? machineHostNames(host) : [];
+  // Started once Lass listens; pages and assets wait for it.
+  const ui = Promise.withResolvers<void>();
   const lass = await openLass(values, {
     // Every request from the network names its host; one without is refused (400).
     requireHostHeader: true,
     handler: {
+      uiReady: ui.promise,
       allowedHosts,
       publicOrigin: () => bound.publicOrigin,
       sandboxOrigin: (url) =>
@@ -180,6 +184,7 @@ export async function run(args: string[]): Promise<number> {
   bound.sandbox = sandboxServer.addr.port;
   bound.publicOrigin = `http://${callbackHost(host)}:${bound.app}`;
   console.log(`Lass ready: http://${shownHost(host)}:${bound.app}/?token=${lass.token}`);
+  buildUiIfStale().finally(ui.resolve);
   if (exposed) {
     const names = allowedHosts.filter((name) => !isLoopbackName(name));
     console.warn(

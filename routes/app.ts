@@ -3,28 +3,11 @@ import { LassError } from "../core/errors.ts";
 import type { Service } from "../core/service.ts";
 import { VERSION } from "../core/version.ts";
 import { checkDeclaredLength } from "./body.ts";
-import { agentRoutes } from "./agents.ts";
-import { assetRoutes } from "./assets.ts";
-import { bootstrapRoutes } from "./bootstrap.ts";
-import { catalogRoutes } from "./catalogs.ts";
-import { chatRoutes } from "./chat.ts";
-import { configRoutes } from "./config.ts";
-import type { RouteContext, Routes } from "./context.ts";
-import { evalRoutes } from "./evals.ts";
-import { eventRoutes } from "./events.ts";
-import { exportRoutes } from "./export.ts";
+import type { RouteContext } from "./context.ts";
 import { healthRoutes } from "./health.ts";
-import { homeRoutes, pageForMissingToken } from "./home.ts";
 import { errorResponse, responseForError } from "./http.ts";
-import { interactionRoutes } from "./interactions.ts";
-import { llmRoutes } from "./llm.ts";
-import { mcpRoutes } from "./mcp.ts";
-import { oauthRoutes } from "./oauth.ts";
 import { Router } from "./router.ts";
 import { checkHostAndOrigin, OPEN_ROUTES, tokenOf, tokensMatch } from "./security.ts";
-import { sessionRoutes } from "./sessions.ts";
-import { skillRoutes } from "./skills.ts";
-import { uiRoutes } from "./ui.ts";
 
 /** What {@link createHandler} needs; everything with a side effect comes in here. */
 export interface HandlerOptions {
@@ -59,33 +42,27 @@ export interface HandlerOptions {
    * and MCP-UI resources are not shown.
    */
   sandboxOrigin?: string | ((url: URL) => string | undefined);
+  /**
+   * Settles when the web UI's build files are up to date (a build that `lass serve` runs after
+   * listening, when they were stale): pages and assets wait for it. Its failure only means the
+   * build folder is served as it is.
+   */
+  uiReady?: Promise<unknown>;
 }
-
-/** Every route of the API, by path and method. */
-export const ROUTES: Routes = {
-  ...homeRoutes,
-  ...assetRoutes,
-  ...healthRoutes,
-  ...agentRoutes,
-  ...bootstrapRoutes,
-  ...catalogRoutes,
-  ...chatRoutes,
-  ...configRoutes,
-  ...evalRoutes,
-  ...eventRoutes,
-  ...exportRoutes,
-  ...interactionRoutes,
-  ...llmRoutes,
-  ...mcpRoutes,
-  ...oauthRoutes,
-  ...sessionRoutes,
-  ...skillRoutes,
-  ...uiRoutes,
-};
 
 /** Builds the request handler of the Lass API. */
 export function createHandler(options: HandlerOptions): (req: Request) => Promise<Response> {
-  const router = new Router(ROUTES);
+  // The health route answers from the start; the whole table (every route module) loads with the
+  // first other request, so that starting loads only what serving needs.
+  const early = new Router(healthRoutes);
+  let full: Router<RouteContext> | undefined;
+  let loading: Promise<Router<RouteContext>> | undefined;
+  const routerFor = async (method: string, pathname: string) => {
+    if (full) return full;
+    if (early.match(method, pathname).kind === "found") return early;
+    loading ??= import("./table.ts").then(({ ROUTES }) => full = new Router(ROUTES));
+    return await loading;
+  };
   const allowedHosts = new Set((options.allowedHosts ?? []).map((host) => host.toLowerCase()));
   const log = options.log ?? ((message: string) => console.error(message));
   let seenOrigin: string | undefined;
@@ -98,16 +75,18 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
     heartbeatMs: options.heartbeatMs ?? 15_000,
     llmTimeoutMs: options.llmTimeoutMs ?? 20_000,
     version: options.version ?? VERSION,
+    uiReady: options.uiReady?.catch(() => {}),
   };
 
   async function route(req: Request): Promise<Response> {
     const url = checkHostAndOrigin(req, allowedHosts, options.requireHostHeader);
-    const match = router.match(req.method, url.pathname);
+    const match = (await routerFor(req.method, url.pathname)).match(req.method, url.pathname);
     const method = req.method === "HEAD" ? "GET" : req.method;
     if (!(match.kind === "found" && OPEN_ROUTES.has(`${method} ${match.path}`))) {
       const token = tokenOf(req, url);
-      if (token === null || !tokensMatch(token, options.token)) {
+      if (token === null || !await tokensMatch(token, options.token)) {
         const path = match.kind === "found" ? match.path : undefined;
+        const { pageForMissingToken } = await import("./home.ts");
         const page = pageForMissingToken(req, url, path, token !== null);
         if (page) return await page;
         throw new LassError(

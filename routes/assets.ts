@@ -73,8 +73,9 @@ function typeOf(name: string): string {
 /** Asset routes. */
 export const assetRoutes: Routes = {
   "/assets/:file": {
-    GET: async (req, { params }) => {
+    GET: async (req, { params, uiReady }) => {
       const name = params.file;
+      await uiReady;
       const manifest = await source().manifest();
       const described = manifest?.files[name];
       if (!described || name === "manifest.json") {

@@ -14,6 +14,8 @@ export interface RouteContext {
   llmTimeoutMs: number;
   /** The origin of the sandbox port (MCP Apps), when Lass runs with one. */
   sandboxOrigin?: string;
+  /** Settles when the web UI's files are up to date; it never rejects. */
+  uiReady?: Promise<unknown>;
 }
 
 /** The routes of one resource module. */

@@ -139,7 +139,9 @@ export function pageForMissingToken(
   return page ? tokenPage(url, wrong) : undefined;
 }
 
-async function shell(req: Request, url: URL, sandboxOrigin?: string): Promise<Response> {
+async function shell(req: Request, ctx: RouteContext): Promise<Response> {
+  const { url, sandboxOrigin } = ctx;
+  await ctx.uiReady;
   const manifest = await uiManifest();
   if (!manifest) {
     return respond(NOT_BUILT_HTML, {
@@ -172,6 +174,6 @@ export const homeRoutes: Routes = Object.fromEntries(
   PAGE_PATHS.map((
     path,
   ) => [path, {
-    GET: (req: Request, ctx: RouteContext) => shell(req, ctx.url, ctx.sandboxOrigin),
+    GET: (req: Request, ctx: RouteContext) => shell(req, ctx),
   }]),
 );

@@ -1,5 +1,4 @@
 /** Request guards: the service token, loopback-only `Host` (DNS rebinding) and same-origin `Origin`. */
-import { createHash, timingSafeEqual } from "node:crypto";
 import { LassError } from "../core/errors.ts";
 import { hostName, isLoopbackName } from "../core/host_names.ts";
 
@@ -11,17 +10,17 @@ export function tokenOf(req: Request, url: URL): string | null {
   return req.headers.get("x-service-token") ?? url.searchParams.get("token");
 }
 
-/** The SHA-256 digest of a token: 32 bytes whatever the token's length. */
-function tokenDigest(token: string): Uint8Array {
-  return createHash("sha256").update(token).digest();
-}
+let loadedCrypto: Promise<typeof import("node:crypto")> | undefined;
 
 /**
  * Compares two tokens in constant time: both are hashed with SHA-256 and the digests compared
  * with the platform's `timingSafeEqual`, so neither the content nor the length leaks through timing.
+ * `node:crypto` loads with the first compare: starting Lass does not wait for it.
  */
-export function tokensMatch(given: string, expected: string): boolean {
-  return timingSafeEqual(tokenDigest(given), tokenDigest(expected));
+export async function tokensMatch(given: string, expected: string): Promise<boolean> {
+  const { createHash, timingSafeEqual } = await (loadedCrypto ??= import("node:crypto"));
+  const digest = (token: string) => createHash("sha256").update(token).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /**

@@ -11,3 +11,9 @@ export const START_PERMISSIONS = [
   "--allow-run",
   "--allow-sys=hostname,networkInterfaces",
 ];
+
+/**
+ * What `deno task start` and `deno task lass` pass to `deno run main.ts`: lazy dynamic imports
+ * (a start loads only what it runs, not every module an `import()` names), then the permissions.
+ */
+export const START_FLAGS = ["--unstable-lazy-dynamic-imports", ...START_PERMISSIONS];

@@ -2,7 +2,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { START_PERMISSIONS } from "../scripts/permissions.ts";
+import { START_FLAGS } from "../scripts/permissions.ts";
 import { type Ran, runToEnd, startServer, stopServer } from "./_process.ts";
 
 export type { Ran };
@@ -41,7 +41,7 @@ function lassEnv(env: Record<string, string>): Record<string, string> {
 
 /** Runs `main.ts <args>` to its end, with stdin closed and no LASS_* variables but `env`. */
 export function runLass(args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  return runToEnd(Deno.execPath(), ["run", ...START_PERMISSIONS, MAIN, ...args], {
+  return runToEnd(Deno.execPath(), ["run", ...START_FLAGS, MAIN, ...args], {
     env: lassEnv(env),
     clearEnv: true,
   });
@@ -50,7 +50,7 @@ export function runLass(args: string[], env: Record<string, string> = {}): Promi
 /** Starts `main.ts <args>` as {@link runLass} does, with stdout and stderr piped to the caller. */
 export function spawnLass(args: string[]): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", ...START_PERMISSIONS, MAIN, ...args],
+    args: ["run", ...START_FLAGS, MAIN, ...args],
     env: lassEnv({ NO_COLOR: "1" }),
     clearEnv: true,
     stdin: "null",
@@ -71,7 +71,7 @@ export interface ServingLass {
 export async function serveLass(args: string[]): Promise<ServingLass> {
   const server = await startServer(Deno.execPath(), [
     "run",
-    ...START_PERMISSIONS,
+    ...START_FLAGS,
     MAIN,
     "serve",
     "--port",

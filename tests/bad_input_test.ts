@@ -1,7 +1,7 @@
 /** Bad input on every route of the table: malformed JSON, oversized bodies, wrong methods. */
 import assert from "node:assert/strict";
 import { LassError } from "../core/errors.ts";
-import { ROUTES } from "../routes/app.ts";
+import { ROUTES } from "../routes/table.ts";
 import { responseForError } from "../routes/http.ts";
 import { Router } from "../routes/router.ts";
 import { readJsonResponse, startService } from "./_helpers.ts";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO_LLM, DEMO_SERVER } from "./_chat.ts";
 import type { Json } from "./_helpers.ts";
-import { START_PERMISSIONS } from "../scripts/permissions.ts";
+import { START_FLAGS } from "../scripts/permissions.ts";
 import { runToEnd } from "./_process.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -42,7 +42,7 @@ async function folder() {
     dir,
     path: (name: string) => join(dir, name),
     eval: (...args: string[]) =>
-      runToEnd(Deno.execPath(), ["run", ...START_PERMISSIONS, MAIN, "eval", ...args], {
+      runToEnd(Deno.execPath(), ["run", ...START_FLAGS, MAIN, "eval", ...args], {
         cwd: dir,
         env,
       }),

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { VERSION } from "../core/version.ts";
 import { buildUi } from "../scripts/build_ui.ts";
-import { START_PERMISSIONS } from "../scripts/permissions.ts";
+import { START_FLAGS } from "../scripts/permissions.ts";
 import { configWithServers } from "./_helpers.ts";
-import { initializeOverStdio, runToEnd, startServer } from "./_process.ts";
+import { initializeOverStdio, runToEnd, startServer, stopServer } from "./_process.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 /** Runs `deno <args>` to its end and returns its exit code and output. */
@@ -18,7 +18,7 @@ function run(args: string[], env: Record<string, string> = {}) {
 function start(entry: string, args: string[], env: Record<string, string> = {}) {
   return startServer(
     Deno.execPath(),
-    ["run", ...START_PERMISSIONS, entry, "--port", "0", ...args],
+    ["run", ...START_FLAGS, entry, "--port", "0", ...args],
     {
       env,
     },
@@ -33,7 +33,7 @@ Deno.test("deno task start and deno task lass run with the permissions of script
   const { tasks } = JSON.parse(await readFile(new URL("../deno.json", import.meta.url), "utf8"));
   for (const task of ["start", "lass"]) {
     assert.ok(
-      tasks[task].endsWith(`deno run ${START_PERMISSIONS.join(" ")} main.ts`),
+      tasks[task].endsWith(`deno run ${START_FLAGS.join(" ")} main.ts`),
       `deno task ${task}: ${tasks[task]}`,
     );
   }
@@ -85,7 +85,7 @@ Deno.test("a command that creates the config file says so on stderr, once", asyn
   const dir = await tempDir();
   try {
     const config = join(dir, "sub", "service.json");
-    const args = ["run", ...START_PERMISSIONS, MAIN, "check", "--config", config];
+    const args = ["run", ...START_FLAGS, MAIN, "check", "--config", config];
     const first = await run([...args, "--data-dir", join(dir, "data")]);
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stderr, /^lass: created .*sub\/service\.json with the default config/m);
@@ -99,26 +99,26 @@ Deno.test("a command that creates the config file says so on stderr, once", asyn
 });
 
 Deno.test("--help and --version print and exit 0; bad flags exit 2", async () => {
-  const help = await run(["run", ...START_PERMISSIONS, MAIN, "--help"]);
+  const help = await run(["run", ...START_FLAGS, MAIN, "--help"]);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /--data-dir/);
-  const version = await run(["run", ...START_PERMISSIONS, MAIN, "--version"]);
+  const version = await run(["run", ...START_FLAGS, MAIN, "--version"]);
   assert.deepEqual([version.code, version.stdout.trim()], [0, VERSION]);
-  const badPort = await run(["run", ...START_PERMISSIONS, MAIN, "--port", "http"]);
+  const badPort = await run(["run", ...START_FLAGS, MAIN, "--port", "http"]);
   assert.equal(badPort.code, 2);
   assert.match(badPort.stderr, /--port must be a number/);
-  const unknown = await run(["run", ...START_PERMISSIONS, MAIN, "--frobnicate"]);
+  const unknown = await run(["run", ...START_FLAGS, MAIN, "--frobnicate"]);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /^lass: unknown option --frobnicate \(see lass serve --help\)$/m);
-  const noValue = await run(["run", ...START_PERMISSIONS, MAIN, "chat", "--model"]);
+  const noValue = await run(["run", ...START_FLAGS, MAIN, "chat", "--model"]);
   assert.match(noValue.stderr, /^lass: --model needs a value \(see lass chat --help\)$/m);
-  const short = await run(["run", ...START_PERMISSIONS, MAIN, "-h"]);
+  const short = await run(["run", ...START_FLAGS, MAIN, "-h"]);
   assert.deepEqual([short.code, short.stdout], [0, help.stdout], "-h is --help");
-  const chatHelp = await run(["run", ...START_PERMISSIONS, MAIN, "chat", "--help"]);
-  const helpChat = await run(["run", ...START_PERMISSIONS, MAIN, "help", "chat"]);
+  const chatHelp = await run(["run", ...START_FLAGS, MAIN, "chat", "--help"]);
+  const helpChat = await run(["run", ...START_FLAGS, MAIN, "help", "chat"]);
   assert.match(chatHelp.stdout, /^Usage: lass chat/);
   assert.deepEqual([helpChat.code, helpChat.stdout], [0, chatHelp.stdout], "help chat");
-  const inherited = await run(["run", ...START_PERMISSIONS, MAIN, "toString"]);
+  const inherited = await run(["run", ...START_FLAGS, MAIN, "toString"]);
   assert.equal(inherited.code, 2);
   assert.match(inherited.stderr, /unknown command "toString"/);
 });
@@ -128,7 +128,7 @@ Deno.test("an all-interfaces host is refused without the loud flag", async () =>
   try {
     const refused = await run([
       "run",
-      ...START_PERMISSIONS,
+      ...START_FLAGS,
       MAIN,
       "--host",
       "0.0.0.0",
@@ -137,7 +137,7 @@ Deno.test("an all-interfaces host is refused without the loud flag", async () =>
     ]);
     assert.equal(refused.code, 2);
     assert.match(refused.stderr, /--unsafe-expose-to-network/);
-    const viaEnv = await run(["run", ...START_PERMISSIONS, MAIN], { LASS_HOST: "::" });
+    const viaEnv = await run(["run", ...START_FLAGS, MAIN], { LASS_HOST: "::" });
     assert.equal(viaEnv.code, 2);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -242,7 +242,7 @@ Deno.test("tool servers used by a workspace connect in the background after the 
 Deno.test("`main.ts demo-server` serves the demo tool server over stdio", async () => {
   const answer = await initializeOverStdio(Deno.execPath(), [
     "run",
-    ...START_PERMISSIONS,
+    ...START_FLAGS,
     MAIN,
     "demo-server",
   ]);
@@ -282,7 +282,7 @@ Deno.test("a port in use stops the start with a clear message", async () => {
     const { port } = blocker.addr as Deno.NetAddr;
     const result = await run([
       "run",
-      ...START_PERMISSIONS,
+      ...START_FLAGS,
       MAIN,
       "--port",
       String(port),
@@ -303,7 +303,7 @@ Deno.test("an invalid config file stops the start with its problems and stays un
     const path = join(dir, "service.json");
     const text = '{"llms": [{"id": "a", "name": "A", "provider": "hosted-z", "model": "m"}]}';
     await writeFile(path, text);
-    const result = await run(["run", ...START_PERMISSIONS, MAIN, "--config", path, "--port", "0"]);
+    const result = await run(["run", ...START_FLAGS, MAIN, "--config", path, "--port", "0"]);
     assert.equal(result.code, 1);
     assert.match(result.stderr, /the config is invalid:\n {2}llms\.0\.provider: /);
     assert.equal(result.stderr.match(/llms\.0\.provider/g)?.length, 1, "each problem once");
@@ -364,6 +364,7 @@ const START_SOURCES = [
   "deno.json",
   "deno.lock",
   "main.ts",
+  "lass.ts",
   "cli",
   "core",
   "routes",
@@ -375,7 +376,7 @@ const START_SOURCES = [
   "schema",
 ];
 
-Deno.test("a first `deno task start` builds the web UI quietly: stdout is the one line", async () => {
+Deno.test("a first `deno task start` builds the web UI inside the server once it listens: stdout is the ready line", async () => {
   const dir = await tempDir();
   try {
     const copy = join(dir, "lass");
@@ -383,28 +384,42 @@ Deno.test("a first `deno task start` builds the web UI quietly: stdout is the on
     for (const name of START_SOURCES) {
       await cp(join(root, name), join(copy, name), { recursive: true });
     }
-    const task = (args: string[]) =>
-      new Deno.Command(Deno.execPath(), {
-        args: ["task", "start", ...args],
+    /** Starts the task, asks for the page (which waits for the build), and stops it. */
+    const startAndOpen = async () => {
+      const server = await startServer(Deno.execPath(), [
+        "task",
+        "start",
+        "--port",
+        "0",
+        "--sandbox-port",
+        "0",
+      ], {
         cwd: copy,
-        env: { NO_COLOR: "1", LASS_CONFIG: join(dir, "service.json") },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-    const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-    // A build that fails says so on stderr, and the start goes on.
+        env: {
+          LASS_CONFIG: join(dir, "service.json"),
+          LASS_DATA_DIR: join(dir, "data"),
+          LASS_TOKEN: "start-token",
+        },
+      });
+      const page = await fetch(`${server.base}/?token=${server.token}`, {
+        headers: { accept: "text/html" },
+      });
+      await page.body?.cancel();
+      assert.equal(await stopServer(server), 0);
+      return { status: page.status, stderr: await server.stderr };
+    };
+    // A build that fails says so on stderr; the API serves, the page says the UI is not built.
     const entry = join(copy, "islands", "app.tsx");
     const source = await readFile(entry, "utf8");
     await writeFile(entry, "export const broken = ;\n");
-    const failed = await task(["--version"]);
-    assert.equal(decode(failed.stdout), `${VERSION}\n`, decode(failed.stderr));
-    assert.match(decode(failed.stderr), /could not build the web UI/);
-    // A build that works prints nothing.
+    const failed = await startAndOpen();
+    assert.equal(failed.status, 503);
+    assert.match(failed.stderr, /could not build the web UI/);
+    // A build that works prints nothing, and the first page waits for it.
     await writeFile(entry, source);
-    const built = await task(["--version"]);
-    assert.equal(built.code, 0, decode(built.stderr));
-    assert.equal(decode(built.stdout), `${VERSION}\n`);
-    const said = decode(built.stderr).split("\n").filter((line) => !/^Task |^$/.test(line));
+    const built = await startAndOpen();
+    assert.equal(built.status, 200, built.stderr);
+    const said = built.stderr.split("\n").filter((line) => !/^Task |^$/.test(line));
     assert.deepEqual(said, [], "the build says nothing besides deno task's own line");
     assert.ok((await stat(join(copy, "build", "ui", "manifest.json"))).isFile());
   } finally {

@@ -1,6 +1,7 @@
 /** Hostile input is 4xx, never 500: malformed `Host`, no `Host`, deep JSON, and a fuzz sweep of every route. */
 import assert from "node:assert/strict";
-import { createHandler, ROUTES } from "../routes/app.ts";
+import { createHandler } from "../routes/app.ts";
+import { ROUTES } from "../routes/table.ts";
 import { checkJsonDepth, MAX_JSON_DEPTH } from "../routes/body.ts";
 import { Router } from "../routes/router.ts";
 import { createSandboxHandler } from "../routes/sandbox.ts";

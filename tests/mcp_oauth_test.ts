@@ -15,7 +15,7 @@ import {
   type OAuthFixtureOptions,
   startOAuthFixture,
 } from "./fixtures/oauth_mcp_server.ts";
-import { START_PERMISSIONS } from "../scripts/permissions.ts";
+import { START_FLAGS } from "../scripts/permissions.ts";
 
 /** The address the handler under test believes it listens on (its `publicOrigin`). */
 const LASS_ORIGIN = "http://127.0.0.1:7420";
@@ -504,7 +504,7 @@ Deno.test("main.ts builds the callback URL from its real listening address", asy
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      ...START_PERMISSIONS,
+      ...START_FLAGS,
       new URL("../main.ts", import.meta.url).pathname,
       "--port",
       "0",

@@ -11,6 +11,13 @@ interface InfoModule {
 
 /** The npm packages a module reaches through static imports. */
 async function staticPackages(path: string): Promise<string[]> {
+  return (await staticGraph(path)).packages;
+}
+
+/** What a module reaches through static imports: npm packages, `node:` modules, own files. */
+async function staticGraph(
+  path: string,
+): Promise<{ packages: string[]; builtins: string[]; files: string[] }> {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", new URL(path, import.meta.url).pathname],
     stdout: "piped",
@@ -23,6 +30,7 @@ async function staticPackages(path: string): Promise<string[]> {
   );
   const seen = new Set<string>();
   const packages = new Set<string>();
+  const builtins = new Set<string>();
   const stack: string[] = [...info.roots];
   while (stack.length > 0) {
     const specifier = stack.pop()!;
@@ -33,10 +41,17 @@ async function staticPackages(path: string): Promise<string[]> {
       if (!target || dependency.isDynamic) continue;
       if (target.startsWith("npm:")) {
         packages.add(target.replace(/^npm:\/?/, "").replace(/@[^@/]+(\/.*)?$/, ""));
-      } else stack.push(target);
+      } else if (target.startsWith("node:")) builtins.add(target);
+      else stack.push(target);
     }
   }
-  return [...packages].sort();
+  const root = new URL("../", import.meta.url).href;
+  return {
+    packages: [...packages].sort(),
+    builtins: [...builtins].sort(),
+    files: [...seen].filter((file) => file.startsWith(root)).map((file) => file.slice(root.length))
+      .sort(),
+  };
 }
 
 Deno.test("main.ts and lass serve reach no SDK (AI SDK, MCP, A2A, AG-UI, yaml) through static imports", async () => {
@@ -60,4 +75,20 @@ Deno.test("describing the render tool reaches no A2UI package, date-fns or zod-t
     );
     assert.deepEqual(heavy, [], path);
   }
+});
+
+Deno.test("opening Lass loads no route module but health, no Node process or crypto module, no tool-server session code", async () => {
+  const { builtins, files } = await staticGraph("../lass.ts");
+  // node:process and node:crypto cost a start a few dozen ms; they load on first use.
+  assert.deepEqual(builtins.filter((name) => /process|crypto/.test(name)), []);
+  const routes = files.filter((file) => file.startsWith("routes/"));
+  for (const module of ["routes/table.ts", "routes/chat.ts", "routes/home.ts", "routes/mcp.ts"]) {
+    assert.ok(!routes.includes(module), `${module} loads with the first request, not at start`);
+  }
+  assert.deepEqual(
+    files.filter((file) =>
+      file.startsWith("core/mcp/session/") && file !== "core/mcp/session/trace.ts"
+    ),
+    [],
+  );
 });
