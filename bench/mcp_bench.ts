@@ -27,6 +27,8 @@ const TRACE_PAIRS = 80;
 const TRACE_BLOCK_CALLS = 100;
 /** `--trace-only`: just the trace comparison (a few minutes instead of a quarter of an hour). */
 const TRACE_ONLY = Deno.args.includes("--trace-only");
+/** `--calls-only`: just the tool calls through Lass against the direct client (a few minutes). */
+const CALLS_ONLY = Deno.args.includes("--calls-only");
 
 /** The servers both sides call, with their protocol era setting. */
 const demoStdio = { command: Deno.execPath(), args: ["run", "-A", MAIN_TS, "demo-server"] };
@@ -288,7 +290,7 @@ async function main(): Promise<void> {
       });
       await session.close();
     }
-    for (const server of TRACED) {
+    for (const server of CALLS_ONLY ? [] : TRACED) {
       const args = { a: 2, b: 3 };
       const on = await lass.call(server.id, "add", args);
       const off = await lass.call(untraced(server.id), "add", args);
@@ -297,14 +299,16 @@ async function main(): Promise<void> {
   } finally {
     await lass.stop();
   }
-  for (const server of TRACED.filter((server) => "inProcess" in server)) {
+  for (const server of CALLS_ONLY ? [] : TRACED.filter((server) => "inProcess" in server)) {
     traceRows.push({ label: `${server.label}, session`, ...await sessionTraceCost(server) });
   }
 
-  const http = TRACE_ONLY ? [] : [await startEverything("streamableHttp"), demoHttp()];
+  const http = TRACE_ONLY || CALLS_ONLY
+    ? []
+    : [await startEverything("streamableHttp"), demoHttp()];
   const connects: Record<string, { auto: number; legacy: number }> = {};
   try {
-    if (!TRACE_ONLY) {
+    if (!TRACE_ONLY && !CALLS_ONLY) {
       connects["everything stdio (2025 only)"] = await connectTimes(
         { kind: "stdio", ...everythingStdio, env },
         STDIO_CONNECTS,

@@ -36,7 +36,14 @@ export interface StartOptions {
   dir?: string;
 }
 
-/** Opens a service on a fresh temp dir (or `options.dir`). */
+/**
+ * Opens a service on a fresh temp dir (or `options.dir`), in the test's own process. Such a
+ * service runs with the test runner's permissions (`deno test --allow-all`), not the start
+ * task's: Deno grants permissions per process, and a test process also starts fake vendors,
+ * tool-server fixtures and Chromium, which need more. What depends on the start task's
+ * permissions (spawning and stopping stdio servers, reading the process table, lazy imports) is
+ * tested on Lass started as a process with `START_FLAGS` (`tests/_cli.ts`).
+ */
 export async function startService(options: StartOptions = {}): Promise<TestService> {
   const dir = options.dir ?? await mkdtemp(join(tmpdir(), "lass-test-"));
   const configPath = join(dir, "service.json");
