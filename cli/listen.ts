@@ -68,6 +68,24 @@ function serveOnConnection(): ServeOnConnection | undefined {
   return typeof serve === "function" ? serve as ServeOnConnection : undefined;
 }
 
+/**
+ * Closes a connection by aborting its signal. When its peer has closed it already, Deno's
+ * listener on that signal throws `BadResource`, which an event dispatch reports as an uncaught
+ * error that ends the process (seen on Ctrl-C after a client closed a kept-alive connection): that
+ * one error is swallowed while the abort runs.
+ */
+function closeConnection(watched: Watched): void {
+  const goneAlready = (event: ErrorEvent) => {
+    if (event.error instanceof Deno.errors.BadResource) event.preventDefault();
+  };
+  globalThis.addEventListener("error", goneAlready);
+  try {
+    watched.close.abort();
+  } finally {
+    globalThis.removeEventListener("error", goneAlready);
+  }
+}
+
 function internalError(error: unknown): Response {
   console.error("lass: unexpected error while serving a request:", error);
   return new Response("Internal Server Error", { status: 500 });
@@ -101,7 +119,7 @@ export function serveWithTimeouts(
     const now = performance.now();
     for (const watched of connections.values()) {
       const allowed = watched.served ? limit : timeouts.headerTimeoutMs;
-      if (watched.inFlight === 0 && now - watched.since > allowed) watched.close.abort();
+      if (watched.inFlight === 0 && now - watched.since > allowed) closeConnection(watched);
     }
   }, Math.max(10, Math.min(1000, limit / 4)));
 
@@ -112,7 +130,7 @@ export function serveWithTimeouts(
       served: false,
       close: new AbortController(),
     };
-    const stop = () => watched.close.abort();
+    const stop = () => closeConnection(watched);
     options.signal.addEventListener("abort", stop, { once: true });
     const ended = () => {
       watched.inFlight--;
