@@ -179,7 +179,7 @@ function toolName(serverId: string, tool: string): string {
 }`;
 
 /**
- * `forModel(meta)`: whether the model may see a tool, as Lass decides (core/mcp/state.ts): MCP
+ * `forModel(meta)`: whether the model may see a tool, as Lass decides (`toolInfo` of the manager): MCP
  * Apps keep a tool for their View when its `_meta.ui.visibility` leaves out "model".
  */
 export const FOR_MODEL_HELPER = `/**
