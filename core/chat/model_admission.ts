@@ -9,9 +9,9 @@
 
 /** Settings of a {@link ModelAdmission}; the defaults suit a 2-core machine and up. */
 export interface AdmissionOptions {
-  /** Runs admitted whatever the load (default 8). */
+  /** Runs admitted whatever the load (default 4). */
   floor?: number;
-  /** The limit to begin with (default 16). */
+  /** The limit to begin with (default 8). */
   initial?: number;
   /** How often the load is sampled while runs are active, in ms (default 50). */
   sampleMs?: number;
@@ -42,8 +42,8 @@ export class ModelAdmission {
   #timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: AdmissionOptions = {}) {
-    this.#floor = options.floor ?? 8;
-    this.#limit = Math.max(this.#floor, options.initial ?? 16);
+    this.#floor = options.floor ?? 4;
+    this.#limit = Math.max(this.#floor, options.initial ?? 8);
     this.#sampleMs = options.sampleMs ?? 50;
     this.#busyShare = options.busyShare ?? 0.85;
     this.#idleShare = options.idleShare ?? 0.5;
