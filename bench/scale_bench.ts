@@ -21,6 +21,7 @@ import {
   type TurnTiming,
 } from "./chat_bench.ts";
 import { median } from "./_stats.ts";
+import { cpuMs, flag, rssMb } from "./_proc.ts";
 
 const PROMPT = "Add 2 and 3 with a tool";
 const WARMUP_TURNS = 100;
@@ -51,55 +52,6 @@ interface Side {
   /** Whether a finished turn did what it should (a tool result for Lass). */
   ok(timing: TurnTiming): boolean;
   stop(): Promise<void>;
-}
-
-function flag(name: string, fallback: number): number {
-  const index = Deno.args.indexOf(name);
-  return index >= 0 ? Number(Deno.args[index + 1]) : fallback;
-}
-
-/** Every process's parent, from `/proc/<pid>/stat`. */
-async function parents(): Promise<Map<number, number>> {
-  const found = new Map<number, number>();
-  for await (const entry of Deno.readDir("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    const stat = await Deno.readTextFile(`/proc/${entry.name}/stat`).catch(() => "");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (fields.length > 2) found.set(Number(entry.name), Number(fields[1]));
-  }
-  return found;
-}
-
-/** A process and its descendants. */
-async function tree(root: number): Promise<number[]> {
-  const parentOf = await parents();
-  const pids = [root];
-  for (let i = 0; i < pids.length; i++) {
-    for (const [pid, parent] of parentOf) if (parent === pids[i]) pids.push(pid);
-  }
-  return pids;
-}
-
-/** User and system CPU of a process tree so far, in ms (clock ticks of 10 ms). */
-async function cpuMs(root: number): Promise<number> {
-  let ticks = 0;
-  for (const pid of await tree(root)) {
-    const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // utime and stime are fields 14 and 15 of stat(5); `fields` starts at field 3.
-    if (fields.length > 13) ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks * 10;
-}
-
-/** The resident memory of a process tree, in MB. */
-async function rssMb(root: number): Promise<number> {
-  let kb = 0;
-  for (const pid of await tree(root)) {
-    const status = await Deno.readTextFile(`/proc/${pid}/status`).catch(() => "");
-    kb += Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0);
-  }
-  return kb / 1024;
 }
 
 /** Samples a tree's RSS until stopped, and gives the peak (or the peak high-water mark). */

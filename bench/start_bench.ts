@@ -6,6 +6,7 @@
  * `deno run --allow-all bench/start_bench.ts [--runs 9]`
  */
 import { median } from "./_stats.ts";
+import { flag, rssMb, tree } from "./_proc.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const READY = /Lass ready: http:\/\/127\.0\.0\.1:(\d+)\/|^ready (\d+)$/m;
@@ -22,29 +23,10 @@ interface Start {
   rssMb: number;
 }
 
-function flag(name: string, fallback: number): number {
-  const index = Deno.args.indexOf(name);
-  return index >= 0 ? Number(Deno.args[index + 1]) : fallback;
-}
-
-/** The RSS of the process listening on `port`'s owner: the newest deno process in the tree. */
-async function treeRssMb(root: number): Promise<number> {
-  const parentOf = new Map<number, number>();
-  for await (const entry of Deno.readDir("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    const stat = await Deno.readTextFile(`/proc/${entry.name}/stat`).catch(() => "");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (fields.length > 2) parentOf.set(Number(entry.name), Number(fields[1]));
-  }
-  // `deno task` runs the server as a child: the server is the deepest process of the tree.
-  let pid = root;
-  for (;;) {
-    const child = [...parentOf].find(([, parent]) => parent === pid)?.[0];
-    if (child === undefined) break;
-    pid = child;
-  }
-  const status = await Deno.readTextFile(`/proc/${pid}/status`);
-  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)![1]) / 1024;
+/** The RSS of the server `root` started: the deepest process of its tree (`deno task` runs it as a child). */
+async function serverRssMb(root: number): Promise<number> {
+  const pids = await tree(root);
+  return await rssMb(pids[pids.length - 1], { alone: true });
 }
 
 /** Spawns `args`, waits for its ready line and a 200 from `path`, measures, and stops it. */
@@ -82,7 +64,7 @@ async function timeStart(
       if (response?.status === 200) break;
     }
     const ms = performance.now() - started;
-    return { ms, rssMb: await treeRssMb(child.pid) };
+    return { ms, rssMb: await serverRssMb(child.pid) };
   } finally {
     child.kill("SIGTERM");
     await child.status;
