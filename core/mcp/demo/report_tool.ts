@@ -16,7 +16,8 @@ import {
   type ServerContext,
 } from "@modelcontextprotocol/server";
 import { clientCapabilities, supportsFormElicitation } from "./client_tools.ts";
-import { declaresTasks, type TaskRun, type TaskStore } from "./tasks.ts";
+import { declaresTasks, type TaskStore } from "./tasks.ts";
+import { type TaskRun } from "./types.ts";
 import { logToolCall, sleep, toolError } from "./tools.ts";
 
 /** The question `long_report` asks with `ask: true`. */

@@ -19,7 +19,8 @@ import { registerDemoResources } from "./resources.ts";
 import { taskListenFetch, taskListenTransport } from "./task_listen.ts";
 import { registerTaskMethods, TaskStore } from "./tasks.ts";
 import { registerBasicTools } from "./tools.ts";
-import { registerUiTools, type UiToolCounters } from "./ui_tools.ts";
+import { registerUiTools } from "./ui_tools.ts";
+import { type UiToolCounters } from "./types.ts";
 
 /** The name the demo server reports (`serverInfo`). */
 export const DEMO_SERVER_NAME = "lass-demo";

@@ -5,6 +5,7 @@
  * `store.start(work)` (a `CreateTaskResult`) when `declaresTasks(ctx)`; the store outlives the
  * per-request server instances, so any instance of the same handler can answer for a task.
  */
+import type { TaskRun } from "./types.ts";
 import { z } from "zod";
 import {
   type CallToolResult,
@@ -44,19 +45,6 @@ export interface DetailedTask {
 export type CreateTaskResult = Omit<DetailedTask, "inputRequests" | "result" | "error"> & {
   resultType: "task";
 };
-
-/** What running work can do: watch for cancellation, report progress, ask the client. */
-export interface TaskRun {
-  /** Aborted by `tasks/cancel`; the work should stop and throw (then the task is `cancelled`). */
-  readonly signal: AbortSignal;
-  /** Sets the status message (how far the work got). */
-  progress(message: string): void;
-  /**
-   * Asks the client: the task is `input_required` with this request under `key` until
-   * `tasks/update` answers it. `key` must be new for this task. Rejects when the task is cancelled.
-   */
-  ask(key: string, request: InputRequest, statusMessage?: string): Promise<unknown>;
-}
 
 /** The work behind a task: its resolved value is the tool result; a throw fails the task. */
 export type TaskWork = (run: TaskRun) => Promise<CallToolResult>;

@@ -1,4 +1,5 @@
 /** The demo tools with generated UI: an MCP App dashboard, a legacy MCP-UI card and an A2UI form. */
+import type { UiToolCounters } from "./types.ts";
 import { z } from "zod";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { DASHBOARD_HTML, legacyCardHtml } from "./app_html.ts";
@@ -19,15 +20,6 @@ const dashboardShape = z.object({
   updatedAt: z.string(),
   metrics: z.array(z.object({ label: z.string(), value: z.number() })),
 });
-
-/**
- * What the UI tools count, kept outside the server instance: a server built per request (2026-07-28
- * over HTTP) still numbers its refreshes and its A2UI surfaces across calls.
- */
-export interface UiToolCounters {
-  refreshes: number;
-  forms: number;
-}
 
 /** Registers the UI tools and the dashboard's `ui://` resource. */
 export function registerUiTools(server: McpServer, counters: UiToolCounters): void {

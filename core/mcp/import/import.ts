@@ -4,14 +4,8 @@ import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
 import { McpServerSchema } from "../../../wire/config/mcp_server_schema.ts";
 import { detailsFromIssues, LassError } from "../../errors.ts";
-import {
-  detectFormat,
-  isRecord,
-  MCP_SERVERS_FORMATS,
-  readServers,
-  type ServerDraft,
-  type ServerEntry,
-} from "./formats.ts";
+import { detectFormat, isRecord, MCP_SERVERS_FORMATS, readServers } from "./formats.ts";
+import { type ServerDraft, type ServerEntry } from "./types.ts";
 import { literalSecrets, secretWarning } from "./secrets.ts";
 import type { ImportFormat, ImportResult, ImportSecret } from "../../../wire/tool_servers.ts";
 

@@ -5,7 +5,7 @@ import type { EventBus } from "../../events.ts";
 import type { InteractionRegistry } from "../../interactions.ts";
 import type { OAuthSignIn } from "../oauth/sign_in.ts";
 import type { InProcessHandler, SessionOpener } from "../session/types.ts";
-import type { Sampler } from "../requests/server_requests.ts";
+import type { Sampler } from "../requests/types.ts";
 import type { TaskFiles } from "../tasks/files.ts";
 
 /** What the manager needs; everything with a side effect comes in here. */

@@ -7,7 +7,7 @@
 import type { EnvLookup } from "../../config/env_refs.ts";
 import type { LlmProfile, ServiceConfig } from "../../../wire/config/schema.ts";
 import type { ConfigStore } from "../../config/store.ts";
-import type { Sampler } from "./server_requests.ts";
+import type { Sampler } from "./types.ts";
 import { scrubSecrets } from "../../config/secrets.ts";
 
 /** The profile that answers sampling: the active workspace's model, else the first profile. */

@@ -1,4 +1,5 @@
 /** Requests from tool servers to Lass: sampling (a model completion) and elicitation (user input). */
+import type { Sampler } from "./types.ts";
 import type { ConfigStore } from "../../config/store.ts";
 import type { McpServerConfig } from "../../../wire/config/schema.ts";
 import type { InteractionRegistry } from "../../interactions.ts";
@@ -8,12 +9,6 @@ import type {
   ElicitResult,
   SamplingParams,
 } from "../session/types.ts";
-
-/** Completes a server's sampling request with a model (wired up where the models are). */
-export type Sampler = (
-  params: SamplingParams,
-  context: { serverId: string; signal: AbortSignal; llmId?: string },
-) => Promise<CreateMessageResult>;
 
 /** The model name of a completion the user typed by hand. */
 export const TYPED_REPLY_MODEL = "user";
