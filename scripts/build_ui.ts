@@ -3,9 +3,9 @@
  * browser (minified, code-split) plus the files of `static/`, into `build/ui/` with a
  * `manifest.json` that the server reads (entry, styles, preloads, sizes, hashes).
  *
- * `--if-stale` builds only when a source (islands/, wire/, static/, deno.json, this script) is
- * newer than the manifest, prints nothing when it succeeds, and a failure then only warns (on
- * stderr), so `deno task start` still starts and its stdout stays the one ready line.
+ * `--if-stale` (and `buildUi({ ifStale: true })`, which `lass serve` runs once it listens) builds
+ * only when a source (islands/, wire/, static/, deno.json, this script) is newer than the
+ * manifest, prints nothing when it succeeds, and a failure then only warns (on stderr).
  * Concurrent builds (parallel tests) take turns through a lock file.
  */
 import { copyFile, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
@@ -168,7 +168,7 @@ if (import.meta.main) {
   const ifStale = Deno.args.includes("--if-stale");
   try {
     const result = await buildUi({ ifStale });
-    // `--if-stale` runs before `deno task start`, whose stdout is the ready line alone: quiet.
+    // `--if-stale` is the quiet check: a caller's stdout stays its own.
     if (result.built && !ifStale) {
       console.log(`web UI built in ${result.ms} ms into build/ui/:\n${describe(result.manifest)}`);
     }
