@@ -49,3 +49,35 @@ export async function rssMb(root: number, options: { alone?: boolean } = {}): Pr
   }
   return kb / 1024;
 }
+
+/** How often {@link watchPeakRss} samples the RSS. */
+const RSS_SAMPLE_MS = 10;
+
+/**
+ * Tracks the peak RSS of a process tree (or of the process alone) from now on: resets the root's
+ * high-water mark VmHWM (writing 5 to `clear_refs`, allowed on our own children) and samples the
+ * RSS besides; `stop` gives the highest of the samples, the high-water mark and the RSS then.
+ */
+export async function watchPeakRss(
+  root: number,
+  options: { alone?: boolean } = {},
+): Promise<{ stop(): Promise<number> }> {
+  const reset = await Deno.writeTextFile(`/proc/${root}/clear_refs`, "5").then(
+    () => true,
+    () => false,
+  );
+  let peak = 0;
+  let sampling = Promise.resolve();
+  const timer = setInterval(() => {
+    sampling = rssMb(root, options).then((mb) => void (peak = Math.max(peak, mb)));
+  }, RSS_SAMPLE_MS);
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await sampling;
+      const status = reset ? await Deno.readTextFile(`/proc/${root}/status`).catch(() => "") : "";
+      const hwm = Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0) / 1024;
+      return Math.max(peak, hwm, await rssMb(root, options));
+    },
+  };
+}

@@ -15,6 +15,17 @@ import {
   VENDOR_PREFIXES,
 } from "../tests/fixtures/fake_vendors.ts";
 import { BENCH_TOKEN as TOKEN, startLassProcess } from "./_lass_process.ts";
+import { rssMb, watchPeakRss } from "./_proc.ts";
+import { round } from "./_stats.ts";
+import {
+  type BurstResult,
+  type ChatBenchPlan,
+  printReport,
+  type ScenarioResult,
+  type ThroughputResult,
+  type TurnStats,
+} from "./_chat_report.ts";
+import { emptyTiming, latency, noteText, readChat, type TurnTiming } from "./_turns.ts";
 
 const FAKE_KEY = "fake-key";
 const FAKE_MODEL = "fake-large";
@@ -27,10 +38,19 @@ const CONCURRENT_STREAMS = 200;
 const LONG_DELTAS = 20_000;
 const LONG_REPS = 5;
 const STREAM_TIMEOUT_MS = 60_000;
-const RSS_SAMPLE_MS = 10;
 
 const GOAL_ADDED_FIRST_TEXT_MS = 1;
 
+/** The figures above, as the report describes the run. */
+const PLAN: ChatBenchPlan = {
+  turnWarmup: TURN_WARMUP,
+  turnReps: TURN_REPS,
+  turnsPerRep: TURNS_PER_REP,
+  concurrentStreams: CONCURRENT_STREAMS,
+  longDeltas: LONG_DELTAS,
+  longReps: LONG_REPS,
+  goalAddedFirstTextMs: GOAL_ADDED_FIRST_TEXT_MS,
+};
 /** Every demo tool but `add` (disabled on the tool server of the one-tool scenario). */
 const DEMO_TOOLS_BUT_ADD = [
   "echo",
@@ -63,74 +83,12 @@ interface Scenario {
   toolResults: number;
 }
 
-/** What one turn looked like to its client; times in ms from the request (or `streamText`). */
-export interface TurnTiming {
-  firstChunkMs: number;
-  firstTextMs: number;
-  totalMs: number;
-  textChunks: number;
-  /** UTF-8 bytes of the text deltas. */
-  textBytes: number;
-  /** NDJSON bytes received (0 for the direct side). */
-  wireBytes: number;
-  toolResults: number;
-  /** The tool count of Lass's `start` chunk. */
-  tools?: number;
-  finished: boolean;
-  error?: string;
-}
-
-/** p50 and p99 of a list of milliseconds. */
-export interface Latency {
-  p50Ms: number;
-  p99Ms: number;
-}
-
-/** First-text and total latency of one side of a sequential scenario. */
-interface TurnStats {
-  firstText: Latency;
-  total: Latency;
-  /** How many tools the model was offered. */
-  tools: number;
-}
-
-/** One sequential scenario, both sides, and what Lass adds at p50. */
-interface ScenarioResult {
-  direct: TurnStats;
-  lass: TurnStats;
-  addedFirstTextP50Ms: number;
-  addedTotalP50Ms: number;
-}
-
-/** One burst of concurrent streams on the demo model. */
-interface BurstResult {
-  finished: number;
-  failed: number;
-  errors: string[];
-  firstChunk: Latency;
-  firstText: Latency;
-  wallMs: number;
-  rssBeforeMb: number;
-  peakRssMb: number;
-}
-
-/** The long answer as one run on one side saw it. */
-interface ThroughputResult {
-  chunks: number;
-  seconds: number;
-  chunksPerSecond: number;
-  textMbPerSecond: number;
-  wireMbPerSecond: number;
-}
-
 /** The server under test. */
 interface Lass {
   pid: number;
   chatUrl: string;
   stop(): Promise<void>;
 }
-
-const encoder = new TextEncoder();
 
 /** The direct side's stand-in for the demo tool server's `add`, as the model sees it. */
 const DIRECT_TOOLS: ToolSet = {
@@ -152,24 +110,6 @@ const SCENARIOS: Scenario[] = [
     toolResults: 1,
   },
 ];
-
-/** The value at fraction `p` of an ascending list (nearest rank). */
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
-}
-
-/** p50 and p99 of the times that were measured (NaN means the turn never got that far). */
-export function latency(times: number[]): Latency {
-  const sorted = times.filter((t) => !Number.isNaN(t)).sort((a, b) => a - b);
-  return { p50Ms: percentile(sorted, 0.5), p99Ms: percentile(sorted, 0.99) };
-}
-
-/** Rounds for the JSON line. */
-export function round(value: number, digits: number): number {
-  const scale = 10 ** digits;
-  return Math.round(value * scale) / scale;
-}
 
 /**
  * The fake's answer: a tool call for the tool prompt, text after a tool result, long or short text.
@@ -230,65 +170,6 @@ function lassConfig(fakeUrl: string): Record<string, unknown> {
     ],
     activeWorkspaceId: "fake",
   };
-}
-
-/** A turn before anything arrived. */
-export function emptyTiming(): TurnTiming {
-  return {
-    firstChunkMs: NaN,
-    firstTextMs: NaN,
-    totalMs: NaN,
-    textChunks: 0,
-    textBytes: 0,
-    wireBytes: 0,
-    toolResults: 0,
-    finished: false,
-  };
-}
-
-/** Counts one text delta that arrived `at` ms into the turn. */
-function noteText(timing: TurnTiming, text: string, at: number): void {
-  if (Number.isNaN(timing.firstTextMs)) timing.firstTextMs = at;
-  timing.textChunks++;
-  timing.textBytes += encoder.encode(text).byteLength;
-}
-
-/** Counts one NDJSON chunk of `POST /api/chat`. */
-export function noteChunk(timing: TurnTiming, chunk: Record<string, unknown>, at: number): void {
-  if (Number.isNaN(timing.firstChunkMs)) timing.firstChunkMs = at;
-  switch (chunk.type) {
-    case "start":
-      timing.tools = chunk.tools as number;
-      break;
-    case "text":
-      noteText(timing, chunk.text as string, at);
-      break;
-    case "tool-result":
-      timing.toolResults++;
-      break;
-    case "finish":
-      timing.finished = true;
-      break;
-    case "error":
-      timing.error = chunk.message as string;
-      break;
-  }
-}
-
-/** Reads an NDJSON chat response to its end, timing each line from `started`. */
-export async function readChat(response: Response, started: number): Promise<TurnTiming> {
-  const timing = emptyTiming();
-  const decoder = new TextDecoder();
-  let rest = "";
-  for await (const bytes of response.body!) {
-    const at = performance.now() - started;
-    timing.wireBytes += bytes.byteLength;
-    const lines = (rest + decoder.decode(bytes, { stream: true })).split("\n");
-    rest = lines.pop()!;
-    for (const line of lines) noteChunk(timing, JSON.parse(line), at);
-  }
-  timing.totalMs = performance.now() - started;
-  return timing;
 }
 
 /** One turn through `POST /api/chat` on a keep-alive `fetch` connection. */
@@ -400,38 +281,6 @@ async function benchScenario(
   };
 }
 
-/** A value of `/proc/<pid>/status` in MB (VmRSS, VmHWM). */
-export async function statusMb(pid: number, field: "VmRSS" | "VmHWM"): Promise<number> {
-  const status = await Deno.readTextFile(`/proc/${pid}/status`);
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, "m").exec(status);
-  if (!match) throw new Error(`no ${field} in /proc/${pid}/status`);
-  return Number(match[1]) / 1024;
-}
-
-/**
- * Tracks a process's peak RSS from now on: resets VmHWM (writing 5 to `clear_refs`) when allowed,
- * and samples VmRSS besides; `stop` gives the peak of both.
- */
-export async function watchPeakRss(pid: number): Promise<{ stop(): Promise<number> }> {
-  const reset = await Deno.writeTextFile(`/proc/${pid}/clear_refs`, "5").then(
-    () => true,
-    () => false,
-  );
-  let peak = 0;
-  let sampling = Promise.resolve();
-  const timer = setInterval(() => {
-    sampling = statusMb(pid, "VmRSS").then((mb) => void (peak = Math.max(peak, mb)));
-  }, RSS_SAMPLE_MS);
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await sampling;
-      const hwm = reset ? await statusMb(pid, "VmHWM") : 0;
-      return Math.max(peak, hwm, await statusMb(pid, "VmRSS"));
-    },
-  };
-}
-
 /** One turn of a burst: a failed request counts as a turn that never finished. */
 function burstTurn(lass: Lass, prompt: string): Promise<TurnTiming> {
   return lassTurn(lass, "demo", prompt).catch((error) => ({
@@ -445,8 +294,8 @@ async function benchBurst(lass: Lass, prompt: string): Promise<BurstResult> {
   const burst = () =>
     Promise.all(Array.from({ length: CONCURRENT_STREAMS }, () => burstTurn(lass, prompt)));
   await burst();
-  const rssBeforeMb = await statusMb(lass.pid, "VmRSS");
-  const rss = await watchPeakRss(lass.pid);
+  const rssBeforeMb = await rssMb(lass.pid, { alone: true });
+  const rss = await watchPeakRss(lass.pid, { alone: true });
   const started = performance.now();
   const timings = await burst();
   const wallMs = performance.now() - started;
@@ -499,137 +348,6 @@ async function benchLongAnswer(
   return { direct: runs.direct.reduce(best), lass: runs.lass.reduce(best) };
 }
 
-/** One table row: the first cell left-aligned, the rest right-aligned. */
-export function row(cells: (string | number)[], widths: number[]): string {
-  return cells.map((cell, i) => {
-    const text = String(cell);
-    return i === 0 ? text.padEnd(widths[i]) : text.padStart(widths[i]);
-  }).join("  ");
-}
-
-/** Milliseconds as printed. */
-const ms = (value: number) => value.toFixed(3);
-
-/** Prints the table of (a). */
-function printTurns(results: Record<string, ScenarioResult>): void {
-  const widths = [24, 14, 14, 10, 10, 6];
-  console.log(
-    `\n(a) Sequential turns, fake OpenAI-compatible vendor (no delay between chunks): ` +
-      `${TURN_REPS} interleaved reps × ${TURNS_PER_REP} turns per side after ${TURN_WARMUP} ` +
-      `warm-up turns; ms from the request (Lass) or the streamText call (direct)`,
-  );
-  console.log(
-    row(["", "first text p50", "first text p99", "total p50", "total p99", "tools"], widths),
-  );
-  for (const [name, result] of Object.entries(results)) {
-    for (const side of ["direct", "lass"] as const) {
-      const stats = result[side];
-      console.log(row([
-        `${name} ${side === "lass" ? "Lass" : "direct"}`,
-        ms(stats.firstText.p50Ms),
-        ms(stats.firstText.p99Ms),
-        ms(stats.total.p50Ms),
-        ms(stats.total.p99Ms),
-        stats.tools,
-      ], widths));
-    }
-    console.log(row([
-      `${name} added p50`,
-      ms(result.addedFirstTextP50Ms),
-      "",
-      ms(result.addedTotalP50Ms),
-      "",
-      "",
-    ], widths));
-  }
-}
-
-/** Prints the table of (b). */
-function printBursts(results: Record<string, BurstResult>, startRssMb: number): void {
-  const widths = [22, 8, 6, 9, 9, 9, 9, 8, 10, 9];
-  console.log(
-    `\n(b) ${CONCURRENT_STREAMS} concurrent chat streams, demo model and demo tool server ` +
-      `(after one warm-up burst); ms from each request. Server RSS after start-up: ` +
-      `${startRssMb.toFixed(1)} MB`,
-  );
-  console.log(row([
-    "prompt",
-    "finished",
-    "failed",
-    "chunk p50",
-    "chunk p99",
-    "text p50",
-    "text p99",
-    "wall ms",
-    "RSS before",
-    "peak RSS",
-  ], widths));
-  for (const [prompt, result] of Object.entries(results)) {
-    console.log(row([
-      JSON.stringify(prompt),
-      result.finished,
-      result.failed,
-      ms(result.firstChunk.p50Ms),
-      ms(result.firstChunk.p99Ms),
-      ms(result.firstText.p50Ms),
-      ms(result.firstText.p99Ms),
-      result.wallMs.toFixed(0),
-      `${result.rssBeforeMb.toFixed(1)} MB`,
-      `${result.peakRssMb.toFixed(1)} MB`,
-    ], widths));
-    for (const error of result.errors) console.log(`  failure: ${error}`);
-  }
-}
-
-/** Prints the table of (c) and the Lass / direct ratio. */
-function printThroughput(result: { direct: ThroughputResult; lass: ThroughputResult }): void {
-  const widths = [10, 8, 9, 10, 10, 10];
-  console.log(
-    `\n(c) One long answer of ${LONG_DELTAS} text deltas from the fake vendor, best of ${LONG_REPS} ` +
-      `interleaved reps per side`,
-  );
-  console.log(row(["", "chunks", "seconds", "chunks/s", "text MB/s", "wire MB/s"], widths));
-  for (const side of ["direct", "lass"] as const) {
-    const r = result[side];
-    console.log(row([
-      side === "lass" ? "Lass" : "direct",
-      r.chunks,
-      r.seconds.toFixed(3),
-      r.chunksPerSecond.toFixed(0),
-      r.textMbPerSecond.toFixed(3),
-      side === "lass" ? r.wireMbPerSecond.toFixed(3) : "-",
-    ], widths));
-  }
-  console.log(
-    `Lass / direct chunks/s: ${
-      (result.lass.chunksPerSecond / result.direct.chunksPerSecond).toFixed(2)
-    }`,
-  );
-}
-
-/** Prints each goal as PASS or FAIL; timing goals are reported, never asserted. */
-function printGoals(
-  turns: Record<string, ScenarioResult>,
-  bursts: Record<string, BurstResult>,
-): void {
-  const line = (pass: boolean, text: string) => console.log(`  ${pass ? "PASS" : "FAIL"}  ${text}`);
-  console.log("\nGoals (informational):");
-  for (const [name, result] of Object.entries(turns)) {
-    const added = result.addedFirstTextP50Ms;
-    line(
-      added < GOAL_ADDED_FIRST_TEXT_MS,
-      `${name}: first text chunk added p50 < ${GOAL_ADDED_FIRST_TEXT_MS} ms (${ms(added)} ms)`,
-    );
-  }
-  for (const [prompt, result] of Object.entries(bursts)) {
-    line(
-      result.finished === CONCURRENT_STREAMS && result.failed === 0,
-      `${JSON.stringify(prompt)}: all ${CONCURRENT_STREAMS} concurrent streams finish ` +
-        `(${result.finished} finished, ${result.failed} failed)`,
-    );
-  }
-}
-
 /** Runs (a), (b) and (c) against one server and one fake vendor, then prints the report. */
 async function main(): Promise<void> {
   console.log(`Lass chat bench: deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} CPUs`);
@@ -642,7 +360,7 @@ async function main(): Promise<void> {
   try {
     const process = await startLassProcess(dir, lassConfig(fake.url), { FAKE_KEY });
     lass = { pid: process.pid, chatUrl: `${process.base}/api/chat`, stop: process.stop };
-    const startRssMb = await statusMb(lass.pid, "VmRSS");
+    const startRssMb = await rssMb(lass.pid, { alone: true });
     const model = directModel(fake);
     const turns: Record<string, ScenarioResult> = {};
     for (const scenario of SCENARIOS) {
@@ -656,10 +374,7 @@ async function main(): Promise<void> {
     }
     console.error(`(c) long answer, ${LONG_DELTAS} deltas...`);
     const throughput = await benchLongAnswer(lass, fake, model);
-    printTurns(turns);
-    printBursts(bursts, startRssMb);
-    printThroughput(throughput);
-    printGoals(turns, bursts);
+    printReport(PLAN, { turns, bursts, startRssMb, throughput });
     console.log();
     console.log(JSON.stringify(
       {

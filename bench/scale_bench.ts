@@ -11,21 +11,12 @@
  * `deno run --allow-all bench/scale_bench.ts [--turns 1000] [--reps 3]`
  */
 import { BENCH_TOKEN, startLassProcess } from "./_lass_process.ts";
-import {
-  emptyTiming,
-  type Latency,
-  latency,
-  readChat,
-  round,
-  row,
-  type TurnTiming,
-} from "./chat_bench.ts";
-import { median } from "./_stats.ts";
-import { cpuMs, flag, rssMb } from "./_proc.ts";
+import { emptyTiming, type Latency, latency, readChat, type TurnTiming } from "./_turns.ts";
+import { median, round, row } from "./_stats.ts";
+import { cpuMs, flag, rssMb, watchPeakRss } from "./_proc.ts";
 
 const PROMPT = "Add 2 and 3 with a tool";
 const WARMUP_TURNS = 100;
-const RSS_SAMPLE_MS = 10;
 const READY_TIMEOUT_MS = 30_000;
 const TURN_TIMEOUT_MS = 120_000;
 /** The goals of the issue; reported, never asserted. */
@@ -54,24 +45,6 @@ interface Side {
   stop(): Promise<void>;
 }
 
-/** Samples a tree's RSS until stopped, and gives the peak (or the peak high-water mark). */
-function watchRss(root: number): { stop(): Promise<number> } {
-  let peak = 0;
-  let sampling = Promise.resolve();
-  const timer = setInterval(() => {
-    sampling = rssMb(root).then((mb) => void (peak = Math.max(peak, mb)));
-  }, RSS_SAMPLE_MS);
-  return {
-    stop: async () => {
-      clearInterval(timer);
-      await sampling;
-      const status = await Deno.readTextFile(`/proc/${root}/status`).catch(() => "");
-      const hwm = Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0) / 1024;
-      return Math.max(peak, hwm);
-    },
-  };
-}
-
 /** One turn; a failed request counts as a turn that never finished. */
 async function turn(side: Side): Promise<TurnTiming> {
   const started = performance.now();
@@ -93,9 +66,7 @@ async function turn(side: Side): Promise<TurnTiming> {
 
 /** `count` turns at once on one side, with its CPU and memory over the burst. */
 async function burst(side: Side, count: number): Promise<Burst> {
-  // Resets the high-water mark of the main process (allowed on our own children).
-  await Deno.writeTextFile(`/proc/${side.pid}/clear_refs`, "5").catch(() => {});
-  const rss = watchRss(side.pid);
+  const rss = await watchPeakRss(side.pid);
   const cpuBefore = await cpuMs(side.pid);
   const started = performance.now();
   const timings = await Promise.all(Array.from({ length: count }, () => turn(side)));

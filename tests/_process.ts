@@ -19,6 +19,8 @@ export interface ServerProcess {
   token: string;
   /** Everything it wrote to stderr, once it has exited. */
   stderr: Promise<string>;
+  /** What it wrote to stdout after its ready line, once it has exited. */
+  laterStdout: Promise<string>;
 }
 
 /** Starts `command args` (in `cwd`) and waits for the ready line on stdout. */
@@ -45,9 +47,19 @@ export async function startServer(
     }
     buffered += value;
   }
-  // The rest of stdout is not read: drain it so that the process never blocks on a full pipe.
-  reader.releaseLock();
-  process.stdout.pipeTo(new WritableStream()).catch(() => {});
+  // The rest of stdout is read as it comes, so that the process never blocks on a full pipe.
+  const laterStdout = (async () => {
+    let rest = buffered.slice(buffered.indexOf("\n") + 1);
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return rest;
+        rest += value;
+      }
+    } catch {
+      return rest;
+    }
+  })();
   const match = READY.exec(buffered.split("\n")[0]);
   assert.ok(match, `a ready line, not ${JSON.stringify(buffered)}`);
   return {
@@ -57,6 +69,7 @@ export async function startServer(
     port: Number(match[3]),
     token: match[4],
     stderr,
+    laterStdout,
   };
 }
 

@@ -406,7 +406,11 @@ Deno.test("a first `deno task start` builds the web UI inside the server once it
       });
       await page.body?.cancel();
       assert.equal(await stopServer(server), 0);
-      return { status: page.status, stderr: await server.stderr };
+      return {
+        status: page.status,
+        stderr: await server.stderr,
+        laterStdout: await server.laterStdout,
+      };
     };
     // A build that fails says so on stderr; the API serves, the page says the UI is not built.
     const entry = join(copy, "islands", "app.tsx");
@@ -421,6 +425,7 @@ Deno.test("a first `deno task start` builds the web UI inside the server once it
     assert.equal(built.status, 200, built.stderr);
     const said = built.stderr.split("\n").filter((line) => !/^Task |^$/.test(line));
     assert.deepEqual(said, [], "the build says nothing besides deno task's own line");
+    assert.equal(built.laterStdout, "", "stdout is the ready line alone");
     assert.ok((await stat(join(copy, "build", "ui", "manifest.json"))).isFile());
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -7,9 +7,10 @@ import type {
   Resource,
   ResourceTemplateType as ResourceTemplate,
 } from "@modelcontextprotocol/client";
+import type { McpServerConfig, McpServerInput } from "./config/schema.ts";
 
 /** The three tool-server transports; `http` is Streamable HTTP. */
-export type ToolServerTransport = "stdio" | "http" | "sse";
+export type ToolServerTransport = McpServerConfig["transport"];
 
 /** The states of a tool-server connection (DESIGN.md section 5). */
 export type ServerStatus = "disconnected" | "connecting" | "connected" | "needs-auth" | "error";
@@ -98,7 +99,7 @@ export interface ImportSecret {
 /** The answer of `POST /api/mcp/import`: valid records, what to know of them, the format read. */
 export interface ImportResult {
   /** `mcpServers[]` records as written in `service.json` (defaults not yet filled in). */
-  servers: Record<string, unknown>[];
+  servers: McpServerInput[];
   /** Sentences prefixed by the server's key, e.g. `github: ${input:pat} ... became ${PAT} ...`. */
   warnings: string[];
   /** The format that was read: forced, or detected from the shape. */

@@ -29,7 +29,7 @@ interface Waiter {
   onAbort: () => void;
 }
 
-/** Lets model runs start as fast as the event loop keeps up; the rest wait in order. */
+/** Lets model runs start as fast as the CPU keeps up; the rest wait in order. */
 export class ModelAdmission {
   readonly #floor: number;
   readonly #sampleMs: number;
@@ -125,8 +125,9 @@ export class ModelAdmission {
     const started = performance.now();
     const cpuBefore = this.#cpuMs();
     this.#timer = setTimeout(async () => {
-      const cpu = await this.#cpuMs() - await cpuBefore;
+      // Cleared first: a run that starts while the CPU time is read starts the next sample.
       this.#timer = undefined;
+      const cpu = await this.#cpuMs() - await cpuBefore;
       this.observe(cpu / (performance.now() - started));
       if (this.#active > 0 || this.#waiting.length > 0) this.#sample();
     }, this.#sampleMs);

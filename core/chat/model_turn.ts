@@ -121,8 +121,8 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
 }
 
 /**
- * The chunks of a `streamTextLowMemory` stream, then its outcome; a model failure is thrown as a sentence.
- * (A tool-server call registers itself as running while it runs: see `toolServerTools`.)
+ * The chunks of a `streamTextLowMemory` stream, then its outcome; a model failure is thrown as a
+ * sentence. (A tool-server call registers itself as running while it runs: see `toolServerTools`.)
  */
 async function* streamChunks(
   stream: AsyncIterable<TextStreamPart<ToolSet>>,

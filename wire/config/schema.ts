@@ -37,6 +37,8 @@ export type ServiceConfigInput = z.input<typeof ServiceConfigSchema>;
 export type LlmProfile = z.output<typeof LlmProfileSchema>;
 /** A tool-server record with defaults filled in. */
 export type McpServerConfig = z.output<typeof McpServerSchema>;
+/** A `mcpServers[]` record as written in `service.json` (defaults not yet filled in). */
+export type McpServerInput = z.input<typeof McpServerSchema>;
 /** A workspace with defaults filled in. */
 export type Workspace = z.output<typeof WorkspaceSchema>;
 

@@ -1,16 +1,13 @@
 /** Imports the MCP server lists of eleven clients' config files as `mcpServers[]` records. */
 import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
-import type { z } from "zod";
 import { McpServerSchema } from "../../../wire/config/mcp_server_schema.ts";
 import { detailsFromIssues, LassError } from "../../errors.ts";
 import { detectFormat, isRecord, MCP_SERVERS_FORMATS, readServers } from "./formats.ts";
 import { type ServerDraft, type ServerEntry } from "./types.ts";
 import { literalSecrets, secretWarning } from "./secrets.ts";
 import type { ImportFormat, ImportResult, ImportSecret } from "../../../wire/tool_servers.ts";
-
-/** A `mcpServers[]` record as written in `service.json` (defaults not yet filled in). */
-export type McpServerInput = z.input<typeof McpServerSchema>;
+import type { McpServerInput } from "../../../wire/config/schema.ts";
 
 /** Every {@link ImportFormat}, in the order the request schema lists them. */
 export const IMPORT_FORMATS: readonly ImportFormat[] = [
@@ -35,9 +32,6 @@ export interface ImportOptions {
   existingIds?: Iterable<string>;
 }
 
-/** What {@link importClientConfig} answers: the wire's {@link ImportResult}, its records typed. */
-export type ImportedConfig = Omit<ImportResult, "servers"> & { servers: McpServerInput[] };
-
 /**
  * Turns a client config (text in JSON with comments, YAML or TOML, or a parsed object) into
  * records valid against `McpServerSchema`. Placeholders are kept, never resolved; a server that
@@ -46,7 +40,7 @@ export type ImportedConfig = Omit<ImportResult, "servers"> & { servers: McpServe
 export function importClientConfig(
   json: string | Record<string, unknown>,
   options: ImportOptions = {},
-): ImportedConfig {
+): ImportResult {
   const { root, format } = typeof json === "string"
     ? parseText(json, options.format)
     : parsedRoot(json, options.format);
@@ -71,7 +65,7 @@ function readAs(
   root: Record<string, unknown>,
   format: ImportFormat,
   existingIds: string[],
-): Omit<ImportedConfig, "format" | "sameShape"> {
+): Omit<ImportResult, "format" | "sameShape"> {
   const { entries, prompts } = readServers(root, format);
   const taken = new Set(existingIds.map((id) => id.toLowerCase()));
   const variables = new Map<string, string>();
