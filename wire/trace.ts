@@ -24,4 +24,24 @@ export interface TraceMessage {
   /** On a response: milliseconds since the request with the same id went the other way. */
   ms?: number;
   truncated?: true;
+  /** Set on a message that crossed Lass's proxy (`/mcp/:id`, `lass proxy`) rather than Lass's own session. */
+  via?: "proxy";
+  /** The proxy session the message belongs to (one per connected client session). */
+  session?: string;
+  /** The proxied client's `clientInfo`, once its `initialize` (or first request's `_meta`) named it. */
+  client?: ProxyClientInfo;
+}
+
+/** A client's `clientInfo` as it named itself to the proxy. */
+export interface ProxyClientInfo {
+  name: string;
+  version?: string;
+}
+
+/** Whose traffic a trace channel carries: Lass's own session (absent), or one proxy session. */
+export interface TraceOrigin {
+  via: "proxy";
+  session: string;
+  /** Filled in once the client names itself; read at each message. */
+  client?: ProxyClientInfo;
 }

@@ -5,7 +5,7 @@
  * message are made only when someone reads them.
  */
 import { Buffer } from "node:buffer";
-import type { TraceDirection, TraceMessage } from "../../../wire/trace.ts";
+import type { TraceDirection, TraceMessage, TraceOrigin } from "../../../wire/trace.ts";
 
 /** How many messages a server's ring keeps. */
 export const TRACE_CAPACITY = 2000;
@@ -53,6 +53,8 @@ interface Recorded {
   ms?: number;
   /** A clipped message's envelope; its `message` is built from it and `text` when read. */
   clipped?: { id?: string | number; method?: string };
+  /** A proxied message's proxy session and client, as they were when it crossed. */
+  origin?: TraceOrigin;
 }
 
 /** The traces of every tool server; a server's `seq` keeps counting across reconnects and removal. */
@@ -61,9 +63,10 @@ export class ToolServerTraces {
 
   /**
    * A sink for one transport of server `id` (the session's, or a probe's): requests and their
-   * responses are paired on it for `ms`. While `enabled()` is false nothing is recorded.
+   * responses are paired on it for `ms`. While `enabled()` is false nothing is recorded. A proxy
+   * session passes its `origin`, which each message carries as it is when the message crosses.
    */
-  channel(id: string, enabled: () => boolean): WireSink {
+  channel(id: string, enabled: () => boolean, origin?: TraceOrigin): WireSink {
     const sent = new Map<unknown, number>();
     const received = new Map<unknown, number>();
     return (dir, message) => {
@@ -85,7 +88,7 @@ export class ToolServerTraces {
           }
         }
       }
-      this.#trace(id).push(dir, message, ms);
+      this.#trace(id).push(dir, message, ms, origin && { ...origin });
     };
   }
 
@@ -145,10 +148,11 @@ class ServerTrace {
     return this.#followers.size;
   }
 
-  push(dir: TraceDirection, message: unknown, ms?: number): void {
+  push(dir: TraceDirection, message: unknown, ms?: number, origin?: TraceOrigin): void {
     const record = recorded(dir, message);
     record.seq = this.#nextSeq++;
     if (ms !== undefined) record.ms = ms;
+    if (origin) record.origin = origin;
     if (this.#size < TRACE_CAPACITY) {
       this.#ring[(this.#start + this.#size++) % TRACE_CAPACITY] = record;
     } else {
@@ -250,6 +254,11 @@ class ServerTrace {
       bytes: record.bytes,
       ...(record.ms !== undefined && { ms: record.ms }),
       ...(record.clipped && { truncated: true as const }),
+      ...(record.origin && {
+        via: record.origin.via,
+        session: record.origin.session,
+        ...(record.origin.client && { client: record.origin.client }),
+      }),
     };
   }
 }
