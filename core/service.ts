@@ -14,6 +14,7 @@ import { InteractionRegistry } from "./interactions.ts";
 import { detectedEnvKeys } from "./llm/presets.ts";
 import { type ManagerOptions } from "./mcp/manager/types.ts";
 import { ToolServerManager } from "./mcp/manager/manager.ts";
+import type { ToolServerProxy } from "./mcp/proxy/create.ts";
 import { TaskFiles } from "./mcp/tasks/files.ts";
 import { OAuthSignIn } from "./mcp/oauth/sign_in.ts";
 import { createSampler } from "./mcp/requests/sampling.ts";
@@ -66,6 +67,8 @@ export interface Service {
   /** Names of the provider env variables that were set when the service opened. */
   readonly detectedEnv: readonly string[];
   readonly dataDir: string;
+  /** Lass's MCP proxy (`/mcp/:id`), made with its first use. */
+  proxy(): Promise<ToolServerProxy>;
   /** Stops watching and waits until every write in progress is on disk. */
   close(): Promise<void>;
 }
@@ -118,6 +121,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     ...options.mcp,
   });
   await mcp.restoreTasks();
+  let proxy: Promise<ToolServerProxy> | undefined;
   return {
     config,
     events,
@@ -139,10 +143,15 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     env: options.env,
     detectedEnv: detectedEnvKeys(options.env),
     dataDir: options.dataDir,
+    proxy: () =>
+      proxy ??= import("./mcp/proxy/create.ts").then(({ createProxy }) =>
+        createProxy(mcp, events, config)
+      ),
     close: async () => {
       await turns.close();
       skills.close();
-      await Promise.all([config.close(), sessions.close(), mcp.close()]);
+      const proxied = await proxy?.catch(() => undefined);
+      await Promise.all([config.close(), sessions.close(), mcp.close(), proxied?.close()]);
     },
   };
 }

@@ -5,9 +5,16 @@ import { hostName, isLoopbackName } from "../core/host_names.ts";
 /** The routes that need no token. */
 export const OPEN_ROUTES: ReadonlySet<string> = new Set(["GET /api/health", "GET /oauth/callback"]);
 
-/** The token of a request: header `x-service-token`, else query `token`. */
+/**
+ * The token of a request: header `x-service-token`, else `Authorization: Bearer <token>` (what
+ * MCP clients send to the proxy), else query `token`.
+ */
 export function tokenOf(req: Request, url: URL): string | null {
-  return req.headers.get("x-service-token") ?? url.searchParams.get("token");
+  const header = req.headers.get("x-service-token");
+  if (header !== null) return header;
+  const authorization = req.headers.get("authorization");
+  const bearer = authorization && /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  return bearer ? bearer[1] : url.searchParams.get("token");
 }
 
 let loadedCrypto: Promise<typeof import("node:crypto")> | undefined;

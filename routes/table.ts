@@ -18,6 +18,7 @@ import { interactionRoutes } from "./interactions.ts";
 import { llmRoutes } from "./llm.ts";
 import { mcpRoutes } from "./mcp.ts";
 import { oauthRoutes } from "./oauth.ts";
+import { proxyRoutes } from "./proxy.ts";
 import { sessionRoutes } from "./sessions.ts";
 import { skillRoutes } from "./skills.ts";
 import { uiRoutes } from "./ui.ts";
@@ -39,6 +40,7 @@ export const ROUTES: Routes = {
   ...llmRoutes,
   ...mcpRoutes,
   ...oauthRoutes,
+  ...proxyRoutes,
   ...sessionRoutes,
   ...skillRoutes,
   ...uiRoutes,

@@ -116,6 +116,10 @@ export const McpServerSchema = z.strictObject({
     description: "http/sse: `false` disables OAuth sign-in; an object describes a " +
       "pre-registered client, or a machine-to-machine one (`grantType: client_credentials`)",
   }),
+  proxy: z.boolean().default(true).meta({
+    description: "Whether other MCP clients may reach this server through Lass's proxy " +
+      "(`/mcp/:id`, `lass proxy <id>`); `false` refuses them",
+  }),
   sampling: z.enum(["ask", "auto", "deny"]).default(CONFIG_DEFAULTS.sampling).meta({
     description: "How sampling requests from this server are handled",
   }),

@@ -32,6 +32,7 @@ import { sessionHandlers } from "./session_events.ts";
 import { ServerRequests } from "../requests/server_requests.ts";
 import { type ConnectionState, type ToolServerState } from "../../../wire/tool_servers.ts";
 import { emptyState } from "./state.ts";
+import type { SpecContext } from "./transport_spec.ts";
 import { ToolServerTraces } from "../session/trace.ts";
 
 /** What the connections tell their owner besides events. */
@@ -206,6 +207,12 @@ export class ToolServerConnections {
     const entry = this.#entries.get(id);
     if (!entry) throw new LassError("not-found", `no tool server has id ${id}`);
     return entry;
+  }
+
+  /** Where a record's transport is resolved: the env, the config's folder, the demo server. */
+  specContext(): SpecContext {
+    const { env, config, exists } = this.#options;
+    return { env, configPath: config.path, exists, demoServer: () => this.#demoServer() };
   }
 
   /**

@@ -17,8 +17,9 @@ import {
 } from "./calls.ts";
 import * as controls from "./controls.ts";
 import type { ToolServerState } from "../../../wire/tool_servers.ts";
-import type { FollowOptions, TraceQuery, ViewMessage } from "../session/trace.ts";
-import type { TraceMessage } from "../../../wire/trace.ts";
+import type { FollowOptions, TraceQuery, ViewMessage, WireSink } from "../session/trace.ts";
+import type { TraceMessage, TraceOrigin } from "../../../wire/trace.ts";
+import { type ProxyTarget, proxyTargetOf } from "./proxy_target.ts";
 import { resumeTask } from "../tasks/follow.ts";
 import { type TaskRecord } from "../../../wire/tool_tasks.ts";
 import { TaskRecords } from "../tasks/records.ts";
@@ -93,6 +94,24 @@ export class ToolServerManager {
     if (this.#connections.entry(id).record.trace === false) return 0;
     this.#connections.traces.recordView(id, messages);
     return messages.length;
+  }
+
+  /** A server as Lass's proxy reaches it; 404 for an unknown id or a record with `proxy: false`. */
+  async proxyTarget(id: string): Promise<ProxyTarget> {
+    const record = this.#connections.entry(id).record;
+    return await proxyTargetOf(record, this.#connections.specContext(), this.#options.oauth);
+  }
+
+  /** A trace sink for one proxy session of a server (silent while its record says `trace: false`). */
+  proxyChannel(id: string, origin: TraceOrigin): WireSink {
+    const enabled = () => this.#connections.find(id)?.record.trace !== false;
+    return this.#connections.traces.channel(id, enabled, origin);
+  }
+
+  /** A stderr line of a process the proxy started, in the server's log. */
+  proxyStderr(id: string, session: string, line: string): void {
+    const entry = this.#connections.find(id);
+    if (entry) this.#connections.log(entry, "info", `[proxy ${session.slice(0, 8)}] ${line}`);
   }
 
   /** How many trace follow streams of a server are open; for tests and diagnostics. */

@@ -1,0 +1,36 @@
+/** What the proxy needs to open its own connection to a configured server. */
+import type { McpServerConfig } from "../../../wire/config/schema.ts";
+import { LassError } from "../../errors.ts";
+import type { OAuthSignIn } from "../oauth/sign_in.ts";
+import type { ServerAuthProvider } from "../oauth/provider.ts";
+import type { TransportSpec } from "../session/types.ts";
+import { type SpecContext, transportSpecOf } from "./transport_spec.ts";
+
+/** A server as the proxy reaches it: the record, its transport and its OAuth sign-in. */
+export interface ProxyTarget {
+  record: McpServerConfig;
+  /** Env references resolved; an http or sse spec carries Lass's sign-in. */
+  spec: TransportSpec;
+  auth?: ServerAuthProvider;
+}
+
+/**
+ * The proxy's view of a record: 404 for one that opts out (`proxy: false`). A sign-in the
+ * server asks for is reported to the proxy's client, not to Lass's own connection.
+ */
+export async function proxyTargetOf(
+  record: McpServerConfig,
+  context: SpecContext,
+  oauth: OAuthSignIn | undefined,
+): Promise<ProxyTarget> {
+  if (!record.proxy) {
+    throw new LassError(
+      "not-found",
+      `the tool server ${record.id} is not offered through the proxy (its record says proxy: false)`,
+    );
+  }
+  const spec = await transportSpecOf(record, context);
+  if (spec.kind !== "http" && spec.kind !== "sse") return { record, spec };
+  const auth = oauth?.forSession(record, () => {});
+  return { record, spec: auth ? { ...spec, auth: auth.sessionAuth } : spec, auth };
+}

@@ -1,0 +1,238 @@
+/**
+ * Streamable HTTP in front of one message channel to a tool server (a stdio process, an SSE
+ * connection, the in-process demo): each client POST becomes an event stream that carries what the
+ * server sends for its requests and ends with their responses; a 2025 session's GET stream carries
+ * the rest. Request ids are mapped to the channel's own, so that the clients sharing one channel
+ * (2026-07-28 clients have no session) never see each other's answers.
+ */
+import type { Transport } from "@modelcontextprotocol/client";
+import { isRequest, isResponse, type RpcMessage, SUBSCRIPTION_META } from "./messages.ts";
+import type { ProxySession } from "./registry.ts";
+
+/** Messages kept for a 2025 session's GET stream while none is open. */
+const MAX_QUEUED = 200;
+
+/** An open event stream to the client. */
+class ClientStream {
+  readonly #encoder = new TextEncoder();
+  #controller?: ReadableStreamDefaultController<Uint8Array>;
+  #open = true;
+  readonly body: ReadableStream<Uint8Array>;
+  /** Upstream ids of the requests whose responses this stream still waits for. */
+  readonly waiting = new Set<number>();
+
+  constructor(readonly session: ProxySession, onCancel: (stream: ClientStream) => void) {
+    this.body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.#controller = controller;
+      },
+      cancel: () => {
+        this.#open = false;
+        onCancel(this);
+      },
+    });
+  }
+
+  get open(): boolean {
+    return this.#open;
+  }
+
+  send(message: unknown): void {
+    if (!this.#open) return;
+    this.session.observe("in", message);
+    this.#controller!.enqueue(
+      this.#encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`),
+    );
+  }
+
+  end(): void {
+    if (!this.#open) return;
+    this.#open = false;
+    try {
+      this.#controller!.close();
+    } catch {
+      // Already cancelled by the client.
+    }
+  }
+}
+
+/** A request of a client on its way to the server. */
+interface Pending {
+  clientId: string | number;
+  stream: ClientStream;
+  method: string;
+  progressToken?: unknown;
+}
+
+/** Streamable HTTP for the clients of one upstream channel. */
+export class MessageBridge {
+  readonly #upstream: Transport;
+  readonly #pending = new Map<number, Pending>();
+  /** Open POST streams, newest last: a message tied to no request goes to the newest. */
+  readonly #streams: ClientStream[] = [];
+  #standalone?: ClientStream;
+  readonly #queued: unknown[] = [];
+  #nextId = 1;
+  #closed = false;
+  /** Called once when the upstream channel ends (the process exited, the connection dropped). */
+  onClosed: () => void = () => {};
+
+  /** `owner`: the one session of a 2025 channel, which gets the GET stream and the rest. */
+  constructor(upstream: Transport, readonly owner?: ProxySession) {
+    this.#upstream = upstream;
+    upstream.onmessage = (message) => this.#fromServer(message as RpcMessage);
+    upstream.onclose = () => this.#ended();
+    upstream.onerror = () => {};
+  }
+
+  /** Starts the channel (spawns the process, opens the connection). */
+  async start(): Promise<void> {
+    await this.#upstream.start();
+  }
+
+  /** Whether the channel has ended. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * One POST of `session`: its messages go to the server; the answer is 202 when it held no
+   * request, else an event stream that ends with the last response.
+   */
+  async post(messages: RpcMessage[], session: ProxySession): Promise<Response> {
+    if (this.#closed) throw new Error("the server's connection has ended");
+    const requests = messages.filter(isRequest);
+    const stream = requests.length > 0
+      ? new ClientStream(session, (cancelled) => this.#cancelled(cancelled))
+      : undefined;
+    if (stream) this.#streams.push(stream);
+    for (const message of messages) {
+      session.observe("out", message);
+      if (stream && isRequest(message)) {
+        const id = this.#nextId++;
+        stream.waiting.add(id);
+        const progressToken = message.params?._meta?.progressToken;
+        this.#pending.set(id, {
+          clientId: message.id!,
+          stream,
+          method: message.method!,
+          ...(progressToken !== undefined && { progressToken }),
+        });
+        await this.#upstream.send({ ...message, id } as never);
+      } else {
+        await this.#upstream.send(message as never);
+      }
+    }
+    if (!stream) return new Response(null, { status: 202 });
+    return new Response(stream.body, { headers: EVENT_STREAM_HEADERS });
+  }
+
+  /** The GET stream of a 2025 session: what the server sends outside any request. */
+  listen(session: ProxySession): Response {
+    this.#standalone?.end();
+    const stream = new ClientStream(session, (cancelled) => {
+      if (this.#standalone === cancelled) this.#standalone = undefined;
+    });
+    this.#standalone = stream;
+    for (const message of this.#queued.splice(0)) stream.send(message);
+    return new Response(stream.body, { headers: EVENT_STREAM_HEADERS });
+  }
+
+  /** Ends the channel and every stream. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await this.#upstream.close().catch(() => {});
+    this.#ended();
+  }
+
+  #fromServer(message: RpcMessage): void {
+    if (isResponse(message) && typeof message.id === "number") {
+      const pending = this.#pending.get(message.id);
+      if (pending) {
+        this.#pending.delete(message.id);
+        pending.stream.send({ ...message, id: pending.clientId });
+        pending.stream.waiting.delete(message.id);
+        if (pending.stream.waiting.size === 0) this.#finish(pending.stream);
+        return;
+      }
+    }
+    const related = this.#relatedStream(message);
+    if (related) {
+      related.stream.send(related.message);
+      return;
+    }
+    const newest = this.#streams.findLast((stream) => stream.open);
+    if (newest) newest.send(message);
+    else if (this.#standalone?.open) this.#standalone.send(message);
+    else if (this.owner) {
+      // The message is part of the session even when no stream is open to carry it.
+      if (this.#queued.length < MAX_QUEUED) this.#queued.push(message);
+    }
+  }
+
+  /** The stream of the request a notification belongs to (by progress token, or subscription). */
+  #relatedStream(message: RpcMessage): { stream: ClientStream; message: RpcMessage } | undefined {
+    const params = message.params;
+    if (!params || isRequest(message)) return undefined;
+    const token = params.progressToken;
+    if (token !== undefined) {
+      for (const pending of this.#pending.values()) {
+        if (pending.progressToken === token && pending.stream.open) {
+          return { stream: pending.stream, message };
+        }
+      }
+    }
+    const subscription = params._meta?.[SUBSCRIPTION_META];
+    if (typeof subscription === "number") {
+      const pending = this.#pending.get(subscription);
+      if (pending?.stream.open) {
+        const _meta = { ...params._meta, [SUBSCRIPTION_META]: pending.clientId };
+        return { stream: pending.stream, message: { ...message, params: { ...params, _meta } } };
+      }
+    }
+    return undefined;
+  }
+
+  /** A client closed a POST stream: its requests still running are cancelled at the server. */
+  #cancelled(stream: ClientStream): void {
+    for (const [id, pending] of this.#pending) {
+      if (pending.stream !== stream) continue;
+      this.#pending.delete(id);
+      if (!this.#closed) {
+        this.#upstream.send({
+          jsonrpc: "2.0",
+          method: "notifications/cancelled",
+          params: { requestId: id, reason: "the client closed the request's stream" },
+        } as never).catch(() => {});
+      }
+    }
+    this.#finish(stream);
+  }
+
+  #finish(stream: ClientStream): void {
+    stream.end();
+    const index = this.#streams.indexOf(stream);
+    if (index >= 0) this.#streams.splice(index, 1);
+  }
+
+  #ended(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const [, pending] of this.#pending) {
+      pending.stream.send({
+        jsonrpc: "2.0",
+        id: pending.clientId,
+        error: { code: -32000, message: "the tool server's connection ended before it answered" },
+      });
+    }
+    this.#pending.clear();
+    for (const stream of this.#streams.splice(0)) stream.end();
+    this.#standalone?.end();
+    this.onClosed();
+  }
+}
+
+const EVENT_STREAM_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache",
+};

@@ -1,0 +1,51 @@
+/** The service's proxy: its sessions, traced into the servers' wire traces, and its endpoint. */
+import type { ConfigStore } from "../../config/store.ts";
+import type { EventBus } from "../../events.ts";
+import type { ToolServerManager } from "../manager/manager.ts";
+import { ProxyEndpoint } from "./endpoint.ts";
+import { ProxyRegistry } from "./registry.ts";
+
+/** The proxy endpoint and the registry of its client sessions. */
+export interface ToolServerProxy {
+  endpoint: ProxyEndpoint;
+  registry: ProxyRegistry;
+  /** Ends every session; stops watching the config. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the proxy of a service. A record that is removed, changed or no longer proxied ends its
+ * sessions (their clients see the session end and may start a new one).
+ */
+export function createProxy(
+  manager: ToolServerManager,
+  events: EventBus,
+  config: ConfigStore,
+): ToolServerProxy {
+  const registry = new ProxyRegistry(events, (id, origin) => manager.proxyChannel(id, origin));
+  const endpoint = new ProxyEndpoint({
+    registry,
+    target: (id) => manager.proxyTarget(id),
+    stderr: (id, session, line) => manager.proxyStderr(id, session?.id ?? "shared", line),
+  });
+  const unsubscribe = config.subscribe((next, previous) => {
+    const before = new Map(previous.mcpServers.map((record) => [record.id, record]));
+    const after = new Map(next.mcpServers.map((record) => [record.id, record]));
+    for (const [id, record] of before) {
+      const now = after.get(id);
+      if (!now) endpoint.closeServer(id, "removed").catch(() => {});
+      else if (!now.proxy) endpoint.closeServer(id, "not proxied").catch(() => {});
+      else if (JSON.stringify(now) !== JSON.stringify(record)) {
+        endpoint.closeServer(id, "changed").catch(() => {});
+      }
+    }
+  });
+  return {
+    endpoint,
+    registry,
+    close: async () => {
+      unsubscribe();
+      await endpoint.close();
+    },
+  };
+}

@@ -1,0 +1,311 @@
+/**
+ * `/mcp/:serverId`: a Streamable HTTP MCP endpoint that relays every message between the client
+ * and the configured server. A Streamable HTTP server is passed through request by request; any
+ * other (stdio, SSE, the in-process demo) is bridged: a 2025 client session gets its own
+ * connection (its own process), 2026-07-28 clients, which have no session, share one per server.
+ */
+import { createTransport } from "../session/transports.ts";
+import type { ProxyTarget } from "../manager/proxy_target.ts";
+import { MessageBridge } from "./bridge.ts";
+import { clientInfoOf, isRequest, type RpcMessage } from "./messages.ts";
+import { passThrough, readExchange, SignInNeeded } from "./pass_through.ts";
+import type { ProxyRegistry, ProxySession } from "./registry.ts";
+
+/** A proxy session that no message crossed for this long is closed. */
+export const PROXY_IDLE_MS = 30 * 60_000;
+
+/** What the endpoint needs from the service. */
+export interface ProxyDeps {
+  registry: ProxyRegistry;
+  /** The server as the proxy reaches it; throws 404 for an unknown id or `proxy: false`. */
+  target(serverId: string): Promise<ProxyTarget>;
+  /** A line a process the proxy started wrote to stderr (`session`: the one it serves alone). */
+  stderr(serverId: string, session: ProxySession | undefined, line: string): void;
+}
+
+/** A 2025 session: the client's `Mcp-Session-Id` and what carries it. */
+interface LegacySession {
+  session: ProxySession;
+  /** The bridged channel; absent for a passed-through server (its session is the server's). */
+  bridge?: MessageBridge;
+}
+
+/** The proxy endpoint of the service. */
+export class ProxyEndpoint {
+  readonly #deps: ProxyDeps;
+  /** By server id and `Mcp-Session-Id`. */
+  readonly #legacy = new Map<string, LegacySession>();
+  /** Sessionless clients (2026-07-28, or a stateless 2025 server) by server id and client name. */
+  readonly #sessionless = new Map<string, ProxySession>();
+  /** The channel 2026-07-28 clients of a bridged server share, by server id. */
+  readonly #shared = new Map<string, Promise<MessageBridge>>();
+
+  constructor(deps: ProxyDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * Answers one HTTP request of a client of `serverId`; `lassOrigin` is where the client reached
+   * Lass (a sign-in error names the inspector's page there).
+   */
+  async handle(req: Request, serverId: string, lassOrigin: string): Promise<Response> {
+    const target = await this.#deps.target(serverId);
+    if (req.method !== "POST" && req.method !== "GET" && req.method !== "DELETE") {
+      return new Response(null, { status: 405, headers: { allow: "GET, POST, DELETE" } });
+    }
+    void this.#deps.registry.sweep(PROXY_IDLE_MS);
+    const exchange = await readExchange(req);
+    if (req.method === "POST" && !exchange.messages) {
+      return rpcError(null, -32700, "Parse error: the body is not a JSON-RPC message", 400);
+    }
+    const header = req.headers.get("mcp-session-id") ?? undefined;
+    return target.spec.kind === "http"
+      ? await this.#passThrough(target, exchange, header, lassOrigin)
+      : await this.#bridged(target, exchange.messages, req.method, header);
+  }
+
+  /** Ends every session and shared channel. */
+  async close(): Promise<void> {
+    const shared = [...this.#shared.values()];
+    this.#shared.clear();
+    await this.#deps.registry.closeAll();
+    await Promise.all(shared.map(async (bridge) => (await bridge.catch(() => undefined))?.close()));
+  }
+
+  /** Ends the sessions of a server whose record was removed, changed or no longer proxied. */
+  async closeServer(serverId: string, reason: string): Promise<void> {
+    const shared = this.#shared.get(serverId);
+    this.#shared.delete(serverId);
+    await this.#deps.registry.closeServer(serverId, reason);
+    await (await shared?.catch(() => undefined))?.close();
+  }
+
+  async #passThrough(
+    target: ProxyTarget,
+    exchange: Awaited<ReturnType<typeof readExchange>>,
+    header: string | undefined,
+    lassOrigin: string,
+  ): Promise<Response> {
+    const spec = target.spec as Extract<ProxyTarget["spec"], { kind: "http" | "sse" }>;
+    const serverId = target.record.id;
+    const messages = exchange.messages ?? [];
+    const initialize = messages.some((message) => message.method === "initialize");
+    const key = header === undefined ? undefined : `${serverId}\n${header}`;
+    let session = key === undefined ? undefined : this.#legacy.get(key)?.session;
+    if (!session) {
+      if (initialize) session = this.#deps.registry.open(serverId, "http");
+      else if (key !== undefined) {
+        // A session Lass did not see begin (Lass restarted): it is followed from here on.
+        session = this.#deps.registry.open(serverId, "http");
+        this.#legacy.set(key, { session });
+        this.#forgetOnClose(session, key);
+      } else session = this.#clientSession(serverId, messages);
+    }
+    let response: Response;
+    try {
+      response = await passThrough(
+        exchange,
+        {
+          url: spec.url,
+          headers: spec.headers,
+          fetch: (url, init) => fetch(url, init),
+          auth: target.auth,
+        },
+        session.observe,
+      );
+    } catch (error) {
+      if (initialize && key === undefined) await session.close("server");
+      if (error instanceof SignInNeeded) {
+        return signInError(
+          `${lassOrigin}/inspector/${encodeURIComponent(serverId)}`,
+          serverId,
+          messages,
+          error,
+        );
+      }
+      return rpcError(
+        messages.find(isRequest)?.id ?? null,
+        -32000,
+        `Lass cannot reach the tool server ${serverId}: ${(error as Error)?.message ?? error}`,
+        502,
+      );
+    }
+    if (initialize) {
+      const upstream = response.headers.get("mcp-session-id");
+      if (upstream && response.ok) {
+        const upstreamKey = `${serverId}\n${upstream}`;
+        this.#legacy.set(upstreamKey, { session });
+        this.#forgetOnClose(session, upstreamKey);
+      } else if (response.ok) {
+        this.#sessionless.set(sessionlessKey(serverId, session.client), session);
+      } else await session.close("server");
+    }
+    if (key !== undefined && (exchange.method === "DELETE" || response.status === 404)) {
+      await session.close(exchange.method === "DELETE" ? "client" : "server");
+    }
+    return response;
+  }
+
+  async #bridged(
+    target: ProxyTarget,
+    messages: RpcMessage[] | undefined,
+    method: string,
+    header: string | undefined,
+  ): Promise<Response> {
+    const serverId = target.record.id;
+    const legacy = header === undefined ? undefined : this.#legacy.get(`${serverId}\n${header}`);
+    if (header !== undefined && !legacy) {
+      return rpcError(null, -32001, "Session not found: the proxy session has ended", 404);
+    }
+    if (method === "DELETE") {
+      if (!legacy) return new Response(null, { status: 405, headers: { allow: "GET, POST" } });
+      await legacy.session.close("client");
+      return new Response(null, { status: 200 });
+    }
+    if (method === "GET") {
+      if (!legacy) return new Response(null, { status: 405, headers: { allow: "POST" } });
+      return legacy.bridge!.listen(legacy.session);
+    }
+    if (legacy) return await legacy.bridge!.post(messages!, legacy.session);
+    if (messages!.some((message) => message.method === "initialize")) {
+      return await this.#openLegacy(target, messages!);
+    }
+    const bridge = await this.#sharedBridge(target);
+    return await bridge.post(messages!, this.#clientSession(serverId, messages!));
+  }
+
+  /** A 2025 client's `initialize`: a connection of its own to the server. */
+  async #openLegacy(target: ProxyTarget, messages: RpcMessage[]): Promise<Response> {
+    const serverId = target.record.id;
+    const session = this.#deps.registry.open(serverId, "http");
+    let bridge: MessageBridge;
+    try {
+      bridge = await this.#openBridge(target, session, session);
+    } catch (error) {
+      await session.close("server");
+      return rpcError(
+        messages.find(isRequest)?.id ?? null,
+        -32000,
+        `Lass could not start the tool server ${serverId}: ${(error as Error)?.message ?? error}`,
+        502,
+      );
+    }
+    const key = `${serverId}\n${session.id}`;
+    this.#legacy.set(key, { session, bridge });
+    this.#forgetOnClose(session, key);
+    const response = await bridge.post(messages, session);
+    response.headers.set("mcp-session-id", session.id);
+    return response;
+  }
+
+  /** A connection to the server, relayed; `owner` gets what no request of the client asked for. */
+  async #openBridge(
+    target: ProxyTarget,
+    stopper: ProxySession | undefined,
+    owner: ProxySession | undefined,
+  ): Promise<MessageBridge> {
+    const serverId = target.record.id;
+    const opened = await createTransport(target.spec, {
+      stderr: (line) => this.#deps.stderr(serverId, owner, line),
+    });
+    const bridge = new MessageBridge(opened.transport, owner);
+    const stop = async () => {
+      if (opened.stop) await opened.stop(() => bridge.close());
+      else await bridge.close();
+    };
+    if (stopper) {
+      stopper.stop = stop;
+      bridge.onClosed = () => void stopper.close("server");
+    }
+    await bridge.start().catch(async (error) => {
+      await stop().catch(() => {});
+      throw error;
+    });
+    return bridge;
+  }
+
+  /** The channel sessionless clients of a bridged server share, opened on first use. */
+  #sharedBridge(target: ProxyTarget): Promise<MessageBridge> {
+    const serverId = target.record.id;
+    let shared = this.#shared.get(serverId);
+    if (!shared) {
+      shared = this.#openBridge(target, undefined, undefined).then((bridge) => {
+        const previous = bridge.onClosed;
+        bridge.onClosed = () => {
+          previous();
+          if (this.#shared.get(serverId) === shared) this.#shared.delete(serverId);
+        };
+        return bridge;
+      });
+      this.#shared.set(serverId, shared);
+      shared.catch(() => this.#shared.get(serverId) === shared && this.#shared.delete(serverId));
+    }
+    return shared;
+  }
+
+  /** The session of a sessionless client, by the name it gives (or the last one seen). */
+  #clientSession(serverId: string, messages: RpcMessage[]): ProxySession {
+    const client = messages.map(clientInfoOf).find((info) => info !== undefined);
+    const key = sessionlessKey(serverId, client);
+    let session = this.#sessionless.get(key);
+    if (!session || session.closed) {
+      session = this.#deps.registry.open(serverId, "http");
+      if (client) session.origin.client = client;
+      const opened = session;
+      this.#sessionless.set(key, opened);
+      const stop = opened.stop;
+      opened.stop = async () => {
+        if (this.#sessionless.get(key) === opened) this.#sessionless.delete(key);
+        await stop();
+      };
+    }
+    return session;
+  }
+
+  /** Forgets a 2025 session's id when the session closes. */
+  #forgetOnClose(session: ProxySession, key: string): void {
+    const stop = session.stop;
+    session.stop = async () => {
+      if (this.#legacy.get(key)?.session === session) this.#legacy.delete(key);
+      await stop();
+    };
+  }
+}
+
+/** The answer for a server that needs the user's sign-in: a JSON-RPC error naming where. */
+function signInError(
+  page: string,
+  serverId: string,
+  messages: RpcMessage[],
+  error: SignInNeeded,
+): Response {
+  const message = `the tool server ${serverId} needs sign-in: sign it in in Lass (${page})` +
+    (error.authUrl ? ` or open ${error.authUrl}` : "") + ", then try again";
+  const data = { serverId, signInUrl: page, ...(error.authUrl && { authUrl: error.authUrl }) };
+  const requests = messages.filter(isRequest);
+  if (requests.length === 0) return rpcError(null, -32001, message, 401, data);
+  const body = requests.map((request) => ({
+    jsonrpc: "2.0",
+    id: request.id,
+    error: { code: -32001, message, data },
+  }));
+  return Response.json(body.length === 1 ? body[0] : body);
+}
+
+function sessionlessKey(serverId: string, client: { name: string; version?: string } | undefined) {
+  return `${serverId}\n${client ? `${client.name}@${client.version ?? ""}` : ""}`;
+}
+
+/** A JSON-RPC error as the whole answer. */
+function rpcError(
+  id: string | number | null,
+  code: number,
+  message: string,
+  status: number,
+  data?: Record<string, unknown>,
+): Response {
+  return Response.json(
+    { jsonrpc: "2.0", id, error: { code, message, ...(data && { data }) } },
+    { status },
+  );
+}

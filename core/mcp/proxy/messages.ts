@@ -1,0 +1,97 @@
+/** Reading JSON-RPC messages as they cross the proxy: their kind, the client's name, SSE events. */
+import type { ProxyClientInfo } from "../../../wire/trace.ts";
+
+/** A JSON-RPC message as the proxy sees it: only the envelope matters. */
+export interface RpcMessage {
+  jsonrpc?: string;
+  id?: string | number | null;
+  method?: string;
+  params?: Record<string, unknown> & { _meta?: Record<string, unknown> };
+  result?: unknown;
+  error?: unknown;
+}
+
+/** The `_meta` key of a 2026-07-28 request's client name. */
+const CLIENT_INFO_META = "io.modelcontextprotocol/clientInfo";
+/** The `_meta` key that ties a notification to its `subscriptions/listen` request. */
+export const SUBSCRIPTION_META = "io.modelcontextprotocol/subscriptionId";
+
+/** Whether a message is a request (a method and an id). */
+export function isRequest(message: RpcMessage): boolean {
+  return typeof message.method === "string" && message.id !== undefined && message.id !== null;
+}
+
+/** Whether a message is a response (an id, a result or an error, no method). */
+export function isResponse(message: RpcMessage): boolean {
+  return message.method === undefined && message.id !== undefined &&
+    (message.result !== undefined || message.error !== undefined);
+}
+
+/**
+ * The client's `clientInfo` from its 2025 `initialize` or a 2026 request's `_meta`, if the
+ * message carries one.
+ */
+export function clientInfoOf(message: unknown): ProxyClientInfo | undefined {
+  const { method, params } = (message ?? {}) as RpcMessage;
+  const info = method === "initialize" ? params?.clientInfo : params?._meta?.[CLIENT_INFO_META];
+  if (typeof info !== "object" || info === null) return undefined;
+  const { name, version } = info as { name?: unknown; version?: unknown };
+  if (typeof name !== "string" || name === "") return undefined;
+  return { name, ...(typeof version === "string" && { version }) };
+}
+
+/** The messages of a POST body: one message or a batch; `undefined` when it is not JSON-RPC. */
+export function parseMessages(text: string): RpcMessage[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const list = Array.isArray(parsed) ? parsed : [parsed];
+  if (list.length === 0) return undefined;
+  return list.every((item) => typeof item === "object" && item !== null && !Array.isArray(item))
+    ? list as RpcMessage[]
+    : undefined;
+}
+
+/**
+ * A pass-through transform of a `text/event-stream` body: the bytes go on unchanged, and the data
+ * of each event that parses as JSON is handed to `onMessage` on the side.
+ */
+export function tapEventStream(
+  onMessage: (message: unknown) => void,
+): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  const flushEvents = (final: boolean) => {
+    buffer = buffer.replace(/\r\n?/g, "\n");
+    let end: number;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      deliver(buffer.slice(0, end));
+      buffer = buffer.slice(end + 2);
+    }
+    if (final && buffer.trim() !== "") deliver(buffer);
+  };
+  const deliver = (event: string) => {
+    const data = event.split("\n").filter((line) => line.startsWith("data:"))
+      .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5)).join("\n");
+    if (data === "") return;
+    try {
+      onMessage(JSON.parse(data));
+    } catch {
+      // Not a JSON-RPC event (a keep-alive, an endpoint event): not traced.
+    }
+  };
+  return new TransformStream({
+    transform(chunk, controller) {
+      controller.enqueue(chunk);
+      buffer += decoder.decode(chunk, { stream: true });
+      flushEvents(false);
+    },
+    flush() {
+      buffer += decoder.decode();
+      flushEvents(true);
+    },
+  });
+}

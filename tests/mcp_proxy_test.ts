@@ -1,0 +1,218 @@
+/**
+ * Lass's MCP proxy over HTTP (`/mcp/:id`): the MCP SDK's client, as an outside client would be,
+ * reaches server-everything (stdio, Streamable HTTP) and the demo server through Lass, in both
+ * eras; what crosses lands in the wire trace, the client list and the events.
+ */
+import assert from "node:assert/strict";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { ClientCapabilities } from "@modelcontextprotocol/client";
+import {
+  configWithServers,
+  eventSeen,
+  type Json,
+  serveOverHttp,
+  startService,
+  type TestService,
+  TOKEN,
+  waitUntil,
+} from "./_helpers.ts";
+import { everythingStdio, startEverything } from "./_everything.ts";
+
+/** A client of `/mcp/:id` on a served Lass, with the token as a bearer header. */
+async function proxyClient(
+  base: string,
+  serverId: string,
+  options: {
+    era?: "auto" | "legacy";
+    name?: string;
+    capabilities?: ClientCapabilities;
+    onSampling?: (params: Json) => Json;
+  } = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const client = new Client({ name: options.name ?? "proxy-test", version: "1.2.3" }, {
+    capabilities: options.capabilities ?? {},
+    ...(options.era === "auto" && { versionNegotiation: { mode: "auto" } }),
+  });
+  if (options.onSampling) {
+    client.setRequestHandler(
+      "sampling/createMessage",
+      (request) => options.onSampling!(request.params),
+    );
+  }
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp/${serverId}`), {
+    requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+  });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+/** The text of a tool result. */
+function textOf(result: Json): string {
+  return (result.content ?? []).map((block: Json) => block.text ?? "").join("\n");
+}
+
+async function withLass(
+  servers: Record<string, unknown>[],
+  run: (t: TestService, base: string) => Promise<void>,
+): Promise<void> {
+  const t = await startService({ config: configWithServers(servers) });
+  const served = serveOverHttp(t);
+  try {
+    await run(t, served.url);
+  } finally {
+    await served.close();
+    await t.close();
+  }
+}
+
+Deno.test("proxy: a stdio server through /mcp/:id, each client session with its own process, sampling to the client", async () => {
+  await withLass([everythingStdio()], async (t, base) => {
+    const sampled: Json[] = [];
+    const first = await proxyClient(base, "everything", {
+      name: "first-client",
+      capabilities: { sampling: {} },
+      onSampling: (params) => {
+        sampled.push(params);
+        return {
+          role: "assistant",
+          model: "outside",
+          content: { type: "text", text: "from the client" },
+        };
+      },
+    });
+    const second = await proxyClient(base, "everything", { name: "second-client" });
+    try {
+      const tools = await first.client.listTools();
+      assert.ok(tools.tools.some((tool) => tool.name === "echo"), "server-everything lists echo");
+      const echoed = await second.client.callTool({ name: "echo", arguments: { message: "hi" } });
+      assert.match(textOf(echoed), /hi/);
+      const sampling = await first.client.callTool({
+        name: "trigger-sampling-request",
+        arguments: { prompt: "say something", maxTokens: 20 },
+      });
+      assert.equal(sampled.length, 1, "the sampling request reached the outside client");
+      assert.match(JSON.stringify(sampling), /from the client/);
+
+      const { body } = await (await t.call("/api/mcp/everything/proxy")).json().then((body) => ({
+        body,
+      }));
+      const names = body.clients.map((c: Json) => c.client?.name).sort();
+      assert.deepEqual(names, ["first-client", "second-client"]);
+      assert.ok(body.clients.every((c: Json) => c.messages > 0 && c.transport === "http"));
+
+      const trace = await (await t.call("/api/mcp/everything/trace?limit=2000")).json();
+      const proxied = trace.messages.filter((m: Json) => m.via === "proxy");
+      assert.ok(
+        proxied.some((m: Json) => m.message.method === "sampling/createMessage" && m.dir === "in"),
+        "the server's sampling request is in the trace",
+      );
+      assert.ok(proxied.every((m: Json) => typeof m.session === "string"));
+      assert.ok(
+        proxied.some((m: Json) =>
+          m.client?.name === "second-client" && m.message.method === "tools/call"
+        ),
+      );
+    } finally {
+      await first.transport.terminateSession();
+      await first.client.close();
+      await second.transport.terminateSession();
+      await second.client.close();
+    }
+    const closed = await eventSeen(
+      t,
+      (event) => event.type === "mcp.proxy" && event.data.state === "closed",
+      "an mcp.proxy closed event",
+    );
+    assert.equal(closed.data.reason, "client");
+    await waitUntil(async () => {
+      const { clients } = await (await t.call("/api/mcp/everything/proxy")).json();
+      return clients.length === 0;
+    }, "both proxy sessions to close");
+  });
+});
+
+Deno.test("proxy: a Streamable HTTP server is passed through, its session id kept", async () => {
+  const everything = await startEverything("streamableHttp");
+  try {
+    await withLass(
+      [{ id: "remote", name: "Remote", transport: "http", url: everything.url }],
+      async (t, base) => {
+        const { client, transport } = await proxyClient(base, "remote", { name: "http-client" });
+        try {
+          assert.ok(transport.sessionId, "the server's Mcp-Session-Id reaches the client");
+          const result = await client.callTool({ name: "get-sum", arguments: { a: 2, b: 3 } });
+          assert.match(textOf(result), /5/);
+          const trace = await (await t.call("/api/mcp/remote/trace?limit=2000")).json();
+          const calls = trace.messages.filter((m: Json) =>
+            m.via === "proxy" && m.client?.name === "http-client"
+          );
+          assert.ok(calls.some((m: Json) => m.dir === "out" && m.message.method === "tools/call"));
+          assert.ok(calls.some((m: Json) => m.dir === "in" && m.message.result));
+        } finally {
+          await transport.terminateSession();
+          await client.close();
+        }
+      },
+    );
+  } finally {
+    await everything.stop();
+  }
+});
+
+Deno.test("proxy: the demo server in both eras", async () => {
+  await withLass(
+    [{ id: "demo", name: "Demo", transport: "stdio", command: "service:demo" }],
+    async (_t, base) => {
+      for (const era of ["auto", "legacy"] as const) {
+        const { client, transport } = await proxyClient(base, "demo", { era, name: `demo-${era}` });
+        try {
+          const result = await client.callTool({
+            name: "echo",
+            arguments: { text: `hello ${era}` },
+          });
+          assert.match(textOf(result), new RegExp(`hello ${era}`));
+        } finally {
+          if (era === "legacy") await transport.terminateSession();
+          await client.close();
+        }
+      }
+    },
+  );
+});
+
+Deno.test("proxy: the token is required, and a record may opt out", async () => {
+  await withLass([
+    { id: "demo", name: "Demo", transport: "stdio", command: "service:demo" },
+    { id: "closed", name: "Closed", transport: "stdio", command: "service:demo", proxy: false },
+  ], async (_t, base) => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
+    const none = await fetch(`${base}/mcp/demo`, { method: "POST", body, headers });
+    assert.equal(none.status, 401);
+    await none.body?.cancel();
+    const wrong = await fetch(`${base}/mcp/demo`, {
+      method: "POST",
+      body,
+      headers: { ...headers, authorization: "Bearer nope" },
+    });
+    assert.equal(wrong.status, 401);
+    await wrong.body?.cancel();
+    const optedOut = await fetch(`${base}/mcp/closed?token=${TOKEN}`, {
+      method: "POST",
+      body,
+      headers,
+    });
+    assert.equal(optedOut.status, 404);
+    assert.match((await optedOut.json()).error.message, /proxy: false/);
+    const foreign = await fetch(`${base}/mcp/demo?token=${TOKEN}`, {
+      method: "POST",
+      body,
+      headers: { ...headers, origin: "https://evil.example" },
+    });
+    assert.equal(foreign.status, 403);
+    await foreign.body?.cancel();
+  });
+});
