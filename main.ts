@@ -29,6 +29,10 @@ const COMMANDS: Record<string, Command> = {
     summary: "run an eval file's cases on models and check the tool calls and answers",
     load: () => import("./cli/eval.ts"),
   },
+  proxy: {
+    summary: "MCP over stdio, relayed to a configured tool server or any stdio command",
+    load: () => import("./cli/proxy.ts"),
+  },
   "demo-server": {
     summary: "the built-in demo tool server over stdio, for other MCP clients",
     load: () => import("./cli/demo_server.ts"),

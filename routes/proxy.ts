@@ -1,10 +1,24 @@
 /**
  * Lass's MCP proxy: `/mcp/:id` relays a client's Streamable HTTP session to the configured tool
- * server, and `GET /api/mcp/:id/proxy` lists the clients connected through it.
+ * server; `GET /api/mcp/:id/proxy` lists the clients connected through it, and `lass proxy`
+ * reports its stdio sessions with `POST /api/mcp/:id/proxy/messages`.
  */
+import { z } from "zod";
+import { LassError } from "../core/errors.ts";
+import { readBody } from "./body.ts";
 import { json } from "./http.ts";
-import type { Routes } from "./context.ts";
-import type { RouteContext } from "./context.ts";
+import type { RouteContext, Routes } from "./context.ts";
+
+const ReportBody = z.strictObject({
+  session: z.string().regex(/^[A-Za-z0-9_-]{8,100}$/, {
+    message: "must be 8 to 100 letters, digits, - or _",
+  }),
+  messages: z.array(z.strictObject({
+    dir: z.enum(["out", "in"]).meta({ description: "`out` client → server, `in` back" }),
+    message: z.record(z.string(), z.unknown()).meta({ description: "A JSON-RPC message" }),
+  })).max(500),
+  closed: z.boolean().optional().meta({ description: "The stdio session has ended" }),
+});
 
 const relay = async (req: Request, context: RouteContext & { params: Record<string, string> }) => {
   const { endpoint } = await context.service.proxy();
@@ -19,6 +33,24 @@ export const proxyRoutes: Routes = {
       service.mcp.state(params.id);
       const { registry } = await service.proxy();
       return json({ clients: registry.list(params.id) });
+    },
+  },
+  "/api/mcp/:id/proxy/messages": {
+    POST: async (req, { service, params }) => {
+      service.mcp.state(params.id);
+      const body = await readBody(req, ReportBody);
+      const { registry } = await service.proxy();
+      let session = registry.get(body.session);
+      if (session && (session.serverId !== params.id || session.transport !== "stdio")) {
+        throw new LassError(
+          "conflict",
+          `the proxy session ${body.session} is not a stdio session of ${params.id}`,
+        );
+      }
+      session ??= registry.open(params.id, "stdio", body.session);
+      for (const { dir, message } of body.messages) session.observe(dir, message);
+      if (body.closed) await session.close("client");
+      return json({ ok: true, recorded: body.messages.length });
     },
   },
 };

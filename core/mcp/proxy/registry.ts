@@ -106,7 +106,11 @@ export class ProxyRegistry {
   }
 
   /** Opens a session of `serverId` (`mcp.proxy` with `state: "open"`). */
-  open(serverId: string, transport: "http" | "stdio", id = crypto.randomUUID()): ProxySession {
+  open(
+    serverId: string,
+    transport: "http" | "stdio",
+    id: string = crypto.randomUUID(),
+  ): ProxySession {
     const session = new ProxySession(this, serverId, transport, id);
     this.#sessions.set(id, session);
     this.#emit(session, "open");

@@ -1,0 +1,85 @@
+/**
+ * `lass proxy`: Lass's MCP proxy over stdio, for clients that launch a command. It relays to a
+ * configured tool server (`lass proxy <serverId>`) or wraps any stdio server
+ * (`lass proxy -- <command> [args...]`); stdout carries only MCP messages, its words go to stderr.
+ */
+import type { TransportSpec } from "../core/mcp/session/types.ts";
+import { CliError } from "./errors.ts";
+import { openLass, parseFlags, RUN_ONCE } from "./options.ts";
+import { ProxyReporter } from "./proxy_report.ts";
+
+/** The help of `lass proxy`. */
+export const PROXY_HELP = `Usage: lass proxy <serverId> [options]
+       lass proxy [options] -- <command> [args...]
+
+Speaks MCP on stdin and stdout and relays every message to a tool server: the record
+<serverId> of the config (its env, headers and Lass's OAuth sign-in applied), or any stdio
+server started with <command>. Only MCP messages are written to stdout. In an MCP client's
+config, e.g. Claude Desktop's:
+  {"command": "deno", "args": ["task", "lass", "proxy", "my-server"]}
+
+Options:
+  --url <url>         A running Lass to show the traffic in (its wire trace and proxy
+                      clients)                                                   [LASS_URL]
+  --token <token>     That Lass's service token                                  [LASS_TOKEN]
+  --id <serverId>     With -- <command>: the server whose trace the traffic joins in that Lass
+`;
+
+/** Relays until the client's stdin ends or the server ends; the exit code. */
+export async function run(args: string[]): Promise<number> {
+  const dash = args.indexOf("--");
+  const own = dash >= 0 ? args.slice(0, dash) : args;
+  const command = dash >= 0 ? args.slice(dash + 1) : undefined;
+  const { values, positionals } = parseFlags(
+    own,
+    {
+      url: { type: "string" },
+      token: { type: "string" },
+      id: { type: "string" },
+    },
+    "proxy",
+    true,
+  );
+  if (values.help) return console.error(PROXY_HELP), 0;
+  if (command !== undefined && command.length === 0) {
+    throw new CliError("lass proxy -- needs a command to start (see lass proxy --help)");
+  }
+  if (command === undefined && positionals.length !== 1) {
+    throw new CliError("lass proxy needs one server id, or -- <command> (see lass proxy --help)");
+  }
+  const warn = (message: string) => console.error(`lass proxy: ${message}`);
+  const lass = command === undefined ? await openLass(values, RUN_ONCE) : undefined;
+  const serverId = command === undefined ? positionals[0] : values.id;
+  try {
+    const spec: TransportSpec = lass
+      ? (await lass.service.mcp.proxyTarget(serverId!)).spec
+      : { kind: "stdio", command: command![0], args: command!.slice(1), env: Deno.env.toObject() };
+    const url = values.url ?? Deno.env.get("LASS_URL");
+    const token = values.token ?? Deno.env.get("LASS_TOKEN");
+    let reporter: ProxyReporter | undefined;
+    if (url && token && serverId) reporter = new ProxyReporter(url, token, serverId, warn);
+    else if (url && !serverId) warn("--url needs --id <serverId> with -- <command>; not reported");
+    else if (url && !token) warn("--url needs --token (or LASS_TOKEN); not reported");
+    const { createTransport } = await import("../core/mcp/session/transports.ts");
+    const { relayStdio } = await import("../core/mcp/proxy/stdio_relay.ts");
+    const opened = await createTransport(spec, { stderr: (line) => console.error(line) });
+    const output = Deno.stdout.writable.getWriter();
+    const encoder = new TextEncoder();
+    const ended = await relayStdio(opened.transport, {
+      input: Deno.stdin.readable,
+      write: (line) => output.write(encoder.encode(`${line}\n`)),
+      observe: (dir, message) => reporter?.add(dir, message),
+      warn,
+    });
+    if (opened.stop) await opened.stop(() => opened.transport.close());
+    else await opened.transport.close();
+    await reporter?.close();
+    output.releaseLock();
+    if (ended === "server") warn("the tool server ended the connection");
+    return ended === "server" ? 1 : 0;
+  } catch (error) {
+    throw new CliError((error as Error).message, 1);
+  } finally {
+    await lass?.close();
+  }
+}

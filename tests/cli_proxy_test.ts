@@ -1,0 +1,105 @@
+/**
+ * `lass proxy` over stdio, launched by the MCP SDK's stdio client the way Claude Desktop launches a
+ * command: to a configured server, and around any stdio command, its traffic reported to a running
+ * Lass.
+ */
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { START_FLAGS } from "../scripts/permissions.ts";
+import { cliHome } from "./_cli.ts";
+import { EVERYTHING, everythingStdio } from "./_everything.ts";
+import {
+  configWithServers,
+  eventSeen,
+  type Json,
+  serveOverHttp,
+  startService,
+  TOKEN,
+  waitUntil,
+} from "./_helpers.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+/** An SDK client that starts `lass proxy <args>` as its stdio server. */
+async function launch(args: string[], name: string) {
+  const stderr: string[] = [];
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", ...START_FLAGS, MAIN, "proxy", ...args],
+    env: { NO_COLOR: "1", PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" },
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (chunk: Uint8Array) => stderr.push(new TextDecoder().decode(chunk)));
+  const client = new Client({ name, version: "0.9.0" }, { capabilities: {} });
+  await client.connect(transport);
+  return { client, stderr };
+}
+
+Deno.test("lass proxy <id> relays a configured server over stdio", async () => {
+  const home = await cliHome(
+    configWithServers([{ id: "demo", name: "Demo", transport: "stdio", command: "service:demo" }]),
+  );
+  try {
+    const { client } = await launch([...home.args, "demo"], "desktop-like");
+    try {
+      const tools = await client.listTools();
+      assert.ok(tools.tools.some((tool) => tool.name === "echo"), "the demo's tools come through");
+      const result = await client.callTool({ name: "echo", arguments: { text: "over stdio" } });
+      assert.match(JSON.stringify(result), /over stdio/);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await home.close();
+  }
+});
+
+Deno.test("lass proxy -- <command> wraps a stdio server and reports to a running Lass", async () => {
+  const t = await startService({ config: configWithServers([everythingStdio()]) });
+  const served = serveOverHttp(t);
+  try {
+    const { client } = await launch([
+      "--url",
+      served.url,
+      "--token",
+      TOKEN,
+      "--id",
+      "everything",
+      "--",
+      Deno.execPath(),
+      "run",
+      "-A",
+      EVERYTHING,
+      "stdio",
+    ], "wrapped-client");
+    let session: string | undefined;
+    try {
+      const result = await client.callTool({ name: "echo", arguments: { message: "wrapped" } });
+      assert.match(JSON.stringify(result), /wrapped/);
+      await waitUntil(async () => {
+        const { clients } = await (await t.call("/api/mcp/everything/proxy")).json();
+        session = clients.find((c: Json) => c.client?.name === "wrapped-client")?.session;
+        return session !== undefined &&
+          clients.find((c: Json) => c.session === session).messages >= 4;
+      }, "the stdio session to be reported with its messages");
+    } finally {
+      await client.close();
+    }
+    const closed = await eventSeen(
+      t,
+      (event) =>
+        event.type === "mcp.proxy" && event.data.state === "closed" &&
+        event.data.session === session,
+      "the stdio session's mcp.proxy closed event",
+    );
+    assert.equal(closed.data.transport, "stdio");
+    const trace = await (await t.call("/api/mcp/everything/trace?limit=2000")).json();
+    const mine = trace.messages.filter((m: Json) => m.session === session);
+    assert.ok(mine.some((m: Json) => m.dir === "out" && m.message.method === "tools/call"));
+    assert.ok(mine.every((m: Json) => m.via === "proxy"));
+  } finally {
+    await served.close();
+    await t.close();
+  }
+});
