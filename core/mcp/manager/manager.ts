@@ -37,6 +37,7 @@ export class ToolServerManager {
   readonly #connections: ToolServerConnections;
   readonly #callTimeoutMs: number;
   readonly #tasks: TaskRecords;
+  readonly #proxyTargets = new WeakMap<McpServerConfig, Promise<ProxyTarget>>();
 
   constructor(options: ManagerOptions) {
     this.#options = options;
@@ -96,10 +97,19 @@ export class ToolServerManager {
     return messages.length;
   }
 
-  /** A server as Lass's proxy reaches it; 404 for an unknown id or a record with `proxy: false`. */
+  /**
+   * A server as Lass's proxy reaches it; 404 for an unknown id or a record with `proxy: false`.
+   * Made once per record (a config change brings a new record, and a new target).
+   */
   async proxyTarget(id: string): Promise<ProxyTarget> {
     const record = this.#connections.entry(id).record;
-    return await proxyTargetOf(record, this.#connections.specContext(), this.#options.oauth);
+    let target = this.#proxyTargets.get(record);
+    if (!target) {
+      target = proxyTargetOf(record, this.#connections.specContext(), this.#options.oauth);
+      this.#proxyTargets.set(record, target);
+      target.catch(() => this.#proxyTargets.delete(record));
+    }
+    return await target;
   }
 
   /** A trace sink for one proxy session of a server (silent while its record says `trace: false`). */
