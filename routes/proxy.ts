@@ -25,14 +25,28 @@ const relay = async (req: Request, context: RouteContext & { params: Record<stri
   return await endpoint.handle(req, context.params.id, context.url.origin);
 };
 
+/**
+ * The command line that starts `lass proxy <id>` on this config: this checkout's `main.ts`
+ * under Deno with the permissions it needs.
+ */
+function proxyCommand(serverId: string, configPath: string): string[] {
+  const main = new URL("../main.ts", import.meta.url);
+  const entry = main.protocol === "file:" ? decodeURIComponent(main.pathname) : main.href;
+  return ["deno", "run", "-A", entry, "proxy", serverId, "--config", configPath];
+}
+
 /** The proxy's routes. */
 export const proxyRoutes: Routes = {
   "/mcp/:id": { POST: relay, GET: relay, DELETE: relay },
   "/api/mcp/:id/proxy": {
-    GET: async (_req, { service, params }) => {
+    GET: async (_req, { service, params, url }) => {
       service.mcp.state(params.id);
       const { registry } = await service.proxy();
-      return json({ clients: registry.list(params.id) });
+      return json({
+        clients: registry.list(params.id),
+        url: `${url.origin}/mcp/${encodeURIComponent(params.id)}`,
+        command: proxyCommand(params.id, service.config.path),
+      });
     },
   },
   "/api/mcp/:id/proxy/messages": {

@@ -106,6 +106,9 @@ function Row({ item, serverId }: { item: TimelineItem; serverId: string }) {
         <time dateTime={item.time} title={item.time}>{clock(item.time)}</time>
         <span class="way" title={words} aria-label={words}>{arrow}</span>
         <span class="method">{item.method || "(response)"}</span>
+        {item.client
+          ? <span class="badge proxy-client" title="through Lass's proxy">{item.client}</span>
+          : null}
         <span class="subject">{item.subject}</span>
         {item.kind === "exchange"
           ? <span class={`badge ${BADGES[item.status]}`}>{status}</span>
@@ -136,6 +139,24 @@ function Row({ item, serverId }: { item: TimelineItem; serverId: string }) {
   );
 }
 
+/** Whose lines History shows: everyone's, Lass's own, or one proxy session's. */
+type Origin = "all" | "lass" | string;
+
+/** The proxy sessions of a timeline with their clients' names, in order of appearance. */
+function proxyClientsOf(items: TimelineItem[]): [session: string, name: string][] {
+  const seen = new Map<string, string>();
+  for (const item of items) {
+    if (item.session && !seen.has(item.session)) seen.set(item.session, item.client ?? "");
+  }
+  return [...seen];
+}
+
+function fromOrigin(item: TimelineItem, origin: Origin): boolean {
+  if (origin === "all") return true;
+  if (origin === "lass") return item.session === undefined;
+  return item.session === origin;
+}
+
 /** The props of {@link HistoryPane}. */
 export interface HistoryPaneProps {
   serverId: string;
@@ -146,9 +167,13 @@ export interface HistoryPaneProps {
 export function HistoryPane({ serverId, messages }: HistoryPaneProps) {
   const shown = useSignal(PAGE);
   const notices = useSignal(true);
+  const origin = useSignal<Origin>("all");
   const list = messages.value;
   const { items } = useMemo(() => timelineOf(list), [list]);
-  const visible = notices.value ? items : items.filter((item) => item.kind === "exchange");
+  const clients = useMemo(() => proxyClientsOf(items), [items]);
+  const visible = items.filter((item) =>
+    (notices.value || item.kind === "exchange") && fromOrigin(item, origin.value)
+  );
   const newest = visible.slice(Math.max(0, visible.length - shown.value)).reverse();
   const requests = items.filter((item) => item.kind === "exchange").length;
   return (
@@ -162,6 +187,23 @@ export function HistoryPane({ serverId, messages }: HistoryPaneProps) {
           />
           Notifications and log messages
         </label>
+        {clients.length > 0
+          ? (
+            <label>
+              <span>From</span>
+              <select
+                value={origin.value}
+                onChange={(event) => origin.value = event.currentTarget.value as Origin}
+              >
+                <option value="all">everyone</option>
+                <option value="lass">Lass (chat, inspector)</option>
+                {clients.map(([session, name]) => (
+                  <option key={session} value={session}>{name} (proxy)</option>
+                ))}
+              </select>
+            </label>
+          )
+          : null}
         <span class="hint">
           {plural(requests, "request")}, {plural(items.length - requests, "notification")}
           {visible.length > newest.length ? `; the newest ${newest.length} shown` : ""}

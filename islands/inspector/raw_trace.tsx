@@ -44,6 +44,13 @@ function RawRow({ message, method }: { message: TraceMessage; method: string }) 
         <time dateTime={message.time} title={message.time}>{clock(message.time)}</time>
         <span class="raw-dir">{message.dir}</span>
         <span class="method">{method}</span>
+        {message.via === "proxy"
+          ? (
+            <span class="badge proxy-client" title="through Lass's proxy">
+              {message.client?.name ?? "proxy client"}
+            </span>
+          )
+          : null}
         <span class="hint">{plural(message.bytes, "byte")}</span>
         {message.ms !== undefined
           ? <span class="duration">{formatDuration(message.ms)}</span>
@@ -66,14 +73,29 @@ export interface RawTraceProps {
 /** The trace's messages, with a filter by method. */
 export function RawTrace({ serverId, messages }: RawTraceProps) {
   const method = useSignal("");
+  const origin = useSignal("all");
   const shown = useSignal(PAGE);
   const list = messages.value;
   const { methods } = useMemo(() => timelineOf(list), [list]);
+  const clients = useMemo(() => {
+    const seen = new Map<string, string>();
+    for (const message of list) {
+      if (message.session && !seen.has(message.session)) {
+        seen.set(message.session, message.client?.name ?? message.session.slice(0, 8));
+      }
+    }
+    return [...seen];
+  }, [list]);
   const choices = [...new Set(methods.values())].sort();
   const methodOf = (message: TraceMessage) => methods.get(message.seq) ?? "(response)";
-  const matching = method.value === ""
+  const fromOrigin = (message: TraceMessage) =>
+    origin.value === "all" ||
+    (origin.value === "lass" ? message.session === undefined : message.session === origin.value);
+  const matching = method.value === "" && origin.value === "all"
     ? list
-    : list.filter((message) => methodOf(message) === method.value);
+    : list.filter((message) =>
+      (method.value === "" || methodOf(message) === method.value) && fromOrigin(message)
+    );
   const newest = matching.slice(Math.max(0, matching.length - shown.value)).reverse();
   const selectId = `raw-method-${serverId}`.replace(/[^\w-]/g, "_");
   return (
@@ -91,8 +113,25 @@ export function RawTrace({ serverId, messages }: RawTraceProps) {
             ? <option value={method.value}>{method.value}</option>
             : null}
         </select>
+        {clients.length > 0
+          ? (
+            <label>
+              <span>From</span>
+              <select
+                value={origin.value}
+                onChange={(event) => origin.value = event.currentTarget.value}
+              >
+                <option value="all">everyone</option>
+                <option value="lass">Lass (chat, inspector)</option>
+                {clients.map(([session, name]) => (
+                  <option key={session} value={session}>{name} (proxy)</option>
+                ))}
+              </select>
+            </label>
+          )
+          : null}
         <span class="hint">
-          {method.value === ""
+          {matching.length === list.length
             ? plural(list.length, "message")
             : `${matching.length} of ${plural(list.length, "message")}`}
           {matching.length > newest.length ? `; the newest ${newest.length} shown` : ""}

@@ -11,6 +11,7 @@ import { describeError, navigate } from "../state.ts";
 import { Activity } from "./activity.tsx";
 import { ServerControls } from "./controls.tsx";
 import { PromptsTab } from "./prompts.tsx";
+import { ProxyPanel } from "./proxy_panel.tsx";
 import { ResourcesTab } from "./resources.tsx";
 import { mcpApi } from "../tool_servers.ts";
 import { RootsEditor } from "./roots_editor.tsx";
@@ -202,6 +203,7 @@ export function ServerView({ state, all }: ServerViewProps) {
       {state.status === "connected" ? <ServerControls key={state.id} state={state} /> : null}
       <RootsEditor key={state.id} serverId={state.id} />
       <TasksPanel key={state.id} serverId={state.id} />
+      <ProxyPanel key={state.id} serverId={state.id} />
       {state.status === "connected" ? <Tabs key={state.id} state={state} /> : (
         <p class="hint">
           {state.status === "connecting"

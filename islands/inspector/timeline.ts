@@ -16,6 +16,9 @@ interface TimelineLine {
   method: string;
   /** What it is about: a tool or prompt name, a URI. */
   subject: string;
+  /** For a proxied exchange: the proxy session and the client's name. */
+  session?: string;
+  client?: string;
 }
 
 /** A request and its response (or the response alone, when its request left the trace). */
@@ -58,8 +61,12 @@ const ANSWER: Record<TraceDirection, TraceDirection> = {
   "view-in": "view-out",
 };
 
-/** Where a request lives until its answer: by its direction and id. */
-const keyOf = (dir: TraceDirection, id: unknown) => `${dir}:${JSON.stringify(id)}`;
+/**
+ * Where a request lives until its answer: by its proxy session (a proxied client numbers its
+ * requests on its own), direction and id.
+ */
+const keyOf = (session: string | undefined, dir: TraceDirection, id: unknown) =>
+  `${session ?? ""}:${dir}:${JSON.stringify(id)}`;
 
 /** A message's body: the message, or for a clipped one what was kept of it. */
 function bodyOf(message: TraceMessage): Json {
@@ -111,6 +118,15 @@ function failed(response: TraceMessage): boolean {
   return typeof body.clipped === "string" && /^\{[^{]*"error"\s*:/.test(body.clipped);
 }
 
+/** The proxy session and client name of a proxied message (nothing for Lass's own). */
+function proxyOf(message: TraceMessage): { session?: string; client?: string } {
+  if (message.via !== "proxy") return {};
+  return {
+    session: message.session,
+    client: message.client?.name ?? `client ${message.session?.slice(0, 8) ?? ""}`,
+  };
+}
+
 /** The subject of each message, worked out once (the timeline is read again as messages come). */
 const subjects = new WeakMap<TraceMessage, string>();
 
@@ -138,6 +154,7 @@ export function timelineOf(messages: readonly TraceMessage[]): Timeline {
         dir: message.dir,
         method,
         subject,
+        ...proxyOf(message),
       };
       if (!hasId) {
         const level = method === "notifications/message" ? text(params?.level) : "";
@@ -146,12 +163,12 @@ export function timelineOf(messages: readonly TraceMessage[]): Timeline {
       }
       // An id used again (a new connection counts from 0) starts a new exchange.
       const exchange: Exchange = { kind: "exchange", ...base, request: message, status: "pending" };
-      open.set(keyOf(message.dir, body.id), exchange);
+      open.set(keyOf(message.session, message.dir, body.id), exchange);
       items.push(exchange);
       continue;
     }
     if (!hasId) continue;
-    const key = keyOf(ANSWER[message.dir], body.id);
+    const key = keyOf(message.session, ANSWER[message.dir], body.id);
     const exchange = open.get(key);
     open.delete(key);
     const status = failed(message) ? "error" : "ok";

@@ -1,0 +1,118 @@
+/**
+ * The inspector's proxy section of a server: "Use from your client" (the snippets that point
+ * Claude Desktop, Claude Code, Cursor or VS Code at Lass's proxy) and the clients connected
+ * through it now, kept current by the `mcp.proxy` events.
+ */
+import { useSignal } from "@preact/signals";
+import { useEffect } from "preact/hooks";
+import { plural } from "../../wire/words.ts";
+import type { ProxyClient } from "../../wire/proxy.ts";
+import { proxySnippets } from "../../wire/proxy_snippets.ts";
+import { timeAgo } from "../format.ts";
+import { api, describeError, subscribe } from "../state.ts";
+import { TOKEN_KEY } from "../token.ts";
+
+/** The answer of `GET /api/mcp/:id/proxy`. */
+interface ProxyAnswer {
+  clients: ProxyClient[];
+  url: string;
+  command: string[];
+}
+
+function storedToken(): string {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY) ?? "<token>";
+  } catch {
+    return "<token>";
+  }
+}
+
+function Snippet({ label, text }: { label: string; text: string }) {
+  return (
+    <div class="proxy-snippet">
+      <h4>
+        {label}
+        <button type="button" onClick={() => navigator.clipboard?.writeText(text)}>Copy</button>
+      </h4>
+      <pre class="json">{text}</pre>
+    </div>
+  );
+}
+
+/** A server's proxy clients and the snippets to add more. */
+export function ProxyPanel({ serverId }: { serverId: string }) {
+  const answer = useSignal<ProxyAnswer | null>(null);
+  const error = useSignal<string | null>(null);
+  const client = useSignal(0);
+  useEffect(() => {
+    let live = true;
+    const load = async () => {
+      try {
+        const path = `/api/mcp/${encodeURIComponent(serverId)}/proxy`;
+        const next = await api().json<ProxyAnswer>("GET", path);
+        if (live) [answer.value, error.value] = [next, null];
+      } catch (failure) {
+        if (live) error.value = describeError(failure);
+      }
+    };
+    void load();
+    const stop = subscribe((event) => {
+      if (event.type === "mcp.proxy" && event.data.id === serverId) void load();
+    });
+    // The message counts of connected clients move with every message: read them every 3 s.
+    const timer = setInterval(() => {
+      if ((answer.value?.clients.length ?? 0) > 0) void load();
+    }, 3000);
+    return () => {
+      live = false;
+      stop();
+      clearInterval(timer);
+    };
+  }, [serverId]);
+  if (!answer.value) return error.value ? <p class="error">{error.value}</p> : null;
+  const { clients, url, command } = answer.value;
+  const snippets = proxySnippets({ serverId, url, token: storedToken(), command });
+  const chosen = snippets[client.value] ?? snippets[0];
+  return (
+    <section class="inspector-proxy" aria-label="Proxy">
+      <h2>
+        Proxy <span class="count">{plural(clients.length, "client")} connected</span>
+      </h2>
+      {clients.length > 0
+        ? (
+          <ul class="proxy-clients">
+            {clients.map((c) => (
+              <li key={c.session}>
+                <strong>{c.client?.name ?? "unnamed client"}</strong>
+                {c.client?.version ? ` ${c.client.version}` : ""}
+                <span class="badge">{c.transport}</span>
+                <span class="hint">
+                  since {timeAgo(c.since)} · {plural(c.messages, "message")} ·{" "}
+                  {plural(c.errors, "error")}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )
+        : null}
+      <details class="proxy-use">
+        <summary>Use from your client</summary>
+        <p class="hint">
+          Any MCP client can reach this server through Lass, which traces what crosses.
+        </p>
+        <label>
+          <span>Client</span>
+          <select
+            value={String(client.value)}
+            onChange={(event) => client.value = Number(event.currentTarget.value)}
+          >
+            {snippets.map((s, index) => <option key={s.client} value={index}>{s.client}</option>)}
+          </select>
+        </label>
+        <p class="hint">In {chosen.where}:</p>
+        {chosen.http ? <Snippet label="Over HTTP" text={chosen.http} /> : null}
+        <Snippet label="Over stdio (lass proxy)" text={chosen.stdio} />
+      </details>
+    </section>
+  );
+}
