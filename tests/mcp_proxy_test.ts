@@ -216,3 +216,62 @@ Deno.test("proxy: the token is required, and a record may opt out", async () => 
     await foreign.body?.cancel();
   });
 });
+
+Deno.test("proxy: a client holding no token reaches an OAuth-protected server once Lass is signed in", async () => {
+  const { startOAuthFixture } = await import("./fixtures/oauth_mcp_server.ts");
+  const fixture = await startOAuthFixture({});
+  try {
+    await withLass(
+      [{ id: "secure", name: "Secure", transport: "http", url: fixture.url }],
+      async (_t, base) => {
+        const initialize = JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-06-18",
+            capabilities: {},
+            clientInfo: { name: "c", version: "1" },
+          },
+        });
+        const first = await fetch(`${base}/mcp/secure`, {
+          method: "POST",
+          body: initialize,
+          headers: {
+            authorization: `Bearer ${TOKEN}`,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+        });
+        const answer = await first.json();
+        assert.equal(answer.id, 1);
+        assert.match(
+          answer.error.message,
+          /needs sign-in: sign it in in Lass \(http:\/\/127\.0\.0\.1:\d+\/inspector\/secure\)/,
+        );
+        const authUrl = new URL(answer.error.data.authUrl);
+        assert.equal(`${authUrl.origin}${authUrl.pathname}`, `${fixture.issuer}/authorize`);
+
+        // The user signs in (the browser's part played here): the code comes back to Lass.
+        const redirect = await fetch(authUrl, { redirect: "manual" });
+        await redirect.body?.cancel();
+        const back = new URL(redirect.headers.get("location")!);
+        assert.equal(back.pathname, "/oauth/callback");
+        const page = await fetch(`${base}${back.pathname}${back.search}`);
+        assert.equal(page.status, 200, await page.text());
+
+        const { client, transport } = await proxyClient(base, "secure", { name: "tokenless" });
+        try {
+          const who = await client.callTool({ name: "whoami", arguments: {} });
+          assert.equal(who.isError, undefined, JSON.stringify(who));
+        assert.match(textOf(who), /^client=\S+ scopes=/, "the server saw Lass's token");
+        } finally {
+          await transport.terminateSession().catch(() => {});
+          await client.close();
+        }
+      },
+    );
+  } finally {
+    await fixture.close();
+  }
+});

@@ -32,5 +32,19 @@ export async function proxyTargetOf(
   const spec = await transportSpecOf(record, context);
   if (spec.kind !== "http" && spec.kind !== "sse") return { record, spec };
   const auth = oauth?.forSession(record, () => {});
+  // A passed-through server has no SDK transport to finish a sign-in the proxy started: the
+  // callback's code is exchanged here (an SSE transport attaches its own when it opens).
+  auth?.sessionAuth.attach(async (params) => {
+    const { auth: authorize } = await import("@modelcontextprotocol/client");
+    const code = params.get("code");
+    if (!code) throw new Error("the sign-in callback has no code");
+    const result = await authorize(auth.sessionAuth.provider, {
+      serverUrl: spec.url,
+      authorizationCode: code,
+      ...(params.has("iss") && { iss: params.get("iss")! }),
+      fetchFn: auth.sessionAuth.fetch,
+    });
+    if (result !== "AUTHORIZED") throw new Error("the authorization server did not issue tokens");
+  });
   return { record, spec: auth ? { ...spec, auth: auth.sessionAuth } : spec, auth };
 }
