@@ -16,7 +16,7 @@ import {
   TOKEN,
   waitUntil,
 } from "./_helpers.ts";
-import { everythingStdio, startEverything } from "./_everything.ts";
+import { EVERYTHING, everythingStdio, startEverything } from "./_everything.ts";
 
 /** A client of `/mcp/:id` on a served Lass, with the token as a bearer header. */
 async function proxyClient(
@@ -27,6 +27,7 @@ async function proxyClient(
     name?: string;
     capabilities?: ClientCapabilities;
     onSampling?: (params: Json) => Json;
+    onElicitation?: (params: Json) => Json;
   } = {},
 ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client({ name: options.name ?? "proxy-test", version: "1.2.3" }, {
@@ -37,6 +38,12 @@ async function proxyClient(
     client.setRequestHandler(
       "sampling/createMessage",
       (request) => options.onSampling!(request.params),
+    );
+  }
+  if (options.onElicitation) {
+    client.setRequestHandler(
+      "elicitation/create",
+      (request) => options.onElicitation!(request.params),
     );
   }
   const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp/${serverId}`), {
@@ -65,12 +72,35 @@ async function withLass(
   }
 }
 
+/** The processes whose command line contains `marker`. */
+async function processesWith(marker: string): Promise<number> {
+  let count = 0;
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    const line = await Deno.readTextFile(`/proc/${entry.name}/cmdline`).catch(() => "");
+    if (line.includes(marker)) count++;
+  }
+  return count;
+}
+
 Deno.test("proxy: a stdio server through /mcp/:id, each client session with its own process, sampling to the client", async () => {
-  await withLass([everythingStdio()], async (t, base) => {
+  const marker = `proxy-marker-${crypto.randomUUID()}`;
+  const record = everythingStdio({
+    args: ["run", "-A", `--location=http://${marker}.invalid/`, EVERYTHING, "stdio"],
+  });
+  await withLass([record], async (t, base) => {
     const sampled: Json[] = [];
+    const elicited: Json[] = [];
     const first = await proxyClient(base, "everything", {
       name: "first-client",
-      capabilities: { sampling: {} },
+      capabilities: { sampling: {}, elicitation: { form: {} } },
+      onElicitation: (params) => {
+        elicited.push(params);
+        return {
+          action: "accept",
+          content: { name: "Ada", check: true, email: "ada@example.com" },
+        };
+      },
       onSampling: (params) => {
         sampled.push(params);
         return {
@@ -92,6 +122,13 @@ Deno.test("proxy: a stdio server through /mcp/:id, each client session with its 
       });
       assert.equal(sampled.length, 1, "the sampling request reached the outside client");
       assert.match(JSON.stringify(sampling), /from the client/);
+      const elicitation = await first.client.callTool({
+        name: "trigger-elicitation-request",
+        arguments: {},
+      });
+      assert.equal(elicited.length, 1, "the elicitation reached the outside client");
+      assert.match(JSON.stringify(elicitation), /Ada/);
+      assert.equal(await processesWith(marker), 2, "one server process per client session");
 
       const { body } = await (await t.call("/api/mcp/everything/proxy")).json().then((body) => ({
         body,
@@ -128,6 +165,7 @@ Deno.test("proxy: a stdio server through /mcp/:id, each client session with its 
       const { clients } = await (await t.call("/api/mcp/everything/proxy")).json();
       return clients.length === 0;
     }, "both proxy sessions to close");
+    await waitUntil(async () => await processesWith(marker) === 0, "both server processes to stop");
   });
 });
 
@@ -178,6 +216,46 @@ Deno.test("proxy: the demo server in both eras", async () => {
       }
     },
   );
+});
+
+Deno.test("proxy: a 2026-07-28 Streamable HTTP server is passed through with its headers", async () => {
+  const { createDemoHandler } = await import("../core/mcp/demo/server.ts");
+  const demo = createDemoHandler();
+  const seen: Headers[] = [];
+  const upstream = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    seen.push(req.headers);
+    return demo.fetch(req);
+  });
+  try {
+    const url = `http://127.0.0.1:${upstream.addr.port}/mcp`;
+    const record = {
+      id: "modern",
+      name: "Modern",
+      transport: "http",
+      url,
+      headers: { "x-tenant": "t1" },
+    };
+    await withLass([record], async (t, base) => {
+      const { client } = await proxyClient(base, "modern", { era: "auto", name: "modern-client" });
+      try {
+        const result = await client.callTool({ name: "echo", arguments: { text: "modern hi" } });
+        assert.match(textOf(result), /modern hi/);
+        const call = seen.findLast((headers) => headers.get("mcp-method") === "tools/call")!;
+        assert.ok(call, "the 2026 request carried Mcp-Method to the server");
+        assert.equal(call.get("mcp-name"), "echo");
+        assert.match(call.get("mcp-protocol-version") ?? "", /^2026-/);
+        assert.equal(call.get("x-tenant"), "t1", "the record's headers are added");
+        assert.equal(call.get("authorization"), null, "Lass's token is not passed on");
+        const { clients } = await (await t.call("/api/mcp/modern/proxy")).json();
+        assert.equal(clients[0].client.name, "modern-client");
+      } finally {
+        await client.close();
+      }
+    });
+  } finally {
+    await upstream.shutdown();
+    await demo.close();
+  }
 });
 
 Deno.test("proxy: the token is required, and a record may opt out", async () => {
@@ -264,7 +342,7 @@ Deno.test("proxy: a client holding no token reaches an OAuth-protected server on
         try {
           const who = await client.callTool({ name: "whoami", arguments: {} });
           assert.equal(who.isError, undefined, JSON.stringify(who));
-        assert.match(textOf(who), /^client=\S+ scopes=/, "the server saw Lass's token");
+          assert.match(textOf(who), /^client=\S+ scopes=/, "the server saw Lass's token");
         } finally {
           await transport.terminateSession().catch(() => {});
           await client.close();
