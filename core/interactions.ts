@@ -38,10 +38,25 @@ export const ElicitationResponseSchema = z.strictObject({
   ).optional(),
 });
 
+/** The answer to a request held by the proxy: forward (maybe edited), reply in its place, drop. */
+export const ProxyHoldResponseSchema = z.union([
+  z.strictObject({
+    action: z.literal("forward"),
+    params: z.record(z.string(), z.unknown()).optional(),
+  }),
+  z.strictObject({ action: z.literal("reply"), result: z.record(z.string(), z.unknown()) }),
+  z.strictObject({
+    action: z.literal("reply"),
+    error: z.strictObject({ code: z.int(), message: z.string(), data: z.unknown().optional() }),
+  }),
+  z.strictObject({ action: z.literal("drop") }),
+]);
+
 const RESPONSE_SCHEMAS = {
   approval: ApprovalResponseSchema,
   sampling: SamplingResponseSchema,
   elicitation: ElicitationResponseSchema,
+  "proxy-hold": ProxyHoldResponseSchema,
 } as const;
 
 /** The answer type for each kind. */

@@ -145,7 +145,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     dataDir: options.dataDir,
     proxy: () =>
       proxy ??= import("./mcp/proxy/create.ts").then(({ createProxy }) =>
-        createProxy(mcp, events, config)
+        createProxy(mcp, events, config, interactions)
       ),
     close: async () => {
       await turns.close();

@@ -7,12 +7,7 @@ import type { Bootstrap } from "../wire/bootstrap.ts";
 import type { ChatChunk, ChatRequest } from "../wire/chat.ts";
 import type { ErrorBody, ErrorCode, ErrorDetail } from "../wire/errors.ts";
 import type { EventLine } from "../wire/events.ts";
-import type {
-  ApprovalAnswer,
-  ElicitationAnswer,
-  Interaction,
-  SamplingAnswer,
-} from "../wire/interactions.ts";
+import type { Interaction, InteractionAnswerBody } from "../wire/interactions.ts";
 import type { SessionInput, SessionRecord, SessionSummary } from "../wire/sessions.ts";
 
 /** A failed call: the contract's error (`code`, sentence, details), or `network` when Lass is gone. */
@@ -158,7 +153,7 @@ export function createApi(token: string, options: ApiOptions = {}) {
         (await json<{ interactions: Interaction[] }>("GET", "/api/interactions")).interactions,
       answer: (
         interactionId: string,
-        response: ApprovalAnswer | SamplingAnswer | ElicitationAnswer,
+        response: InteractionAnswerBody["response"],
       ) => json<{ ok: true }>("POST", `/api/interactions/${id(interactionId)}`, { response }),
     },
 

@@ -154,6 +154,9 @@ function clip(text: string): string {
 /** Which chat a waiting request belongs to, as a link that opens it (or why there is none). */
 function Origin({ interaction }: { interaction: Interaction }) {
   const runId = interaction.runId;
+  if (interaction.kind === "proxy-hold") {
+    return <>Held by Lass's proxy: {interaction.client?.name ?? "a client"} is waiting.</>;
+  }
   if (!runId) return <>Not from a chat: a tool server asked outside one (e.g. the inspector).</>;
   const live = chatOfRun(runId);
   const sessionId = live?.id ?? runSessions.value.get(runId);

@@ -20,6 +20,12 @@ const ReportBody = z.strictObject({
   closed: z.boolean().optional().meta({ description: "The stdio session has ended" }),
 });
 
+const HoldsBody = z.strictObject({
+  methods: z.array(z.string().min(1).max(200)).max(50).nullable().meta({
+    description: "The methods to hold for this run of Lass (not saved); null: the record's",
+  }),
+});
+
 const relay = async (req: Request, context: RouteContext & { params: Record<string, string> }) => {
   const { endpoint } = await context.service.proxy();
   return await endpoint.handle(req, context.params.id, context.url.origin);
@@ -41,12 +47,22 @@ export const proxyRoutes: Routes = {
   "/api/mcp/:id/proxy": {
     GET: async (_req, { service, params, url }) => {
       service.mcp.state(params.id);
-      const { registry } = await service.proxy();
+      const { registry, holds } = await service.proxy();
       return json({
         clients: registry.list(params.id),
+        holds: holds.methods(params.id),
         url: `${url.origin}/mcp/${encodeURIComponent(params.id)}`,
         command: proxyCommand(params.id, service.config.path),
       });
+    },
+  },
+  "/api/mcp/:id/proxy/holds": {
+    PUT: async (req, { service, params }) => {
+      service.mcp.state(params.id);
+      const { methods } = await readBody(req, HoldsBody);
+      const { holds } = await service.proxy();
+      holds.setMethods(params.id, methods);
+      return json({ ok: true, holds: holds.methods(params.id) });
     },
   },
   "/api/mcp/:id/proxy/messages": {

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { screenshot, skipBrowser, startUi, withToken } from "./_browser.ts";
 import { DEMO_LLM, DEMO_SERVER } from "./_chat.ts";
-import { TOKEN } from "./_helpers.ts";
+import { TOKEN, waitUntil } from "./_helpers.ts";
 
 const CONFIG = {
   llms: [DEMO_LLM],
@@ -70,6 +70,24 @@ Deno.test({
         "only the proxied client's lines are shown",
       );
       await screenshot(page, "inspector-proxy");
+
+      // A hold switched on in the inspector: the next call waits as a card, forwarded edited.
+      await page.getByRole("combobox", { name: "From" }).selectOption({ label: "everyone" });
+      await proxy.getByRole("checkbox", { name: "tools/call" }).check();
+      await waitUntil(async () => {
+        const answer = await (await ui.t.call("/api/mcp/demo/proxy")).json();
+        return answer.holds.includes("tools/call");
+      }, "the hold to be set");
+      const call = outside.callTool({ name: "echo", arguments: { text: "as sent" } });
+      const card = page.getByRole("region", { name: "Held: tools/call (demo)" });
+      await card.waitFor();
+      await card.getByRole("textbox", { name: "Params" }).fill(
+        JSON.stringify({ name: "echo", arguments: { text: "edited in the card" } }),
+      );
+      await card.getByRole("button", { name: "Forward" }).click();
+      const result = await call as { content: { text: string }[] };
+      assert.equal(result.content[0].text, "edited in the card");
+      await card.waitFor({ state: "detached" });
       assert.deepEqual(ui.problems, []);
     } finally {
       await outside.close().catch(() => {});

@@ -1,6 +1,6 @@
 /**
  * A pending interaction as a card: an approval of a tool call, an elicitation (a form from its
- * schema, or a link in url mode) or a sampling request. Answering posts to
+ * schema, or a link in url mode), a sampling request, or a request the proxy holds. Answering posts to
  * `/api/interactions/:id`; the turn that waits on it then goes on.
  */
 import { useSignal } from "@preact/signals";
@@ -10,10 +10,12 @@ import { ApiError } from "../api.ts";
 import { showValue } from "../format.ts";
 import { api, describeError, removePending } from "../state.ts";
 import { SchemaForm } from "./schema_form.tsx";
+import { ProxyHoldBody } from "./proxy_hold.tsx";
 import type {
   ApprovalAnswer,
   ElicitationAnswer,
   Interaction,
+  ProxyHoldAnswer,
   SamplingAnswer,
 } from "../../wire/interactions.ts";
 
@@ -31,7 +33,7 @@ function samplingText(messages: unknown[]): string {
 }
 
 /** What an interaction card can answer. */
-type Answer = ApprovalAnswer | SamplingAnswer | ElicitationAnswer;
+type Answer = ApprovalAnswer | SamplingAnswer | ElicitationAnswer | ProxyHoldAnswer;
 
 /** One answer button of an interaction card. */
 interface Choice {
@@ -261,6 +263,10 @@ export function InteractionCard(
           <TypedReply id={interaction.id} busy={busy.value} answer={answer} />
         </>
       );
+      break;
+    case "proxy-hold":
+      title = `Held: ${interaction.method}${from}`;
+      body = <ProxyHoldBody hold={interaction} busy={busy.value} answer={answer} />;
       break;
   }
   return (

@@ -4,7 +4,7 @@
  * through it now, kept current by the `mcp.proxy` events.
  */
 import { useSignal } from "@preact/signals";
-import { useEffect } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import { plural } from "../../wire/words.ts";
 import type { ProxyClient } from "../../wire/proxy.ts";
 import { proxySnippets } from "../../wire/proxy_snippets.ts";
@@ -15,8 +15,74 @@ import { TOKEN_KEY } from "../token.ts";
 /** The answer of `GET /api/mcp/:id/proxy`. */
 interface ProxyAnswer {
   clients: ProxyClient[];
+  holds: string[];
   url: string;
   command: string[];
+}
+
+/** The methods offered as hold switches (others can be typed). */
+const HOLDABLE = [
+  "tools/call",
+  "resources/read",
+  "prompts/get",
+  "sampling/createMessage",
+  "elicitation/create",
+];
+
+/** Switches for the methods the proxy holds, for this run of Lass. */
+function HoldSwitches(
+  { serverId, holds, changed }: { serverId: string; holds: string[]; changed: () => void },
+) {
+  const error = useSignal<string | null>(null);
+  const others = holds.filter((method) => !HOLDABLE.includes(method));
+  const put = async (methods: string[]) => {
+    try {
+      const path = `/api/mcp/${encodeURIComponent(serverId)}/proxy/holds`;
+      await api().json("PUT", path, { methods });
+      error.value = null;
+      changed();
+    } catch (failure) {
+      error.value = describeError(failure);
+    }
+  };
+  return (
+    <fieldset class="proxy-holds">
+      <legend>Hold requests before they are relayed</legend>
+      {HOLDABLE.map((method) => (
+        <label key={method} class="check">
+          <input
+            type="checkbox"
+            checked={holds.includes(method)}
+            onChange={(event) =>
+              put(
+                event.currentTarget.checked
+                  ? [...holds, method]
+                  : holds.filter((held) => held !== method),
+              )}
+          />
+          {method}
+        </label>
+      ))}
+      <label>
+        <span>Other methods</span>
+        <input
+          type="text"
+          value={others.join(", ")}
+          placeholder="e.g. completion/complete"
+          onChange={(event) =>
+            put([
+              ...holds.filter((method) => HOLDABLE.includes(method)),
+              ...event.currentTarget.value.split(",").map((m) => m.trim()).filter(Boolean),
+            ])}
+        />
+      </label>
+      <p class="hint">
+        A held request waits under "Waiting for you" to be forwarded (maybe edited), answered by
+        you, or dropped. For this run of Lass; the record's <code>holds</code> keeps them.
+      </p>
+      {error.value ? <p class="error" role="alert">{error.value}</p> : null}
+    </fieldset>
+  );
 }
 
 function storedToken(): string {
@@ -44,6 +110,7 @@ export function ProxyPanel({ serverId }: { serverId: string }) {
   const answer = useSignal<ProxyAnswer | null>(null);
   const error = useSignal<string | null>(null);
   const client = useSignal(0);
+  const reload = useRef<(() => Promise<void>) | null>(null);
   useEffect(() => {
     let live = true;
     const load = async () => {
@@ -55,6 +122,7 @@ export function ProxyPanel({ serverId }: { serverId: string }) {
         if (live) error.value = describeError(failure);
       }
     };
+    reload.current = load;
     void load();
     const stop = subscribe((event) => {
       if (event.type === "mcp.proxy" && event.data.id === serverId) void load();
@@ -70,7 +138,7 @@ export function ProxyPanel({ serverId }: { serverId: string }) {
     };
   }, [serverId]);
   if (!answer.value) return error.value ? <p class="error">{error.value}</p> : null;
-  const { clients, url, command } = answer.value;
+  const { clients, holds, url, command } = answer.value;
   const snippets = proxySnippets({ serverId, url, token: storedToken(), command });
   const chosen = snippets[client.value] ?? snippets[0];
   return (
@@ -95,6 +163,7 @@ export function ProxyPanel({ serverId }: { serverId: string }) {
           </ul>
         )
         : null}
+      <HoldSwitches serverId={serverId} holds={holds} changed={() => reload.current?.()} />
       <details class="proxy-use">
         <summary>Use from your client</summary>
         <p class="hint">

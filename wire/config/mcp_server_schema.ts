@@ -120,6 +120,14 @@ export const McpServerSchema = z.strictObject({
     description: "Whether other MCP clients may reach this server through Lass's proxy " +
       "(`/mcp/:id`, `lass proxy <id>`); `false` refuses them",
   }),
+  holds: z.array(z.string().min(1).max(200)).max(50).optional().meta({
+    description: "Methods whose requests Lass's proxy holds before relaying them (e.g. " +
+      "`tools/call`, `sampling/createMessage`): each waits for the user to forward (maybe " +
+      "edited), reply or drop it",
+  }),
+  holdTimeoutMs: z.int().min(100).max(3_600_000).default(60_000).meta({
+    description: "How long a held request waits for the user before it is forwarded as it is",
+  }),
   sampling: z.enum(["ask", "auto", "deny"]).default(CONFIG_DEFAULTS.sampling).meta({
     description: "How sampling requests from this server are handled",
   }),

@@ -6,8 +6,15 @@
  * (2026-07-28 clients have no session) never see each other's answers.
  */
 import type { Transport } from "@modelcontextprotocol/client";
+import type { HoldOutcome } from "./holds.ts";
 import { isRequest, isResponse, type RpcMessage, SUBSCRIPTION_META } from "./messages.ts";
 import type { ProxySession } from "./registry.ts";
+
+/** The holds of the bridged server: which requests wait for the user, and the wait. */
+export interface HoldPoint {
+  held(message: RpcMessage): boolean;
+  decide(session: ProxySession, dir: "out" | "in", message: RpcMessage): Promise<HoldOutcome>;
+}
 
 /** Messages kept for a 2025 session's GET stream while none is open. */
 const MAX_QUEUED = 200;
@@ -62,6 +69,8 @@ interface Pending {
   stream: ClientStream;
   method: string;
   progressToken?: unknown;
+  /** The user dropped it: the server never saw it. */
+  dropped?: boolean;
 }
 
 /** Streamable HTTP for the clients of one upstream channel. */
@@ -76,10 +85,12 @@ export class MessageBridge {
   #closed = false;
   /** Called once when the upstream channel ends (the process exited, the connection dropped). */
   onClosed: () => void = () => {};
+  readonly #holds?: HoldPoint;
 
   /** `owner`: the one session of a 2025 channel, which gets the GET stream and the rest. */
-  constructor(upstream: Transport, readonly owner?: ProxySession) {
+  constructor(upstream: Transport, readonly owner?: ProxySession, holds?: HoldPoint) {
     this.#upstream = upstream;
+    this.#holds = holds;
     upstream.onmessage = (message) => this.#fromServer(message as RpcMessage);
     upstream.onclose = () => this.#ended();
     upstream.onerror = () => {};
@@ -107,7 +118,6 @@ export class MessageBridge {
       : undefined;
     if (stream) this.#streams.push(stream);
     for (const message of messages) {
-      session.observe("out", message);
       if (stream && isRequest(message)) {
         const id = this.#nextId++;
         stream.waiting.add(id);
@@ -118,8 +128,14 @@ export class MessageBridge {
           method: message.method!,
           ...(progressToken !== undefined && { progressToken }),
         });
+        if (this.#holds?.held(message)) {
+          void this.#heldRequest(session, message, id);
+          continue;
+        }
+        session.observe("out", message);
         await this.#upstream.send({ ...message, id } as never);
       } else {
+        session.observe("out", message);
         await this.#upstream.send(message as never);
       }
     }
@@ -156,6 +172,15 @@ export class MessageBridge {
         return;
       }
     }
+    if (this.#holds?.held(message)) {
+      void this.#heldServerRequest(message);
+      return;
+    }
+    this.#deliver(message);
+  }
+
+  /** Sends what the server sent to the stream it belongs to. */
+  #deliver(message: RpcMessage): void {
     const related = this.#relatedStream(message);
     if (related) {
       related.stream.send(related.message);
@@ -167,6 +192,41 @@ export class MessageBridge {
     else if (this.owner) {
       // The message is part of the session even when no stream is open to carry it.
       if (this.#queued.length < MAX_QUEUED) this.#queued.push(message);
+    }
+  }
+
+  /** A client's request that is held: sent, answered in the server's place, or dropped. */
+  async #heldRequest(session: ProxySession, message: RpcMessage, id: number): Promise<void> {
+    const outcome = await this.#holds!.decide(session, "out", message);
+    const pending = this.#pending.get(id);
+    if (!pending || this.#closed) return;
+    if (outcome.action === "forward") {
+      session.observe("out", outcome.message);
+      await this.#upstream.send({ ...outcome.message, id } as never).catch(() => {});
+    } else if (outcome.action === "reply") {
+      session.observe("out", message);
+      this.#pending.delete(id);
+      pending.stream.send({ ...outcome.response, id: pending.clientId });
+      pending.stream.waiting.delete(id);
+      if (pending.stream.waiting.size === 0) this.#finish(pending.stream);
+    } else {
+      // Dropped: the server never sees it, and the client waits (until it gives up).
+      session.observe("out", message);
+      pending.dropped = true;
+    }
+  }
+
+  /** A request of the server's that is held: delivered, answered in the client's place, or dropped. */
+  async #heldServerRequest(message: RpcMessage): Promise<void> {
+    const session = this.owner ?? this.#streams.findLast((stream) => stream.open)?.session;
+    if (!session) return this.#deliver(message);
+    const outcome = await this.#holds!.decide(session, "in", message);
+    if (this.#closed) return;
+    if (outcome.action === "forward") return this.#deliver(outcome.message);
+    session.observe("in", message);
+    if (outcome.action === "reply") {
+      session.observe("out", outcome.response);
+      await this.#upstream.send(outcome.response as never).catch(() => {});
     }
   }
 
@@ -198,7 +258,7 @@ export class MessageBridge {
     for (const [id, pending] of this.#pending) {
       if (pending.stream !== stream) continue;
       this.#pending.delete(id);
-      if (!this.#closed) {
+      if (!this.#closed && !pending.dropped) {
         this.#upstream.send({
           jsonrpc: "2.0",
           method: "notifications/cancelled",

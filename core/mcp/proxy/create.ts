@@ -1,14 +1,18 @@
 /** The service's proxy: its sessions, traced into the servers' wire traces, and its endpoint. */
 import type { ConfigStore } from "../../config/store.ts";
 import type { EventBus } from "../../events.ts";
+import type { InteractionRegistry } from "../../interactions.ts";
+import type { McpServerConfig } from "../../../wire/config/schema.ts";
 import type { ToolServerManager } from "../manager/manager.ts";
 import { ProxyEndpoint } from "./endpoint.ts";
+import { type HoldSettings, ProxyHolds } from "./holds.ts";
 import { ProxyRegistry } from "./registry.ts";
 
 /** The proxy endpoint and the registry of its client sessions. */
 export interface ToolServerProxy {
   endpoint: ProxyEndpoint;
   registry: ProxyRegistry;
+  holds: ProxyHolds;
   /** Ends every session; stops watching the config. */
   close(): Promise<void>;
 }
@@ -21,10 +25,24 @@ export function createProxy(
   manager: ToolServerManager,
   events: EventBus,
   config: ConfigStore,
+  interactions: InteractionRegistry,
 ): ToolServerProxy {
   const registry = new ProxyRegistry(events, (id, origin) => manager.proxyChannel(id, origin));
+  const settings = new WeakMap<McpServerConfig, HoldSettings>();
+  const none: HoldSettings = { methods: new Set(), timeoutMs: 60_000 };
+  const holds = new ProxyHolds(interactions, (id) => {
+    const record = config.config.mcpServers.find((server) => server.id === id);
+    if (!record) return none;
+    let found = settings.get(record);
+    if (!found) {
+      found = { methods: new Set(record.holds ?? []), timeoutMs: record.holdTimeoutMs };
+      settings.set(record, found);
+    }
+    return found;
+  });
   const endpoint = new ProxyEndpoint({
     registry,
+    holds,
     target: (id) => manager.proxyTarget(id),
     stderr: (id, session, line) => manager.proxyStderr(id, session?.id ?? "shared", line),
   });
@@ -43,6 +61,7 @@ export function createProxy(
   return {
     endpoint,
     registry,
+    holds,
     close: async () => {
       unsubscribe();
       await endpoint.close();

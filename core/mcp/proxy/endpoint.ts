@@ -6,9 +6,18 @@
  */
 import { createTransport } from "../session/transports.ts";
 import type { ProxyTarget } from "../manager/proxy_target.ts";
-import { MessageBridge } from "./bridge.ts";
+import { type HoldPoint, MessageBridge } from "./bridge.ts";
+import { answerHeld, holdOutgoing, withReplies } from "./held_http.ts";
+import type { ProxyHolds } from "./holds.ts";
 import { clientInfoOf, isRequest, type RpcMessage } from "./messages.ts";
-import { passThrough, readExchange, SignInNeeded } from "./pass_through.ts";
+import {
+  type IncomingHold,
+  passThrough,
+  type PassThroughTarget,
+  readExchange,
+  sendToServer,
+  SignInNeeded,
+} from "./pass_through.ts";
 import type { ProxyRegistry, ProxySession } from "./registry.ts";
 
 /** A proxy session that no message crossed for this long is closed. */
@@ -17,6 +26,8 @@ export const PROXY_IDLE_MS = 30 * 60_000;
 /** What the endpoint needs from the service. */
 export interface ProxyDeps {
   registry: ProxyRegistry;
+  /** Which requests wait for the user before they are relayed. */
+  holds: ProxyHolds;
   /** The server as the proxy reaches it; throws 404 for an unknown id or `proxy: false`. */
   target(serverId: string): Promise<ProxyTarget>;
   /** A line a process the proxy started wrote to stderr (`session`: the one it serves alone). */
@@ -101,17 +112,39 @@ export class ProxyEndpoint {
         this.#forgetOnClose(session, key);
       } else session = this.#clientSession(serverId, messages);
     }
+    const passTarget: PassThroughTarget = {
+      url: spec.url,
+      headers: spec.headers,
+      fetch: (url, init) => fetch(url, init),
+      auth: target.auth,
+    };
+    const holding = this.#deps.holds.active(serverId);
+    const point = this.#holdPoint(serverId);
+    let replies: RpcMessage[] = [];
+    if (holding && messages.some((message) => point.held(message))) {
+      const held = await holdOutgoing(messages, session, point);
+      if (held.send.length === 0) return answerHeld(held, session);
+      replies = held.replies;
+      const batch = exchange.body?.trimStart().startsWith("[") ?? false;
+      exchange = {
+        ...exchange,
+        messages: held.send,
+        body: JSON.stringify(batch ? held.send : held.send[0]),
+      };
+    }
+    const observedSession = session;
+    const incoming: IncomingHold | undefined = holding
+      ? (message) =>
+        point.held(message)
+          ? this.#holdIncoming(observedSession, message, exchange.headers, passTarget)
+          : undefined
+      : undefined;
     let response: Response;
     try {
-      response = await passThrough(
-        exchange,
-        {
-          url: spec.url,
-          headers: spec.headers,
-          fetch: (url, init) => fetch(url, init),
-          auth: target.auth,
-        },
-        session.observe,
+      response = await withReplies(
+        await passThrough(exchange, passTarget, session.observe, incoming),
+        replies,
+        session,
       );
     } catch (error) {
       if (initialize && key === undefined) await session.close("server");
@@ -144,6 +177,32 @@ export class ProxyEndpoint {
       await session.close(exchange.method === "DELETE" ? "client" : "server");
     }
     return response;
+  }
+
+  /** The holds of one server, as the bridge and the pass-through ask them. */
+  #holdPoint(serverId: string): HoldPoint {
+    const holds = this.#deps.holds;
+    return {
+      held: (message) => holds.holds(serverId, message),
+      decide: (session, dir, message) => holds.decide(session, dir, message),
+    };
+  }
+
+  /** A held request of a passed-through server to the client: on its way, or answered here. */
+  async #holdIncoming(
+    session: ProxySession,
+    message: RpcMessage,
+    headers: Headers,
+    target: PassThroughTarget,
+  ): Promise<RpcMessage | null> {
+    const outcome = await this.#deps.holds.decide(session, "in", message);
+    if (outcome.action === "forward") return outcome.message;
+    session.observe("in", message);
+    if (outcome.action === "reply") {
+      session.observe("out", outcome.response);
+      await sendToServer(headers, outcome.response, target).catch(() => {});
+    }
+    return null;
   }
 
   async #bridged(
@@ -208,7 +267,7 @@ export class ProxyEndpoint {
     const opened = await createTransport(target.spec, {
       stderr: (line) => this.#deps.stderr(serverId, owner, line),
     });
-    const bridge = new MessageBridge(opened.transport, owner);
+    const bridge = new MessageBridge(opened.transport, owner, this.#holdPoint(serverId));
     const stop = async () => {
       if (opened.stop) await opened.stop(() => bridge.close());
       else await bridge.close();

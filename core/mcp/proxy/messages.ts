@@ -95,3 +95,67 @@ export function tapEventStream(
     },
   });
 }
+
+/**
+ * A `text/event-stream` body relayed event by event, for a server with holds: each event's message
+ * is traced, and `hold` may keep it back (`null`: the event is not passed on) or change it; events
+ * go on in their order. Slower than {@link tapEventStream}, which a server without holds gets.
+ */
+export function holdEventStream(
+  onMessage: (message: unknown) => void,
+  hold: (message: RpcMessage) => Promise<RpcMessage | null> | undefined,
+): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let buffer = "";
+  const relay = async (
+    event: string,
+    controller: TransformStreamDefaultController<Uint8Array>,
+  ) => {
+    const lines = event.split("\n");
+    const data = lines.filter((line) => line.startsWith("data:"))
+      .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5)).join("\n");
+    let message: RpcMessage | undefined;
+    try {
+      message = data === "" ? undefined : JSON.parse(data);
+    } catch {
+      message = undefined;
+    }
+    const waiting = message && hold(message);
+    if (!waiting) {
+      if (message) onMessage(message);
+      controller.enqueue(encoder.encode(`${event}\n\n`));
+      return;
+    }
+    const decided = await waiting;
+    if (decided === null) return;
+    onMessage(decided);
+    const others = lines.filter((line) => !line.startsWith("data:"));
+    controller.enqueue(
+      encoder.encode(`${[...others, `data: ${JSON.stringify(decided)}`].join("\n")}\n\n`),
+    );
+  };
+  const events = async (
+    final: boolean,
+    controller: TransformStreamDefaultController<Uint8Array>,
+  ) => {
+    buffer = buffer.replace(/\r\n?/g, "\n");
+    let end: number;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const event = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      await relay(event, controller);
+    }
+    if (final && buffer.trim() !== "") await relay(buffer, controller);
+  };
+  return new TransformStream({
+    async transform(chunk, controller) {
+      buffer += decoder.decode(chunk, { stream: true });
+      await events(false, controller);
+    },
+    async flush(controller) {
+      buffer += decoder.decode();
+      await events(true, controller);
+    },
+  });
+}

@@ -6,7 +6,7 @@
  */
 import type { ServerAuthProvider } from "../oauth/provider.ts";
 import type { FetchLike } from "../oauth/fetch.ts";
-import { parseMessages, type RpcMessage, tapEventStream } from "./messages.ts";
+import { holdEventStream, parseMessages, type RpcMessage, tapEventStream } from "./messages.ts";
 
 /** Where and how a pass-through reaches the server. */
 export interface PassThroughTarget {
@@ -92,6 +92,7 @@ export async function passThrough(
   exchange: OutgoingExchange,
   target: PassThroughTarget,
   observe: ExchangeObserver,
+  holdIncoming?: IncomingHold,
 ): Promise<Response> {
   for (const message of exchange.messages ?? []) observe("out", message);
   let response = await send(exchange, target);
@@ -104,8 +105,24 @@ export async function passThrough(
       throw new SignInNeeded(target.auth.authUrl);
     }
   }
-  return await relayResponse(response, observe);
+  return await relayResponse(response, observe, holdIncoming);
 }
+
+/**
+ * Sends one message to the server on the client's session (its `Mcp-Session-Id` and protocol
+ * headers): a reply the user gave in the client's place. The answer's body is not read.
+ */
+export async function sendToServer(
+  headers: Headers,
+  message: RpcMessage,
+  target: PassThroughTarget,
+): Promise<void> {
+  const response = await send({ method: "POST", headers, body: JSON.stringify(message) }, target);
+  await response.body?.cancel();
+}
+
+/** Keeps back (`null`) or changes a message of the server's on its way to the client. */
+export type IncomingHold = (message: RpcMessage) => Promise<RpcMessage | null> | undefined;
 
 async function send(
   exchange: OutgoingExchange,
@@ -132,7 +149,11 @@ async function send(
 }
 
 /** The server's response for the client: its status and MCP headers, the body traced as it passes. */
-async function relayResponse(response: Response, observe: ExchangeObserver): Promise<Response> {
+async function relayResponse(
+  response: Response,
+  observe: ExchangeObserver,
+  holdIncoming?: IncomingHold,
+): Promise<Response> {
   const headers = new Headers();
   for (const [name, value] of response.headers) {
     if (!DROPPED_RESPONSE.has(name)) headers.set(name, value);
@@ -140,7 +161,10 @@ async function relayResponse(response: Response, observe: ExchangeObserver): Pro
   const type = response.headers.get("content-type") ?? "";
   if (!response.body) return new Response(null, { status: response.status, headers });
   if (type.startsWith("text/event-stream")) {
-    const body = response.body.pipeThrough(tapEventStream((message) => observe("in", message)));
+    const report = (message: unknown) => observe("in", message);
+    const body = response.body.pipeThrough(
+      holdIncoming ? holdEventStream(report, holdIncoming) : tapEventStream(report),
+    );
     return new Response(body, { status: response.status, headers });
   }
   if (type.startsWith("application/json")) {
