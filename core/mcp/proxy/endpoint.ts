@@ -9,6 +9,7 @@ import type { ProxyTarget } from "../manager/proxy_target.ts";
 import { type HoldPoint, MessageBridge } from "./bridge.ts";
 import { answerHeld, holdOutgoing, withReplies } from "./held_http.ts";
 import type { ProxyHolds } from "./holds.ts";
+import { rpcError, signInError, startFailure } from "./answers.ts";
 import { clientInfoOf, isRequest, type RpcMessage } from "./messages.ts";
 import {
   type IncomingHold,
@@ -72,7 +73,7 @@ export class ProxyEndpoint {
     const header = req.headers.get("mcp-session-id") ?? undefined;
     return target.spec.kind === "http"
       ? await this.#passThrough(target, exchange, header, lassOrigin)
-      : await this.#bridged(target, exchange.messages, req.method, header);
+      : await this.#bridged(target, exchange.messages, req.method, header, lassOrigin);
   }
 
   /** Ends every session and shared channel. */
@@ -210,6 +211,7 @@ export class ProxyEndpoint {
     messages: RpcMessage[] | undefined,
     method: string,
     header: string | undefined,
+    lassOrigin: string,
   ): Promise<Response> {
     const serverId = target.record.id;
     const legacy = header === undefined ? undefined : this.#legacy.get(`${serverId}\n${header}`);
@@ -227,14 +229,23 @@ export class ProxyEndpoint {
     }
     if (legacy) return await legacy.bridge!.post(messages!, legacy.session);
     if (messages!.some((message) => message.method === "initialize")) {
-      return await this.#openLegacy(target, messages!);
+      return await this.#openLegacy(target, messages!, lassOrigin);
     }
-    const bridge = await this.#sharedBridge(target);
+    let bridge: MessageBridge;
+    try {
+      bridge = await this.#sharedBridge(target);
+    } catch (error) {
+      return startFailure(target, messages!, error, lassOrigin);
+    }
     return await bridge.post(messages!, this.#clientSession(serverId, messages!));
   }
 
   /** A 2025 client's `initialize`: a connection of its own to the server. */
-  async #openLegacy(target: ProxyTarget, messages: RpcMessage[]): Promise<Response> {
+  async #openLegacy(
+    target: ProxyTarget,
+    messages: RpcMessage[],
+    lassOrigin: string,
+  ): Promise<Response> {
     const serverId = target.record.id;
     const session = this.#deps.registry.open(serverId, "http");
     let bridge: MessageBridge;
@@ -242,12 +253,7 @@ export class ProxyEndpoint {
       bridge = await this.#openBridge(target, session, session);
     } catch (error) {
       await session.close("server");
-      return rpcError(
-        messages.find(isRequest)?.id ?? null,
-        -32000,
-        `Lass could not start the tool server ${serverId}: ${(error as Error)?.message ?? error}`,
-        502,
-      );
+      return startFailure(target, messages, error, lassOrigin);
     }
     const key = `${serverId}\n${session.id}`;
     this.#legacy.set(key, { session, bridge });
@@ -331,40 +337,6 @@ export class ProxyEndpoint {
   }
 }
 
-/** The answer for a server that needs the user's sign-in: a JSON-RPC error naming where. */
-function signInError(
-  page: string,
-  serverId: string,
-  messages: RpcMessage[],
-  error: SignInNeeded,
-): Response {
-  const message = `the tool server ${serverId} needs sign-in: sign it in in Lass (${page})` +
-    (error.authUrl ? ` or open ${error.authUrl}` : "") + ", then try again";
-  const data = { serverId, signInUrl: page, ...(error.authUrl && { authUrl: error.authUrl }) };
-  const requests = messages.filter(isRequest);
-  if (requests.length === 0) return rpcError(null, -32001, message, 401, data);
-  const body = requests.map((request) => ({
-    jsonrpc: "2.0",
-    id: request.id,
-    error: { code: -32001, message, data },
-  }));
-  return Response.json(body.length === 1 ? body[0] : body);
-}
-
 function sessionlessKey(serverId: string, client: { name: string; version?: string } | undefined) {
   return `${serverId}\n${client ? `${client.name}@${client.version ?? ""}` : ""}`;
-}
-
-/** A JSON-RPC error as the whole answer. */
-function rpcError(
-  id: string | number | null,
-  code: number,
-  message: string,
-  status: number,
-  data?: Record<string, unknown>,
-): Response {
-  return Response.json(
-    { jsonrpc: "2.0", id, error: { code, message, ...(data && { data }) } },
-    { status },
-  );
 }
