@@ -126,6 +126,15 @@ try {
     arguments: { text: "hi" },
   });
 
+  // The floor of any HTTP relay here: one more loopback round trip, to Lass's health route.
+  const hops: number[] = [];
+  for (let i = 0; i < ROUNDS * CALLS_PER_ROUND; i++) {
+    const started = performance.now();
+    await (await fetch(`${lass.base}/api/health`)).arrayBuffer();
+    hops.push(performance.now() - started);
+  }
+  const hopP50 = round(median(hops), 3);
+
   const calls = ROUNDS * CALLS_PER_ROUND;
   console.log(`Lass's MCP proxy, ${calls} tools/call (get-sum on server-everything) per side\n`);
   console.log("| path | direct p50 | proxied p50 | added p50 | direct p99 | proxied p99 |");
@@ -140,6 +149,10 @@ try {
       `| ${label} | ${r.directP50} ms | ${r.proxiedP50} ms | ${r.addedP50} ms | ${r.directP99} ms | ${r.proxiedP99} ms |`,
     );
   }
+  console.log(
+    `\nOne loopback HTTP round trip to Lass (GET /api/health, fetch): p50 ${hopP50} ms: the ` +
+      "part of the added time that any HTTP relay in the middle costs here",
+  );
   console.log(`\n${SESSIONS} client sessions at once (connect, one call, close):`);
   for (
     const [label, r] of [["/mcp/remote (passed through)", passedSessions], [

@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LassEvent } from "../wire/events.ts";
+import { McpServerSchema } from "../wire/config/mcp_server_schema.ts";
 import { nodeFileSystem } from "../core/files_node.ts";
 import { PendingSignIns } from "../core/mcp/oauth/pending.ts";
 import { OAuthSignIn } from "../core/mcp/oauth/sign_in.ts";
@@ -578,17 +579,15 @@ Deno.test("OAuthSignIn.signOut deletes the server's file and drops late writes o
   const dir = await mkdtemp(join(tmpdir(), "lass-oauth-store-"));
   try {
     const oauth = new OAuthSignIn({ fs: nodeFileSystem, dir, env: () => undefined });
-    const record = {
+    // The schema fills in the defaults, as the config store does.
+    const record = McpServerSchema.parse({
       id: "remote",
       name: "Remote",
-      transport: "http" as const,
+      transport: "http",
       url: "https://mcp.example.com/mcp",
       timeoutMs: 1000,
-      protocolEra: "auto" as const,
-      trace: true,
-      sampling: "ask" as const,
-    };
-    const url = record.url;
+    });
+    const url = record.url!;
     const epoch = oauth.store.epoch("remote");
     const tokens = {
       access_token: "at-secret-1",

@@ -51,6 +51,7 @@ export class ProxyEndpoint {
   readonly #sessionless = new Map<string, ProxySession>();
   /** The channel 2026-07-28 clients of a bridged server share, by server id. */
   readonly #shared = new Map<string, Promise<MessageBridge>>();
+  #sweptAt = 0;
 
   constructor(deps: ProxyDeps) {
     this.#deps = deps;
@@ -65,7 +66,7 @@ export class ProxyEndpoint {
     if (req.method !== "POST" && req.method !== "GET" && req.method !== "DELETE") {
       return new Response(null, { status: 405, headers: { allow: "GET, POST, DELETE" } });
     }
-    void this.#deps.registry.sweep(PROXY_IDLE_MS);
+    this.#sweep();
     const exchange = await readExchange(req);
     if (req.method === "POST" && !exchange.messages) {
       return rpcError(null, -32700, "Parse error: the body is not a JSON-RPC message", 400);
@@ -74,6 +75,14 @@ export class ProxyEndpoint {
     return target.spec.kind === "http"
       ? await this.#passThrough(target, exchange, header, lassOrigin)
       : await this.#bridged(target, exchange.messages, req.method, header, lassOrigin);
+  }
+
+  /** Closes idle sessions, at most once a minute (on a request: no timer keeps Lass awake). */
+  #sweep(): void {
+    const now = Date.now();
+    if (now - this.#sweptAt < 60_000) return;
+    this.#sweptAt = now;
+    void this.#deps.registry.sweep(PROXY_IDLE_MS, now);
   }
 
   /** Ends every session and shared channel. */

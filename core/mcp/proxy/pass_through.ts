@@ -140,7 +140,9 @@ async function send(
       `${token.token_type === "DPoP" ? "DPoP" : "Bearer"} ${token.access_token}`,
     );
   }
-  const fetch = target.auth?.sessionAuth.fetch ?? target.fetch;
+  // Lass's sign-in fetch (refreshes coalesced, a replaced token retried) matters only once there
+  // is a token; until then a 401 is answered by `signIn`.
+  const fetch = token?.access_token ? target.auth!.sessionAuth.fetch : target.fetch;
   return await fetch(target.url, {
     method: exchange.method,
     headers,
