@@ -61,14 +61,16 @@ export async function relayStdio(
 
 /** The lines of a byte stream (UTF-8, `\n` or `\r\n`), the last one even without a newline. */
 async function* lines(input: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
   let buffer = "";
-  for await (const text of input.pipeThrough(new TextDecoderStream())) {
-    buffer += text;
+  for await (const chunk of input) {
+    buffer += decoder.decode(chunk, { stream: true });
     let end: number;
     while ((end = buffer.indexOf("\n")) >= 0) {
       yield buffer.slice(0, end).replace(/\r$/, "");
       buffer = buffer.slice(end + 1);
     }
   }
+  buffer += decoder.decode();
   if (buffer !== "") yield buffer;
 }
