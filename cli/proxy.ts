@@ -40,7 +40,8 @@ export async function run(args: string[]): Promise<number> {
     "proxy",
     true,
   );
-  if (values.help) return console.error(PROXY_HELP), 0;
+  // Help is the one thing on stdout that is not MCP: nothing is relayed then.
+  if (values.help) return console.log(PROXY_HELP), 0;
   if (command !== undefined && command.length === 0) {
     throw new CliError("lass proxy -- needs a command to start (see lass proxy --help)");
   }

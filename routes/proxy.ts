@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { LassError } from "../core/errors.ts";
-import { readBody } from "./body.ts";
+import { readBody, readText } from "./body.ts";
 import { json } from "./http.ts";
 import type { RouteContext, Routes } from "./context.ts";
 
@@ -26,9 +26,11 @@ const HoldsBody = z.strictObject({
   }),
 });
 
+/** `/mcp/:id`: a body is read first, within the API's limit (413 `too-large` past 10 MiB). */
 const relay = async (req: Request, context: RouteContext & { params: Record<string, string> }) => {
+  const body = req.method === "POST" ? await readText(req) : undefined;
   const { endpoint } = await context.service.proxy();
-  return await endpoint.handle(req, context.params.id, context.url.origin);
+  return await endpoint.handle(req, context.params.id, context.url.origin, body);
 };
 
 /**
@@ -58,8 +60,8 @@ export const proxyRoutes: Routes = {
   },
   "/api/mcp/:id/proxy/holds": {
     PUT: async (req, { service, params }) => {
-      service.mcp.state(params.id);
       const { methods } = await readBody(req, HoldsBody);
+      service.mcp.state(params.id);
       const { holds } = await service.proxy();
       holds.setMethods(params.id, methods);
       return json({ ok: true, holds: holds.methods(params.id) });
@@ -67,8 +69,8 @@ export const proxyRoutes: Routes = {
   },
   "/api/mcp/:id/proxy/messages": {
     POST: async (req, { service, params }) => {
-      service.mcp.state(params.id);
       const body = await readBody(req, ReportBody);
+      service.mcp.state(params.id);
       const { registry } = await service.proxy();
       let session = registry.get(body.session);
       if (session && (session.serverId !== params.id || session.transport !== "stdio")) {

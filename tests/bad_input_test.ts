@@ -21,6 +21,12 @@ const OPTIONAL_BODY = new Set([
   "/api/mcp/:id/calls/:callId/cancel",
 ]);
 
+/**
+ * The MCP proxy speaks JSON-RPC, not the API's error body: malformed JSON is 400 with a JSON-RPC
+ * parse error (-32700), as the Streamable HTTP transport says (tested below).
+ */
+const MCP_WIRE = new Set(["/mcp/:id"]);
+
 /** A concrete path for a route: ids of things that exist where the route checks the id first. */
 function concrete(path: string, t: Awaited<ReturnType<typeof startService>>): string {
   if (path === "/api/interactions/:id") {
@@ -39,7 +45,7 @@ Deno.test("every route that takes a body answers malformed JSON with 400 invalid
   const t = await startService();
   try {
     assert.ok(bodyRoutes.length >= 4);
-    for (const { method, path } of bodyRoutes) {
+    for (const { method, path } of bodyRoutes.filter((r) => !MCP_WIRE.has(r.path))) {
       // Routes whose body is optional take an empty body as `{}`.
       const optional = OPTIONAL_BODY.has(path);
       for (const body of ["{", "not json", '{"a": 1,}', ...(optional ? [] : [""])]) {
@@ -53,6 +59,24 @@ Deno.test("every route that takes a body answers malformed JSON with 400 invalid
         );
         assert.match(error.error.message, /not valid JSON/);
       }
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("the MCP proxy answers malformed JSON with 400 and a JSON-RPC parse error", async () => {
+  const t = await startService({
+    config: {
+      mcpServers: [{ id: "demo", name: "Demo", transport: "stdio", command: "service:demo" }],
+    },
+  });
+  try {
+    for (const body of ["{", "not json", '{"a": 1,}', "", "[]", "42"]) {
+      const { status, body: error } = await readJsonResponse(
+        await t.call("/mcp/demo", { method: "POST", body }),
+      );
+      assert.deepEqual([status, error.error.code, error.id], [400, -32700, null], body);
     }
   } finally {
     await t.close();

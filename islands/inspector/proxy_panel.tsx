@@ -52,6 +52,7 @@ function HoldSwitches(
         <label key={method} class="check">
           <input
             type="checkbox"
+            id={`hold-${serverId}-${method}`.replace(/[^\w-]/g, "_")}
             checked={holds.includes(method)}
             onChange={(event) =>
               put(
@@ -64,7 +65,7 @@ function HoldSwitches(
         </label>
       ))}
       <label>
-        <span>Other methods</span>
+        <span>Others to hold</span>
         <input
           type="text"
           value={others.join(", ")}

@@ -59,15 +59,21 @@ export class ProxyEndpoint {
 
   /**
    * Answers one HTTP request of a client of `serverId`; `lassOrigin` is where the client reached
-   * Lass (a sign-in error names the inspector's page there).
+   * Lass (a sign-in error names the inspector's page there); `body`, a POST's body when the caller
+   * read it already.
    */
-  async handle(req: Request, serverId: string, lassOrigin: string): Promise<Response> {
+  async handle(
+    req: Request,
+    serverId: string,
+    lassOrigin: string,
+    body?: string,
+  ): Promise<Response> {
     const target = await this.#deps.target(serverId);
     if (req.method !== "POST" && req.method !== "GET" && req.method !== "DELETE") {
       return new Response(null, { status: 405, headers: { allow: "GET, POST, DELETE" } });
     }
     this.#sweep();
-    const exchange = await readExchange(req);
+    const exchange = await readExchange(req, body);
     if (req.method === "POST" && !exchange.messages) {
       return rpcError(null, -32700, "Parse error: the body is not a JSON-RPC message", 400);
     }

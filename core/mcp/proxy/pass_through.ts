@@ -71,9 +71,12 @@ export interface OutgoingExchange {
   messages?: RpcMessage[];
 }
 
-/** Reads what the client sent: its body once (it may be sent twice, after a sign-in). */
-export async function readExchange(req: Request): Promise<OutgoingExchange> {
-  const body = req.method === "POST" ? await req.text() : undefined;
+/**
+ * Reads what the client sent: its body once (it may be sent twice, after a sign-in), unless the
+ * caller read it already (`text`).
+ */
+export async function readExchange(req: Request, text?: string): Promise<OutgoingExchange> {
+  const body = req.method === "POST" ? text ?? await req.text() : undefined;
   return {
     method: req.method,
     headers: req.headers,
