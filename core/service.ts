@@ -17,6 +17,8 @@ import { ToolServerManager } from "./mcp/manager/manager.ts";
 import type { ToolServerProxy } from "./mcp/proxy/create.ts";
 import { TaskFiles } from "./mcp/tasks/files.ts";
 import { OAuthSignIn } from "./mcp/oauth/sign_in.ts";
+import { PinKeeper } from "./mcp/pinning/keeper.ts";
+import { defaultLockPath } from "./mcp/pinning/pin_files.ts";
 import { createSampler } from "./mcp/requests/sampling.ts";
 import { SessionStore } from "./sessions.ts";
 import { homeDir } from "./skills/paths.ts";
@@ -118,6 +120,14 @@ export async function openService(options: ServiceOptions): Promise<Service> {
       isConfigured: (id) => config.config.mcpServers.some((server) => server.id === id),
     }),
     ...(options.keepTasks && { taskFiles: new TaskFiles(fs, join(options.dataDir, "tasks")) }),
+    pins: new PinKeeper({
+      fs,
+      lockPath: () => defaultLockPath(config.path),
+      dir: join(options.dataDir, "pins"),
+      events,
+      warn: (serverId, message) =>
+        events.emit("mcp.log", { serverId, level: "warning", logger: "lass", message }),
+    }),
     ...options.mcp,
   });
   await mcp.restoreTasks();
