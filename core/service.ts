@@ -53,6 +53,8 @@ export interface Service {
   readonly sessions: SessionStore;
   /** One connection per configured tool server. */
   readonly mcp: ToolServerManager;
+  /** The tool servers' pins: the lock file beside the config, the first definitions seen. */
+  readonly pins: PinKeeper;
   /** The configured Agent Skills, loaded and kept in step with the config. */
   readonly skills: SkillRegistry;
   /** The standard and configured UI component catalogs, loaded on first use. */
@@ -105,6 +107,14 @@ export async function openService(options: ServiceOptions): Promise<Service> {
   const turns = new TurnsInFlight();
   const interactions = new InteractionRegistry(events);
   const skills = await SkillRegistry.open({ config, events, fs, home: homeDir(options.env) });
+  const pins = new PinKeeper({
+    fs,
+    lockPath: () => defaultLockPath(config.path),
+    dir: join(options.dataDir, "pins"),
+    events,
+    warn: (serverId, message) =>
+      events.emit("mcp.log", { serverId, level: "warning", logger: "lass", message }),
+  });
   const mcp = new ToolServerManager({
     config,
     events,
@@ -120,14 +130,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
       isConfigured: (id) => config.config.mcpServers.some((server) => server.id === id),
     }),
     ...(options.keepTasks && { taskFiles: new TaskFiles(fs, join(options.dataDir, "tasks")) }),
-    pins: new PinKeeper({
-      fs,
-      lockPath: () => defaultLockPath(config.path),
-      dir: join(options.dataDir, "pins"),
-      events,
-      warn: (serverId, message) =>
-        events.emit("mcp.log", { serverId, level: "warning", logger: "lass", message }),
-    }),
+    pins,
     ...options.mcp,
   });
   await mcp.restoreTasks();
@@ -138,6 +141,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     interactions,
     sessions,
     mcp,
+    pins,
     skills,
     catalogs: new CatalogRegistry({
       config,

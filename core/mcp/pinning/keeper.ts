@@ -11,9 +11,13 @@ import type { McpServerConfig } from "../../../wire/config/schema.ts";
 import type { ConnectionState } from "../../../wire/tool_servers.ts";
 import type { PinDrift, PinnedServer, PinSource } from "../../../wire/pinning.ts";
 import type { DriftEventData } from "../../../wire/events.ts";
-import { canonicalJson, pinServer } from "./canonical.ts";
-import { diffPins, versionChange } from "./diff.ts";
 import { FirstSeenPins, PinFileError, readLock, writeLock } from "./pin_files.ts";
+import type { LockReport, LockRequest, PinCandidate } from "./lock_check.ts";
+
+// Hashing (node:crypto) and diffing (`diff`, `fast-json-patch`) load with the first review, not
+// when the service opens.
+const canonical = () => import("./canonical.ts");
+const differ = () => import("./diff.ts");
 
 /** What the keeper needs: files, where the lock is, the data dir's pins folder, events. */
 export interface PinKeeperOptions {
@@ -75,7 +79,7 @@ export class PinKeeper {
     return this.#queue.run(async () => {
       const mode = record.pinning ?? "warn";
       const drift = mode === "off" ? undefined : await this.#drift(record.id, mode, state);
-      const key = drift ? canonicalJson({ changes: drift.changes, mode }) : "";
+      const key = drift ? (await canonical()).canonicalJson({ changes: drift.changes, mode }) : "";
       const news = (this.#announced.get(record.id) ?? "") !== key;
       this.#announced.set(record.id, key);
       return { ...(drift && { drift }), news };
@@ -87,12 +91,13 @@ export class PinKeeper {
     mode: PinDrift["pinning"],
     state: ConnectionState,
   ): Promise<PinDrift | undefined> {
-    const now = pinServer(state);
+    const now = (await canonical()).pinServer(state);
     const { pins, source } = await this.#baseline(serverId);
     if (!pins) {
       await this.#firstSeen.write(serverId, now);
       return undefined;
     }
+    const { diffPins, versionChange } = await differ();
     const changes = diffPins(pins, now);
     if (changes.length === 0) return undefined;
     const version = versionChange(pins, now);
@@ -132,7 +137,7 @@ export class PinKeeper {
    */
   accept(serverId: string, state: ConnectionState): Promise<PinSource> {
     return this.#queue.run(async () => {
-      const now = pinServer(state);
+      const now = (await canonical()).pinServer(state);
       const path = this.#options.lockPath();
       const lock = await readLock(this.#options.fs, path).catch(() => undefined);
       let source: PinSource = "first-seen";
@@ -146,5 +151,15 @@ export class PinKeeper {
       this.#announced.set(serverId, "");
       return source;
     });
+  }
+
+  /** `lass check`'s comparison with a lock file (and its writing, when asked): {@link checkLock}. */
+  checkLock(
+    request: LockRequest,
+    candidates: readonly PinCandidate[],
+  ): Promise<LockReport | undefined> {
+    return this.#queue.run(async () =>
+      (await import("./lock_check.ts")).checkLock(this.#options.fs, request, candidates)
+    );
   }
 }
