@@ -187,6 +187,31 @@ Deno.test("a tool changed mid-session with list_changed is a drift, and block le
   }
 });
 
+Deno.test("a change of pinning in the config applies to the open connection: block, then off", async () => {
+  const t = await start();
+  try {
+    await connect(t);
+    await post(t, "/api/mcp/drift/call", { tool: "rug_pull", args: {} });
+    await eventSeen(t, (e) => e.type === "mcp.drift" && e.data.pinning === "warn", "warn drift");
+    const config = await (await t.call("/api/config")).json();
+    config.mcpServers[0].pinning = "block";
+    assert.equal((await t.call("/api/config", { method: "PUT", json: config })).status, 200);
+    await eventSeen(t, (e) => e.type === "mcp.drift" && e.data.pinning === "block", "block drift");
+    assert.equal(t.service.mcp.state("drift").drift?.pinning, "block");
+    config.mcpServers[0].pinning = "off";
+    assert.equal((await t.call("/api/config", { method: "PUT", json: config })).status, 200);
+    await eventSeen(
+      t,
+      (e) => e.type === "mcp.drift" && (e.data as Json).changes.length === 0,
+      "the drift's end",
+    );
+    assert.equal(t.service.mcp.state("drift").drift, undefined);
+    assert.equal(t.service.mcp.state("drift").status, "connected");
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("with a lock file the service compares against it, and accepting rewrites its entry", async () => {
   const t = await start();
   try {

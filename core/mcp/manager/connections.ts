@@ -308,12 +308,7 @@ export class ToolServerConnections {
 
   /** Reviews a configured server's lists against its pins: the state with its `drift`. */
   review(entry: Entry, state: ConnectionState): Promise<PinnedState> {
-    return reviewPins(
-      this.#options.pins,
-      entry,
-      state,
-      (message) => this.log(entry, "warning", message),
-    );
+    return reviewPins(this.#options.pins, entry, state, (m) => this.log(entry, "warning", m));
   }
 
   /** A connection that ended on its own: the state says why, and healing starts. */
