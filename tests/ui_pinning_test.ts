@@ -61,6 +61,11 @@ Deno.test({
         await line.waitFor({ state: "detached" });
         assert.equal(ui.t.service.mcp.state("drift").drift, undefined);
       });
+
+      await test.step("the server's editor has its pinning", async () => {
+        await page.goto(withToken(ui.base, "/settings/servers/drift"));
+        assert.equal(await page.getByLabel("Pinning").inputValue(), "block");
+      });
       assert.deepEqual(ui.problems, []);
     } finally {
       await ui.close();
