@@ -47,6 +47,11 @@ Deno.test({
         await screenshot(page, "pinning-inspector");
       });
 
+      await test.step("the inspector's list marks the server", async () => {
+        await page.goto(withToken(ui.base, "/inspector"));
+        await page.locator(".server-row").getByText("1 change since pinned").waitFor();
+      });
+
       await test.step("the settings list it, and Accept there clears it", async () => {
         await page.goto(withToken(ui.base, "/settings/servers"));
         const line = page.locator(".drift-banner.compact");
