@@ -4,8 +4,7 @@
  * announced as an `mcp.drift` event once per distinct set of changes, and accepting it makes what
  * the server offers now the pins (in the lock when it came from there).
  */
-import { SerialQueue } from "../../files.ts";
-import type { FileSystem } from "../../files.ts";
+import { type FileSystem, SerialQueue } from "../../files.ts";
 import type { EventBus } from "../../events.ts";
 import type { McpServerConfig } from "../../../wire/config/schema.ts";
 import type { ConnectionState } from "../../../wire/tool_servers.ts";
