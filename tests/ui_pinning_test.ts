@@ -57,6 +57,7 @@ Deno.test({
         const line = page.locator(".drift-banner.compact");
         await line.waitFor();
         assert.match(await line.innerText(), /echo changed/);
+        await screenshot(page, "pinning-settings");
         await line.getByRole("button", { name: "Accept the changes of Drifting" }).click();
         await eventSeen(
           ui.t,
