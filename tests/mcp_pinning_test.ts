@@ -121,8 +121,15 @@ Deno.test("a tool changed on restart is a drift from the first definitions seen:
       ),
       JSON.stringify(change.schema),
     );
-    assert.deepEqual(state.drift.changes, event.data.changes);
+    assert.deepEqual(state.drift.changes, (event.data as Json).changes);
     assert.equal(state.drift.pinning, "warn");
+    // The same drift found again keeps when it was first found, and is not announced again.
+    const again = (await post(t, "/api/mcp/drift/refresh")).body;
+    assert.equal(again.drift.since, state.drift.since);
+    const announced = t.service.events.history().filter((e) =>
+      e.type === "mcp.drift" && (e.data as Json).changes.length > 0
+    );
+    assert.equal(announced.length, 1);
 
     // `warn` keeps the tool in chat.
     const turn = await chat(t, { messages: [user("Use echo to say hi")] });

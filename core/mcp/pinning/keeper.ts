@@ -43,8 +43,8 @@ export class PinKeeper {
   readonly #firstSeen: FirstSeenPins;
   /** One review or accept at a time: first sights and accepts never race each other. */
   readonly #queue = new SerialQueue();
-  /** The changes last announced per server, as canonical JSON ("" for none). */
-  readonly #announced = new Map<string, string>();
+  /** The changes last announced per server, as canonical JSON, and since when they hold. */
+  readonly #announced = new Map<string, { key: string; since: string }>();
 
   constructor(options: PinKeeperOptions) {
     this.#options = options;
@@ -79,8 +79,11 @@ export class PinKeeper {
       const mode = record.pinning ?? "warn";
       const drift = mode === "off" ? undefined : await this.#drift(record.id, mode, state);
       const key = drift ? (await canonical()).canonicalJson({ changes: drift.changes, mode }) : "";
-      const news = (this.#announced.get(record.id) ?? "") !== key;
-      this.#announced.set(record.id, key);
+      const last = this.#announced.get(record.id) ?? { key: "", since: "" };
+      const news = last.key !== key;
+      // The same drift found again (a reconnect, a list read again) keeps its `since`.
+      if (drift && !news) drift.since = last.since;
+      this.#announced.set(record.id, { key, since: drift?.since ?? "" });
       return { ...(drift && { drift }), news };
     });
   }
@@ -147,7 +150,7 @@ export class PinKeeper {
         });
         source = "lock";
       } else await this.#firstSeen.write(serverId, now);
-      this.#announced.set(serverId, "");
+      this.#announced.delete(serverId);
       return source;
     });
   }
