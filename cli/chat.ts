@@ -77,7 +77,11 @@ class TextOutput {
     switch (chunk.type) {
       case "start":
         for (const gap of chunk.unavailable ?? []) {
-          console.error(`lass: tool server ${gap.serverId} left out (${gap.status}): ${gap.error}`);
+          console.error(
+            gap.tool
+              ? `lass: tool ${gap.serverId}.${gap.tool} left out: ${gap.error}`
+              : `lass: tool server ${gap.serverId} left out (${gap.status}): ${gap.error}`,
+          );
         }
         break;
       case "text":

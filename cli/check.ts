@@ -1,7 +1,10 @@
 /** `lass check`: checks a workspace's tool servers and models for what breaks model providers. */
 import type { CheckReport } from "../core/checks.ts";
 import type { JUnitCase } from "../core/junit.ts";
+import { resolve } from "node:path";
 import { LassError } from "../core/errors.ts";
+import type { LockRequest } from "../core/mcp/pinning/lock_check.ts";
+import { defaultLockPath, PinFileError } from "../core/mcp/pinning/pin_files.ts";
 import { plural } from "../wire/words.ts";
 import { CliError } from "./errors.ts";
 import { writeReportFile } from "./output.ts";
@@ -14,9 +17,11 @@ import {
 } from "./options.ts";
 import { Spinner } from "./spinner.ts";
 import { table } from "./table.ts";
+import { formatPins } from "./pins_text.ts";
 
 /** The help of `lass check`. */
-export const CHECK_HELP = `Usage: lass check [--workspace <id> | --all] [--junit <file>] [--json]
+export const CHECK_HELP = `Usage: lass check [--workspace <id> | --all] [--lock [file]] [--update]
+                  [--junit <file>] [--json]
 
 Connects every tool server of the workspace, lists its tools, prompts and resources, and checks
 what model providers refuse: tool names (1-64 letters, digits, _ and -; <server>__<tool> within
@@ -24,12 +29,21 @@ what model providers refuse: tool names (1-64 letters, digits, _ and -; <server>
 arrays without items, duplicate names; empty descriptions are warnings. Tests the model profile
 of the workspace with a tiny generation (as POST /api/llm/test does).
 
+Pinning: when lass.lock.json exists beside the config (or the file of --lock), what each
+server offers is compared with it: every tool, prompt and resource template added, removed or
+changed since pinned is an error, shown with a word diff of its description and a JSON diff of
+the rest. --lock writes the file when it does not exist; --update rewrites it with what the
+servers offer now. Servers with "pinning": "off" are left out.
+
 Prints a table (server, status, era, tools, problems) and then each problem. Exit code 0 when
 nothing is an error (warnings do not fail), 1 when something is, 2 for a usage error.
 
 Options:
   --workspace <id>    The workspace to check (default the active one)
   --all               Every workspace: all their tool servers and models
+  --lock [file]       Pin the servers' definitions in this lock file, written when missing
+                      (default lass.lock.json beside the config)
+  --update            Rewrite the lock file with what the servers offer now
   --junit <file>      Also write a JUnit XML report (a test case per server and model)
   --json              Print the report as JSON instead of the table
 ${COMMON_HELP}
@@ -88,6 +102,8 @@ function formatReport(report: CheckReport): string {
     ),
   ];
   if (lines.length > 0) parts.push(lines.join("\n"));
+  const pins = formatPins(report);
+  if (pins) parts.push(pins);
   const checked = `${plural(report.servers.length, "server")} and ${
     plural(report.models.length, "model")
   } of ${report.workspaces.join(", ")}`;
@@ -140,11 +156,29 @@ async function writeJUnit(path: string, report: CheckReport): Promise<void> {
   await writeReportFile(path, xml, "JUnit report");
 }
 
+/** The arguments with a bare `--lock` (no file after it) as `--lock=`: its value is optional. */
+function lockWithoutFile(args: string[]): string[] {
+  return args.map((arg, i) =>
+    arg === "--lock" && (i + 1 >= args.length || args[i + 1].startsWith("-")) ? "--lock=" : arg
+  );
+}
+
+/** What to do with the lock file: `--lock [file]`, `--update`, or compare the default one. */
+function lockRequest(
+  values: { lock?: string; update?: boolean },
+  configPath: string,
+): LockRequest {
+  const path = values.lock ? resolve(values.lock) : defaultLockPath(configPath);
+  return { path, create: values.lock !== undefined, update: values.update === true };
+}
+
 /** Runs `lass check`; the exit code. */
 export async function run(args: string[]): Promise<number> {
-  const { values } = parseFlags(args, {
+  const { values } = parseFlags(lockWithoutFile(args), {
     workspace: { type: "string" },
     all: { type: "boolean" },
+    lock: { type: "string" },
+    update: { type: "boolean" },
     junit: { type: "string" },
     json: { type: "boolean" },
   }, "check");
@@ -163,11 +197,13 @@ export async function run(args: string[]): Promise<number> {
       report = await runCheck(
         lass.service,
         values.all ? { all: true } : { workspaceId: values.workspace },
+        { lock: lockRequest(values, lass.service.config.path) },
       );
     } catch (error) {
       if (error instanceof LassError && error.code === "not-found") {
         throw new CliError(error.message);
       }
+      if (error instanceof PinFileError) throw new CliError(error.message, 1);
       throw error;
     } finally {
       spinner.stop();

@@ -1,14 +1,23 @@
 /**
  * `lass check`: connects the tool servers of a workspace (or of every workspace), checks what
  * they list against what model providers accept (`mcp/tool_checks.ts`), and tests the model
- * profiles the workspaces use, as `POST /api/llm/test` does.
+ * profiles the workspaces use, as `POST /api/llm/test` does. With a lock file (or when one is to
+ * be written) it compares what the servers offer with their pins (`mcp/pinning/lock_check.ts`).
  */
+import { basename } from "node:path";
 import type { LlmProfile, ServiceConfig } from "../wire/config/schema.ts";
 import { LassError } from "./errors.ts";
 import type { Service } from "./service.ts";
 import type { ToolServerState } from "../wire/tool_servers.ts";
 import { connectWithin } from "./mcp/manager/connect_within.ts";
 import { type CheckProblem, checkServer } from "./mcp/tool_checks.ts";
+import {
+  type LockReport,
+  type LockRequest,
+  pinProblems,
+  type ServerPins,
+} from "./mcp/pinning/lock_check.ts";
+import { defaultLockPath } from "./mcp/pinning/pin_files.ts";
 
 /** One tool server's result. */
 export interface ServerCheck {
@@ -22,6 +31,8 @@ export interface ServerCheck {
   resources: number;
   durationMs: number;
   problems: CheckProblem[];
+  /** Its pins, when a lock file is compared or written (not for `pinning: "off"`). */
+  pins?: ServerPins;
 }
 
 /** One model profile's result (its `llm/test`). */
@@ -40,6 +51,8 @@ export interface CheckReport {
   workspaces: string[];
   servers: ServerCheck[];
   models: ModelCheck[];
+  /** The lock file compared or written; absent when there is none and none was asked for. */
+  lock?: { path: string; written: boolean };
   errors: number;
   warnings: number;
   ok: boolean;
@@ -114,8 +127,39 @@ async function checkOneModel(service: Service, profile: LlmProfile): Promise<Mod
   };
 }
 
+/** Options of {@link runCheck}. */
+export interface CheckOptions {
+  /** The lock file and what to do with it; default: compare with `lass.lock.json` if it exists. */
+  lock?: LockRequest;
+}
+
+/** Adds each connected server's pins (and their problems) from the lock file's report. */
+async function withPins(
+  service: Service,
+  servers: ServerCheck[],
+  request: LockRequest,
+): Promise<LockReport | undefined> {
+  const records = service.config.config.mcpServers;
+  const candidates = servers.map((server) => ({
+    state: service.mcp.state(server.id),
+    pinning: records.find((record) => record.id === server.id)?.pinning,
+  }));
+  const report = await service.pins.checkLock(request, candidates);
+  for (const server of servers) {
+    const pins = report?.servers[server.id];
+    if (!pins) continue;
+    server.pins = pins;
+    server.problems.push(...pinProblems(pins, basename(request.path)));
+  }
+  return report;
+}
+
 /** Runs the check; every server and model is tried, whatever the others do. */
-export async function runCheck(service: Service, scope: CheckScope): Promise<CheckReport> {
+export async function runCheck(
+  service: Service,
+  scope: CheckScope,
+  options: CheckOptions = {},
+): Promise<CheckReport> {
   const config = service.config.config;
   const workspaces = workspacesOf(config, scope);
   const serverIds = [...new Set(workspaces.flatMap((workspace) => workspace.mcpServerIds))];
@@ -128,12 +172,18 @@ export async function runCheck(service: Service, scope: CheckScope): Promise<Che
     Promise.all(serverIds.map((id) => checkOneServer(service, id))),
     Promise.all([...profiles.values()].map((profile) => checkOneModel(service, profile))),
   ]);
+  const lock = await withPins(
+    service,
+    servers,
+    options.lock ?? { path: defaultLockPath(service.config.path), create: false, update: false },
+  );
   const problems = [...servers, ...models].flatMap((item) => item.problems);
   const errors = problems.filter((problem) => problem.severity === "error").length;
   return {
     workspaces: workspaces.map((workspace) => workspace.id),
     servers,
     models,
+    ...(lock && { lock: { path: lock.path, written: lock.written } }),
     errors,
     warnings: problems.length - errors,
     ok: errors === 0,

@@ -17,6 +17,8 @@ import { ToolServerManager } from "./mcp/manager/manager.ts";
 import type { ToolServerProxy } from "./mcp/proxy/create.ts";
 import { TaskFiles } from "./mcp/tasks/files.ts";
 import { OAuthSignIn } from "./mcp/oauth/sign_in.ts";
+import { PinKeeper } from "./mcp/pinning/keeper.ts";
+import { defaultLockPath } from "./mcp/pinning/pin_files.ts";
 import { createSampler } from "./mcp/requests/sampling.ts";
 import { SessionStore } from "./sessions.ts";
 import { homeDir } from "./skills/paths.ts";
@@ -51,6 +53,8 @@ export interface Service {
   readonly sessions: SessionStore;
   /** One connection per configured tool server. */
   readonly mcp: ToolServerManager;
+  /** The tool servers' pins: the lock file beside the config, the first definitions seen. */
+  readonly pins: PinKeeper;
   /** The configured Agent Skills, loaded and kept in step with the config. */
   readonly skills: SkillRegistry;
   /** The standard and configured UI component catalogs, loaded on first use. */
@@ -103,6 +107,14 @@ export async function openService(options: ServiceOptions): Promise<Service> {
   const turns = new TurnsInFlight();
   const interactions = new InteractionRegistry(events);
   const skills = await SkillRegistry.open({ config, events, fs, home: homeDir(options.env) });
+  const pins = new PinKeeper({
+    fs,
+    lockPath: () => defaultLockPath(config.path),
+    dir: join(options.dataDir, "pins"),
+    events,
+    warn: (serverId, message) =>
+      events.emit("mcp.log", { serverId, level: "warning", logger: "lass", message }),
+  });
   const mcp = new ToolServerManager({
     config,
     events,
@@ -118,6 +130,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
       isConfigured: (id) => config.config.mcpServers.some((server) => server.id === id),
     }),
     ...(options.keepTasks && { taskFiles: new TaskFiles(fs, join(options.dataDir, "tasks")) }),
+    pins,
     ...options.mcp,
   });
   await mcp.restoreTasks();
@@ -128,6 +141,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     interactions,
     sessions,
     mcp,
+    pins,
     skills,
     catalogs: new CatalogRegistry({
       config,

@@ -146,7 +146,7 @@ export function noteSubscription(id: string, uri: string, subscribed: boolean): 
  * Reads the states and keeps them current until the returned function is called: an `mcp.state`,
  * `mcp.log-level` or `mcp.subscription` event applies at once, and the full states (tool lists)
  * are read again shortly after an `mcp.state`, after a list change (`mcp.notification`), after a
- * config change and after a sign-in.
+ * drift from the pins or its accept (`mcp.drift`), after a config change and after a sign-in.
  */
 export function followServers(): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -162,7 +162,7 @@ export function followServers(): () => void {
     if (event.type === "mcp.subscription") {
       noteSubscription(String(data.serverId), String(data.uri), data.subscribed === true);
     }
-    if (/^mcp\.(state|notification)$|^config\.changed$/.test(event.type)) reload();
+    if (/^mcp\.(state|notification|drift)$|^config\.changed$/.test(event.type)) reload();
   });
   // The sign-in page tells the window that opened it when it is done.
   const onMessage = (event: MessageEvent) => {
@@ -188,6 +188,9 @@ export const mcpApi = {
   /** Forgets the server's OAuth tokens (remote servers only); answers the new state. */
   signOut: async (id: string) =>
     keep(await api().json<ToolServerState>("POST", path(id, "signout"), {})),
+  /** Makes what the server offers now its pins (its drift is accepted); answers the new state. */
+  acceptPins: async (id: string) =>
+    keep(await api().json<ToolServerState>("POST", path(id, "pins/accept"), {})),
   /** Reads the server's tools, prompts and resources again; answers the new state. */
   refresh: async (id: string) =>
     keep(await api().json<ToolServerState>("POST", path(id, "refresh"), {})),

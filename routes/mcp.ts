@@ -259,6 +259,12 @@ export const mcpRoutes: Routes = {
       return json(await service.mcp.refresh(params.id));
     },
   },
+  "/api/mcp/:id/pins/accept": {
+    POST: async (req, { service, params }) => {
+      await readBody(req, NoBody, { optional: true });
+      return json(await service.mcp.acceptPins(params.id));
+    },
+  },
   "/api/mcp/:id/prompt": {
     POST: async (req, { service, params }) => {
       const { name, args } = await readBody(req, PromptBody);

@@ -16,6 +16,7 @@ const OPTIONAL_BODY = new Set([
   "/api/mcp/:id/signout",
   "/api/mcp/:id/ping",
   "/api/mcp/:id/refresh",
+  "/api/mcp/:id/pins/accept",
   "/api/mcp/:id/tasks/:taskId/cancel",
   "/api/chat/runs/:runId/tool-calls/:callId/cancel",
   "/api/mcp/:id/calls/:callId/cancel",

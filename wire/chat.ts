@@ -47,8 +47,11 @@ export type ChatChunk =
     model: string;
     profileId: string;
     tools: number;
-    /** Enabled tool servers left out of this turn, and why (absent when every server is ready). */
-    unavailable?: { serverId: string; status: string; error: string }[];
+    /**
+     * Enabled tool servers left out of this turn, and why (absent when every server is ready);
+     * an entry with `tool` is one tool held back (`status: "changed"`, "changed since pinned").
+     */
+    unavailable?: { serverId: string; tool?: string; status: string; error: string }[];
   }
   | { type: "text"; text: string }
   | { type: "reasoning"; text: string }

@@ -1,4 +1,5 @@
-/** The lines of `GET /api/events` (NDJSON). */
+/** The lines of `GET /api/events` (NDJSON), and the `data` of events whose shape the UI reads. */
+import type { PinChange, PinDrift, PinningMode, PinSource } from "./pinning.ts";
 
 /** One recorded event. */
 export interface LassEvent {
@@ -6,6 +7,20 @@ export interface LassEvent {
   time: string;
   type: string;
   data: Record<string, unknown>;
+}
+
+/**
+ * The `data` of an `mcp.drift` event: a tool server's definitions differ from their pins
+ * (`changes`, with `pinning` and `source`), match them again (`changes: []`), or were accepted
+ * as the new pins (`accepted: true`, `source` says where they went).
+ */
+export interface DriftEventData {
+  serverId: string;
+  pinning?: Exclude<PinningMode, "off">;
+  source?: PinSource;
+  version?: PinDrift["version"];
+  changes: PinChange[];
+  accepted?: true;
 }
 
 /** The keep-alive line of an event stream. */

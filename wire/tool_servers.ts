@@ -8,6 +8,7 @@ import type {
   ResourceTemplateType as ResourceTemplate,
 } from "@modelcontextprotocol/client";
 import type { McpServerConfig, McpServerInput } from "./config/schema.ts";
+import type { PinDrift } from "./pinning.ts";
 
 /** The three tool-server transports; `http` is Streamable HTTP. */
 export type ToolServerTransport = McpServerConfig["transport"];
@@ -56,6 +57,11 @@ export interface ConnectionState {
   resources: Resource[];
   resourceTemplates: ResourceTemplate[];
   connectedAt?: string;
+  /**
+   * What the server offers that differs from its pins (`pinning` is not `off`): absent while
+   * everything matches. `POST /api/mcp/:id/pins/accept` makes it the pins.
+   */
+  drift?: PinDrift;
 }
 
 /** The state of one tool server, as `GET /api/mcp` reports it (`mcp.state` events carry a part). */

@@ -8,6 +8,7 @@ import type { ApprovalGate } from "./approvals.ts";
 import type { ChatChunk, ToolCallEnding, ToolUi } from "../../wire/chat.ts";
 import { modelOutputOf, uiOf } from "./tool_output.ts";
 import type { ToolOrigin } from "./types.ts";
+import { CHANGED_SINCE_PINNED, heldTools } from "../mcp/pinning/held.ts";
 
 /** What one tool call of a run produced: what the model sees, and what the chunk shows besides. */
 export interface ToolRun {
@@ -41,8 +42,8 @@ export function isToolUpdate(output: unknown): output is ToolUpdate {
 export interface RunTools {
   tools: ToolSet;
   origins: Map<string, ToolOrigin>;
-  /** Enabled servers that could not be used, with the reason. */
-  unavailable: { serverId: string; status: string; error: string }[];
+  /** Enabled servers (or, with `tool`, tools held back by pinning) that could not be used. */
+  unavailable: { serverId: string; tool?: string; status: string; error: string }[];
 }
 
 /** The run a tool set belongs to. */
@@ -133,7 +134,8 @@ function modelView(info: ToolInfo): ModelView {
  * The model-visible tools of the workspace's enabled servers, named `<serverId>__<tool>`.
  * Servers still connecting are awaited, all together at most the workspace's `toolServerWaitMs`
  * (3 s); servers in `error` or waiting for sign-in are not awaited. A server that cannot be used
- * is left out and reported in `unavailable`.
+ * is left out and reported in `unavailable`, and so is each tool that its `pinning: "block"` holds
+ * back (added or changed since pinned, until accepted).
  */
 export async function toolServerTools(run: RunContext): Promise<RunTools> {
   const tools: ToolSet = {};
@@ -159,8 +161,18 @@ export async function toolServerTools(run: RunContext): Promise<RunTools> {
     }
     // The record whose approval settings the turn's calls follow, read once per turn.
     const server = run.service.config.config.mcpServers.find((record) => record.id === state.id);
+    const held = heldTools(state.drift);
     for (const info of state.tools) {
       if (!info.modelVisible) continue;
+      if (held.has(info.name)) {
+        unavailable.push({
+          serverId: state.id,
+          tool: info.name,
+          status: "changed",
+          error: CHANGED_SINCE_PINNED,
+        });
+        continue;
+      }
       origins.set(info.modelName, { source: state.id, tool: info.name });
       tools[info.modelName] = dynamicTool({
         ...modelView(info),

@@ -34,7 +34,7 @@ export interface ReadyTurn {
   profileId: string;
   tools: number;
   /** Enabled tool servers left out of the turn, and why. */
-  unavailable?: { serverId: string; status: string; error: string }[];
+  unavailable?: { serverId: string; tool?: string; status: string; error: string }[];
   /** Extra fields of the `chat.start` event. */
   startEvent: Record<string, unknown>;
   /** Fields of the session record (`llmId` or `agentId`). */

@@ -23,6 +23,13 @@ const ms = (value: unknown) => typeof value === "number" ? formatDuration(value)
 const toolOf = (data: Record<string, unknown>) =>
   data.serverId ? `${data.serverId} › ${data.tool}` : String(data.tool ?? "");
 
+/** An `mcp.drift` event's changes in a few words: `tool echo changed, tool extra added`. */
+function driftSummary(changes: unknown): string {
+  if (!Array.isArray(changes) || changes.length === 0) return "matches its pins again";
+  const named = changes.map((c) => `${c.kind} ${c.name} ${c.change}`);
+  return `changed since pinned: ${short(named.join(", "), 100)}`;
+}
+
 /** The summary of an event. */
 export function summarize(event: LassEvent): string {
   const d = event.data;
@@ -56,7 +63,14 @@ export function summarize(event: LassEvent): string {
     case "chat.error":
       return short(d.message);
     case "chat.tools-unavailable":
-      return words(d.serverId, short(d.error ?? d.message ?? d, 100));
+      return words(
+        d.tool ? `${d.serverId}.${d.tool}` : d.serverId,
+        short(d.error ?? d.message ?? d, 100),
+      );
+    case "mcp.drift":
+      return d.accepted
+        ? words(d.serverId, "pins accepted")
+        : words(d.serverId, driftSummary(d.changes));
     case "mcp.state":
       return words(`${d.id}:`, d.status, d.error ? `– ${short(d.error, 100)}` : undefined);
     case "mcp.log":

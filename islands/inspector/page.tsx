@@ -48,6 +48,13 @@ function ServerList({ list }: { list: ToolServerState[] }) {
                       </span>
                     )
                     : null}
+                  {state.drift
+                    ? (
+                      <span class="badge badge-waiting" title="Open it to review and accept">
+                        {plural(state.drift.changes.length, "change")} since pinned
+                      </span>
+                    )
+                    : null}
                   {state.error ? <span class="error">{state.error}</span> : null}
                 </li>
               );

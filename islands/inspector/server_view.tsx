@@ -19,6 +19,7 @@ import { TasksPanel } from "./tasks.tsx";
 import { ToolsTab } from "./tools.tsx";
 import type { ServerStatus, ToolServerState } from "../../wire/tool_servers.ts";
 import { tabId, type TabItem, TabList } from "./tab_list.tsx";
+import { DriftBanner } from "../drift_banner.tsx";
 
 const STATUS_CLASS: Record<ServerStatus, string> = {
   connected: "badge-ok",
@@ -199,6 +200,7 @@ export function ServerView({ state, all }: ServerViewProps) {
           </p>
         )
         : null}
+      <DriftBanner state={state} />
       <About state={state} />
       {state.status === "connected" ? <ServerControls key={state.id} state={state} /> : null}
       <RootsEditor key={state.id} serverId={state.id} />

@@ -195,6 +195,18 @@ export function ServerEditor({ draft, original }: EditorProps) {
           shown={(value) => value === "ask" ? "" : value}
           hint="When the server asks Lass's model for a completion."
         />
+        <SelectField
+          draft={draft}
+          name="pinning"
+          label="Pinning"
+          options={[
+            ["", "Warn: show what changed since pinned (default)"],
+            ["block", "Block: also leave changed tools out of chat until accepted"],
+            ["off", "Off: compare nothing"],
+          ]}
+          shown={(value) => value === "warn" ? "" : value}
+          hint="Tools, prompts and resource templates are compared with lass.lock.json beside the config, else with the first ones seen."
+        />
         <RootsField draft={draft} />
         <CheckField
           draft={draft}

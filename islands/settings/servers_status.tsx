@@ -5,6 +5,7 @@ import { onLink } from "../sidebar.tsx";
 import { describeError } from "../state.ts";
 import { mcpApi, stateOf } from "../tool_servers.ts";
 import type { RecordDraft } from "./form.tsx";
+import { DriftBanner } from "../drift_banner.tsx";
 
 const LABELS: Record<ServerStatus, string> = {
   disconnected: "disconnected",
@@ -52,6 +53,7 @@ export function ServerSummary({ record }: { record: RecordDraft }) {
           : null}
       </span>
       {state?.error ? <span class="server-error error">{state.error}</span> : null}
+      {state && status === "connected" ? <DriftBanner state={state} compact /> : null}
     </>
   );
 }

@@ -135,6 +135,12 @@ export const McpServerSchema = z.strictObject({
     description: "Roots offered to the server when it asks (`roots/list`): file URIs, each " +
       "with an optional name. A change is announced to the connected server, without a reconnect",
   }),
+  pinning: z.enum(["off", "warn", "block"]).optional().meta({
+    description: "Pinning (default `warn`): the server's tools, prompts and resource templates " +
+      "are compared with their pins (lass.lock.json beside the config, else the first ones " +
+      "seen); `warn` shows a change (`mcp.drift`), `block` also keeps changed tools out of " +
+      "chat until accepted, `off` compares nothing",
+  }),
   approval: z.strictObject({
     default: ApprovalMode.optional(),
     tools: z.record(z.string(), ApprovalMode).optional(),

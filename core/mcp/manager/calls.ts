@@ -5,7 +5,8 @@ import type { CallToolResult, McpSession } from "../session/types.ts";
 import type { CallContext, Entry } from "./entry.ts";
 import { runAsTask } from "../tasks/follow.ts";
 import type { TaskRecord } from "../../../wire/tool_tasks.ts";
-import type { ToolInfo } from "../../../wire/tool_servers.ts";
+import type { ConnectionState, ToolInfo } from "../../../wire/tool_servers.ts";
+import type { PinnedState } from "./pins.ts";
 import type { TaskRecords } from "../tasks/records.ts";
 
 let loadedClient: Promise<typeof import("../session/errors.ts")> | undefined;
@@ -47,6 +48,8 @@ export interface CallHost {
   resumeTasks(entry: Entry): void;
   log(entry: Entry, level: string, message: string): void;
   scrub(entry: Entry, text: string): string;
+  /** Reviews new lists of a server against its pins (`reviewPins`). */
+  review(entry: Entry, state: ConnectionState): Promise<PinnedState>;
 }
 
 /**

@@ -34,6 +34,7 @@ import { type ConnectionState, type ToolServerState } from "../../../wire/tool_s
 import { emptyState } from "./state.ts";
 import type { SpecContext } from "./transport_spec.ts";
 import { ToolServerTraces } from "../session/trace.ts";
+import { type PinnedState, repinChanged, reviewPins } from "./pins.ts";
 
 /** What the connections tell their owner besides events. */
 export interface ConnectionHooks {
@@ -241,7 +242,11 @@ export class ToolServerConnections {
     const current = () => entry.generation === generation && !this.#closed;
     const opened = await establish(entry, this.#context(entry, generation), current);
     if (!opened || !current()) return;
-    this.#setState(entry, opened.state);
+    // The pins are reviewed before the state says `connected`: no chat sees a blocked tool.
+    const pinned = await this.review(entry, opened.state);
+    if (!current()) return;
+    this.#setState(entry, pinned.state);
+    pinned.announce();
     if (opened.state.status === "connected") {
       this.#healing.reset(entry.record.id);
       const session = opened.session!;
@@ -297,7 +302,13 @@ export class ToolServerConnections {
       configured: (id, entry) => this.#entries.get(id) === entry,
       lost: (entry, session, reason) => this.lost(entry, session, reason),
       track: (stop) => this.#processes.track(stop),
+      review: (entry, state) => this.review(entry, state),
     });
+  }
+
+  /** Reviews a configured server's lists against its pins: the state with its `drift`. */
+  review(entry: Entry, state: ConnectionState): Promise<PinnedState> {
+    return reviewPins(this.#options.pins, entry, state, (m) => this.log(entry, "warning", m));
   }
 
   /** A connection that ended on its own: the state says why, and healing starts. */
@@ -398,6 +409,7 @@ export class ToolServerConnections {
     for (const id of plan.close) this.disconnect(id).catch(() => {});
     const report = { events: this.#options.events, log: this.log.bind(this) };
     for (const id of plan.rootsChanged) announceRoots(this.entry(id), report);
+    repinChanged(plan.next, previous, (entry, state) => this.review(entry, state));
   }
 }
 

@@ -138,7 +138,12 @@ export async function refreshLists(host: CallHost, entry: Entry): Promise<ToolSe
     );
   });
   // The state may have moved on meanwhile (a reconnect lists for itself).
-  if (entry.session === used) entry.state = Object.assign({}, entry.state, ...lists);
+  if (entry.session !== used) return stateOf(entry);
+  const pinned = await host.review(entry, Object.assign({}, entry.state, ...lists));
+  if (entry.session === used) {
+    entry.state = pinned.state;
+    pinned.announce();
+  }
   return stateOf(entry);
 }
 

@@ -25,6 +25,7 @@ import { type TaskRecord } from "../../../wire/tool_tasks.ts";
 import { TaskRecords } from "../tasks/records.ts";
 import { type TaskStatus } from "../../../wire/tool_tasks.ts";
 import { whyNotTask } from "../tasks/support.ts";
+import { withoutDrift } from "./pins.ts";
 
 /** What `GET /oauth/callback` did: signed in (and the server's state after its reconnect), or not. */
 export type SignInResult =
@@ -289,6 +290,25 @@ export class ToolServerManager {
     return await controls.refreshLists(this.#host(), this.#connections.entry(id));
   }
 
+  /**
+   * Makes what a server offers now its pins (its lock entry if the lock has one, else the pins in
+   * the data dir) and clears its drift; connects a server that is not connected. 409 when the
+   * server's `pinning` is `off`.
+   */
+  async acceptPins(id: string): Promise<ToolServerState> {
+    const entry = this.#connections.entry(id);
+    const keeper = this.#options.pins;
+    if (!keeper || entry.record.pinning === "off") {
+      throw new LassError("conflict", `the tool server ${id} has pinning off: nothing to accept`);
+    }
+    await this.#connections.connected(entry);
+    const session = entry.session;
+    const source = await keeper.accept(id, entry.state);
+    if (entry.session === session) entry.state = withoutDrift(entry.state);
+    keeper.announce(id, undefined, { source });
+    return this.state(id);
+  }
+
   /** Sets where Lass really listens; OAuth callback URLs are built from it. */
   setOAuthOrigin(origin: () => string | undefined): void {
     this.#options.oauth?.setOrigin(origin);
@@ -386,6 +406,7 @@ export class ToolServerManager {
       resumeTasks: (entry) => this.#resumeTasks(entry),
       log: (entry, level, message) => connections.log(entry, level, message),
       scrub: (entry, text) => connections.scrub(entry, text),
+      review: (entry, state) => connections.review(entry, state),
     };
   }
 }

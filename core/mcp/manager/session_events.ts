@@ -10,6 +10,8 @@ import { readList } from "./establish.ts";
 import type { ServerLogs } from "./server_logs.ts";
 import type { ServerRequests } from "../requests/server_requests.ts";
 import type { ToolServerTraces } from "../session/trace.ts";
+import type { ConnectionState } from "../../../wire/tool_servers.ts";
+import type { PinnedState } from "./pins.ts";
 
 const STDERR_TAIL_LINES = 20;
 
@@ -27,6 +29,8 @@ export interface SessionEventsHost {
   lost(entry: Entry, session: McpSession, reason: string): void;
   /** Keeps how to stop a started process until it is stopped (`SessionHandlers.track`). */
   track(stop: () => Promise<void>): () => void;
+  /** Reviews a configured server's new lists against its pins (`reviewPins`). */
+  review(entry: Entry, state: ConnectionState): Promise<PinnedState>;
 }
 
 /** The handlers of the session that connect `generation` of an entry opens. */
@@ -41,7 +45,10 @@ export function sessionHandlers(
   // A draft (`testDraft`) is not traced; a configured server while its record says so.
   const traced = () => entry.record.trace !== false && host.configured(id, entry);
   const reread = (kind: ListKind) => {
-    if (entry.generation === generation) refresh(entry, kind).catch(() => {});
+    if (entry.generation !== generation) return;
+    const review = (state: ConnectionState) =>
+      host.configured(id, entry) ? host.review(entry, state) : Promise.resolve(unreviewed(state));
+    refresh(entry, kind, review).catch(() => {});
   };
   return {
     track: host.track,
@@ -95,11 +102,28 @@ export function sessionHandlers(
   };
 }
 
-/** Re-reads one list after a list-changed notification; only that list of the state changes. */
-async function refresh(entry: Entry, kind: ListKind): Promise<void> {
+/** A state that goes as it is, with nothing to announce (a draft is not pinned). */
+function unreviewed(state: ConnectionState): PinnedState {
+  return { state, announce: () => {} };
+}
+
+/**
+ * Re-reads one list after a list-changed notification; only that list of the state changes, and
+ * the drift from the pins with it (a changed definition arriving mid-session is a drift too).
+ */
+async function refresh(
+  entry: Entry,
+  kind: ListKind,
+  review: (state: ConnectionState) => Promise<PinnedState>,
+): Promise<void> {
   const session = entry.session;
   if (!session) return;
   const change = await readList(session, entry.record, kind);
   // The state may have moved on while the list was read: apply only the list, to the current state.
-  if (entry.session === session) entry.state = { ...entry.state, ...change };
+  if (entry.session !== session) return;
+  const pinned = await review({ ...entry.state, ...change });
+  if (entry.session !== session) return;
+  entry.state = { ...entry.state, ...change, drift: pinned.state.drift };
+  if (!pinned.state.drift) delete entry.state.drift;
+  pinned.announce();
 }

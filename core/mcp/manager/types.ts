@@ -4,6 +4,7 @@ import type { ConfigStore } from "../../config/store.ts";
 import type { EventBus } from "../../events.ts";
 import type { InteractionRegistry } from "../../interactions.ts";
 import type { OAuthSignIn } from "../oauth/sign_in.ts";
+import type { PinKeeper } from "../pinning/keeper.ts";
 import type { InProcessHandler, SessionOpener } from "../session/types.ts";
 import type { Sampler } from "../requests/types.ts";
 import type { TaskFiles } from "../tasks/files.ts";
@@ -37,4 +38,9 @@ export interface ManagerOptions {
    * closing asks them to cancel.
    */
   taskFiles?: TaskFiles;
+  /**
+   * Compares what connected servers offer with their pins (`pinning`); without it nothing is
+   * compared.
+   */
+  pins?: PinKeeper;
 }
