@@ -167,9 +167,9 @@ async function relayResponse(
   if (!response.body) return new Response(null, { status: response.status, headers });
   if (type.startsWith("text/event-stream")) {
     const report = (message: unknown) => observe("in", message);
-    const body = response.body.pipeThrough(
-      holdIncoming ? holdEventStream(report, holdIncoming) : tapEventStream(report),
-    );
+    const body = holdIncoming
+      ? response.body.pipeThrough(holdEventStream(report, holdIncoming))
+      : tapEventStream(response.body, report);
     return new Response(body, { status: response.status, headers });
   }
   if (type.startsWith("application/json")) {
