@@ -20,6 +20,8 @@ export function tokenOf(req: Request, url: URL): string | null {
 let loadedCrypto: Promise<typeof import("node:crypto")> | undefined;
 /** The digest of the last expected token: a server compares every request with the same one. */
 let expectedDigest: { token: string; digest: Uint8Array } | undefined;
+/** The digest of the last token a request carried. */
+let givenDigest: { token: string; digest: Uint8Array } | undefined;
 
 /**
  * Compares two tokens in constant time: both are hashed with SHA-256 and the digests compared
@@ -32,7 +34,10 @@ export async function tokensMatch(given: string, expected: string): Promise<bool
   if (expectedDigest?.token !== expected) {
     expectedDigest = { token: expected, digest: digest(expected) };
   }
-  return timingSafeEqual(digest(given), expectedDigest.digest);
+  // The last given token's digest is kept too (a client sends the same one every time); comparing
+  // a given token with the last given one tells nothing about the expected one.
+  if (givenDigest?.token !== given) givenDigest = { token: given, digest: digest(given) };
+  return timingSafeEqual(givenDigest.digest, expectedDigest.digest);
 }
 
 /**
