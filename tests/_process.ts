@@ -154,3 +154,14 @@ export async function initializeOverStdio(
   assert.ok(text.includes("\n"), `an answer to initialize, not ${JSON.stringify(text)}`);
   return { serverName: JSON.parse(text.split("\n")[0]).result.serverInfo.name, code };
 }
+
+/** How many processes have `marker` in their command line (read from `/proc`). */
+export async function processesWith(marker: string): Promise<number> {
+  let count = 0;
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    const line = await Deno.readTextFile(`/proc/${entry.name}/cmdline`).catch(() => "");
+    if (line.includes(marker)) count++;
+  }
+  return count;
+}

@@ -4,10 +4,11 @@
  * Lass.
  */
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/client";
+import { processesWith } from "./_process.ts";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { START_FLAGS } from "../scripts/permissions.ts";
-import { cliHome } from "./_cli.ts";
+import { cliHome, serveLass } from "./_cli.ts";
 import { EVERYTHING, everythingStdio } from "./_everything.ts";
 import {
   configWithServers,
@@ -101,5 +102,29 @@ Deno.test("lass proxy -- <command> wraps a stdio server and reports to a running
   } finally {
     await served.close();
     await t.close();
+  }
+});
+
+Deno.test("lass serve proxies /mcp/:id to a stdio server for a client in another process, and stops its process", async () => {
+  const marker = `served-proxy-${crypto.randomUUID()}`;
+  const home = await cliHome(configWithServers([everythingStdio({
+    args: ["run", "-A", `--location=http://${marker}.invalid/`, EVERYTHING, "stdio"],
+  })]));
+  const lass = await serveLass([...home.args, "--sandbox-port", "0"]);
+  try {
+    const client = new Client({ name: "other-process", version: "1.0.0" }, { capabilities: {} });
+    const transport = new StreamableHTTPClientTransport(new URL(`${lass.origin}/mcp/everything`), {
+      requestInit: { headers: { authorization: `Bearer ${lass.token}` } },
+    });
+    await client.connect(transport);
+    const result = await client.callTool({ name: "echo", arguments: { message: "served" } });
+    assert.match(JSON.stringify(result), /served/);
+    assert.equal(await processesWith(marker), 1, "the client session's own server process");
+    await transport.terminateSession();
+    await client.close();
+    await waitUntil(async () => await processesWith(marker) === 0, "the server process to stop");
+  } finally {
+    await lass.stop();
+    await home.close();
   }
 });

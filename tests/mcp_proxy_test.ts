@@ -4,6 +4,7 @@
  * eras; what crosses lands in the wire trace, the client list and the events.
  */
 import assert from "node:assert/strict";
+import { processesWith } from "./_process.ts";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { ClientCapabilities } from "@modelcontextprotocol/client";
 import {
@@ -70,17 +71,6 @@ async function withLass(
     await served.close();
     await t.close();
   }
-}
-
-/** The processes whose command line contains `marker`. */
-async function processesWith(marker: string): Promise<number> {
-  let count = 0;
-  for await (const entry of Deno.readDir("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    const line = await Deno.readTextFile(`/proc/${entry.name}/cmdline`).catch(() => "");
-    if (line.includes(marker)) count++;
-  }
-  return count;
 }
 
 Deno.test("proxy: a stdio server through /mcp/:id, each client session with its own process, sampling to the client", async () => {
