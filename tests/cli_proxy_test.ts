@@ -8,7 +8,7 @@ import { processesWith } from "./_process.ts";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { START_FLAGS } from "../scripts/permissions.ts";
-import { cliHome, serveLass } from "./_cli.ts";
+import { cliHome, runLass, serveLass } from "./_cli.ts";
 import { EVERYTHING, everythingStdio } from "./_everything.ts";
 import {
   configWithServers,
@@ -51,6 +51,23 @@ Deno.test("lass proxy <id> relays a configured server over stdio", async () => {
     } finally {
       await client.close();
     }
+  } finally {
+    await home.close();
+  }
+});
+
+Deno.test("lass proxy refuses a record that opts out, and an unknown id, with exit 1 and nothing on stdout", async () => {
+  const home = await cliHome(configWithServers([
+    { id: "closed", name: "Closed", transport: "stdio", command: "service:demo", proxy: false },
+  ]));
+  try {
+    const refused = await runLass(["proxy", ...home.args, "closed"]);
+    assert.equal(refused.code, 1);
+    assert.equal(refused.stdout, "");
+    assert.match(refused.stderr, /proxy: false/);
+    const unknown = await runLass(["proxy", ...home.args, "nope"]);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /no tool server has id nope/);
   } finally {
     await home.close();
   }
