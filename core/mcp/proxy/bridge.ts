@@ -136,11 +136,26 @@ export class MessageBridge {
         await this.#upstream.send({ ...message, id } as never);
       } else {
         session.observe("out", message);
-        await this.#upstream.send(message as never);
+        await this.#upstream.send(this.#upstreamIds(message, session) as never);
       }
     }
     if (!stream) return new Response(null, { status: 202 });
     return new Response(stream.body, { headers: EVENT_STREAM_HEADERS });
+  }
+
+  /**
+   * A client's notification as the server must read it: a `notifications/cancelled` names the
+   * request by the id the server knows it by.
+   */
+  #upstreamIds(message: RpcMessage, session: ProxySession): RpcMessage {
+    if (message.method !== "notifications/cancelled") return message;
+    const requestId = message.params?.requestId;
+    for (const [id, pending] of this.#pending) {
+      if (pending.clientId === requestId && pending.stream.session === session) {
+        return { ...message, params: { ...message.params, requestId: id } };
+      }
+    }
+    return message;
   }
 
   /** The GET stream of a 2025 session: what the server sends outside any request. */
