@@ -250,7 +250,7 @@ export const mcpRoutes: Routes = {
   "/api/mcp/:id/ping": {
     POST: async (req, { service, params }) => {
       await readBody(req, NoBody, { optional: true });
-      return json({ ok: true, ms: await service.mcp.ping(params.id) });
+      return json(await service.mcp.ping(params.id));
     },
   },
   "/api/mcp/:id/refresh": {

@@ -230,7 +230,7 @@ Deno.test("server-everything (2025): subscribe, and its simulated updates arrive
   }
 });
 
-Deno.test("POST /api/mcp/:id/ping: MCP ping on 2025, HEAD over 2026 HTTP, 409 on 2026 stdio and in process", async () => {
+Deno.test("POST /api/mcp/:id/ping: MCP ping on 2025, HEAD over 2026 HTTP, server/discover on 2026 stdio and in process; the answer says which", async () => {
   const peer = await startHttp(V2_SERVER, ["--era", "modern", "--transport", "http"]);
   const t = await startService({
     config: configWithServers([
@@ -243,18 +243,21 @@ Deno.test("POST /api/mcp/:id/ping: MCP ping on 2025, HEAD over 2026 HTTP, 409 on
   try {
     await connect(t, "old", "legacy");
     await connect(t, "web", "modern");
-    for (const id of ["old", "web"]) {
+    await connect(t, "new", "modern");
+    await connect(t, "demo", "modern");
+    const ways = { old: "ping", web: "http-head", new: "server/discover", demo: "server/discover" };
+    for (const [id, via] of Object.entries(ways)) {
+      const before = t.service.mcp.trace(id, { limit: 2000 }).length;
       const pinged = await post(t, `/api/mcp/${id}/ping`);
       assert.equal(pinged.status, 200, JSON.stringify(pinged.body));
       assert.equal(pinged.body.ok, true);
+      assert.equal(pinged.body.via, via, `${id}: the way it was asked`);
       assert.ok(Number.isInteger(pinged.body.ms) && pinged.body.ms >= 0, `${id}: ms`);
-    }
-    for (const id of ["new", "demo"]) {
-      await connect(t, id, "modern");
-      const refused = await post(t, `/api/mcp/${id}/ping`);
-      assert.equal(refused.status, 409, JSON.stringify(refused.body));
-      assert.equal(refused.body.error.code, "conflict");
-      assert.match(refused.body.error.message, /has no ping/);
+      if (via === "server/discover") {
+        const sent = t.service.mcp.trace(id, { limit: 2000 }).slice(before)
+          .map((m) => (m.message as { method?: string }).method);
+        assert.ok(sent.includes("server/discover"), `${id}: a server/discover round trip`);
+      }
     }
     const unknown = await post(t, "/api/mcp/nope/ping");
     assert.equal(unknown.status, 404);

@@ -72,7 +72,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "web UI inspector: log level, refresh, ping (none on 2026 locally), roots editor",
+  name:
+    "web UI inspector: log level, refresh, ping (server/discover on 2026 locally), roots editor",
   ignore: skipBrowser,
   fn: async (test) => {
     const ui = await startUi({ config: CONFIG });
@@ -81,12 +82,13 @@ Deno.test({
     const { t } = ui;
     const controls = page.getByRole("group", { name: "Protocol controls" });
     try {
-      await test.step("the demo (2026, in process) has no ping: disabled with the reason", async () => {
+      await test.step("the demo (2026, in process) is pinged with server/discover, and says so", async () => {
         await t.service.mcp.connect("demo");
         await page.goto(withToken(ui.base, "/inspector/demo"));
-        const ping = controls.getByRole("button", { name: "Ping" });
-        assert.equal(await ping.isDisabled(), true);
-        assert.match(await controls.innerText(), /2026-07-28 has no ping/);
+        await controls.getByRole("button", { name: "Ping" }).click();
+        const said = controls.locator(".ping-time");
+        await said.waitFor();
+        assert.match(await said.innerText(), /round trip .*server\/discover/);
       });
 
       await test.step("the log level is set on the server", async () => {
@@ -138,7 +140,7 @@ Deno.test({
         await page.getByRole("button", { name: "Connect", exact: true }).click();
         const ping = controls.getByRole("button", { name: "Ping" });
         await ping.click();
-        await controls.getByText(/^round trip \d+(\.\d)? m?s$/).waitFor();
+        await controls.getByText(/^round trip \d+(\.\d)? m?s \(MCP ping\)$/).waitFor();
         assert.equal(t.service.mcp.state("v2").era, "legacy");
       });
       // The refused save (400) is the only failed request.

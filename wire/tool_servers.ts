@@ -160,8 +160,15 @@ export interface Completion {
   hasMore?: boolean;
 }
 
-/** The answer of `POST /api/mcp/:id/ping`: the round trip in milliseconds. */
+/**
+ * How Lass asked a server whether it is alive: MCP `ping` (2025), a `server/discover` round trip
+ * (2026-07-28 over stdio or in process, which has no ping), or a HEAD request (2026 over HTTP).
+ */
+export type PingVia = "ping" | "server/discover" | "http-head";
+
+/** The answer of `POST /api/mcp/:id/ping`: the round trip in milliseconds, and how it was measured. */
 export interface PingResult {
   ok: true;
   ms: number;
+  via: PingVia;
 }

@@ -8,18 +8,16 @@ import { useSignal } from "@preact/signals";
 import { formatDuration } from "../format.ts";
 import { describeError } from "../state.ts";
 import { mcpApi, noteLogLevel } from "../tool_servers.ts";
-import { LOG_LEVELS, type LogLevel } from "../../wire/tool_servers.ts";
+import { LOG_LEVELS, type LogLevel, type PingVia } from "../../wire/tool_servers.ts";
 import { workbenchApi } from "./workbench_api.ts";
 import type { ToolServerState } from "../../wire/tool_servers.ts";
 
-/** Why ping cannot work, or `null` when it can. */
-export function noPingReason(state: ToolServerState): string | null {
-  // On 2026-07-28 ping is gone; over HTTP Lass still measures a round trip (a HEAD request).
-  if (state.era === "modern" && state.transport !== "http") {
-    return "Protocol 2026-07-28 has no ping (over stdio or in process)";
-  }
-  return null;
-}
+/** How each way of pinging is named beside the round trip. */
+const PING_VIA: Record<PingVia, string> = {
+  ping: "MCP ping",
+  "server/discover": "server/discover, as 2026-07-28 has no ping",
+  "http-head": "an HTTP HEAD request, as 2026-07-28 has no ping",
+};
 
 /** Why the log level cannot be set, or `null` when it can. */
 export function noLogLevelReason(state: ToolServerState): string | null {
@@ -71,19 +69,20 @@ function Refresh({ state }: { state: ToolServerState }) {
 
 function Ping({ state }: { state: ToolServerState }) {
   const { busy, said, error, act } = useAction();
-  const reason = noPingReason(state);
+  const ping = async () => {
+    const { ms, via } = await workbenchApi.ping(state.id);
+    return `round trip ${formatDuration(ms)} (${PING_VIA[via] ?? via})`;
+  };
   return (
     <span class="control">
       <button
         type="button"
-        disabled={busy.value || reason !== null}
-        title={reason ?? "Measure a round trip to the server"}
-        onClick={() =>
-          act(async () => `round trip ${formatDuration((await workbenchApi.ping(state.id)).ms)}`)}
+        disabled={busy.value}
+        title="Measure a round trip to the server"
+        onClick={() => act(ping)}
       >
         {busy.value ? "Pinging…" : "Ping"}
       </button>
-      {reason ? <span class="hint">{reason}</span> : null}
       {said.value ? <span class="hint ping-time" role="status">{said.value}</span> : null}
       {error.value ? <span class="error" role="alert">{error.value}</span> : null}
     </span>

@@ -5,7 +5,7 @@
  */
 import { api } from "../state.ts";
 import type { TraceMessage } from "../../wire/trace.ts";
-import type { Completion, CompletionRef, LogLevel } from "../../wire/tool_servers.ts";
+import type { Completion, CompletionRef, LogLevel, PingResult } from "../../wire/tool_servers.ts";
 
 const path = (id: string, action: string) => `/api/mcp/${encodeURIComponent(id)}/${action}`;
 
@@ -29,6 +29,6 @@ export const workbenchApi = {
     api().json<{ ok: true }>("POST", path(id, "subscribe"), { uri }),
   unsubscribe: (id: string, uri: string) =>
     api().json<{ ok: true }>("POST", path(id, "unsubscribe"), { uri }),
-  /** Round-trip time in ms; a 409 when the server's protocol has no ping. */
-  ping: (id: string) => api().json<{ ok: boolean; ms: number }>("POST", path(id, "ping"), {}),
+  /** Round-trip time in ms, and how it was measured (`ping`, `server/discover` or HEAD). */
+  ping: (id: string) => api().json<PingResult>("POST", path(id, "ping"), {}),
 };

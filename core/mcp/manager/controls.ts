@@ -4,7 +4,13 @@
  */
 import { LassError } from "../../errors.ts";
 import type { EventBus } from "../../events.ts";
-import type { Completion, CompletionRequest, LogLevel } from "../../../wire/tool_servers.ts";
+import type {
+  Completion,
+  CompletionRequest,
+  LogLevel,
+  PingResult,
+  PingVia,
+} from "../../../wire/tool_servers.ts";
 import type { McpSession } from "../session/types.ts";
 import { type CallHost, runRequest } from "./calls.ts";
 import { type Entry, stateOf } from "./entry.ts";
@@ -104,25 +110,18 @@ export async function unsubscribe(host: CallHost, entry: Entry, uri: string): Pr
 }
 
 /**
- * Checks that a server answers and measures the round trip: MCP `ping` on 2025, the HEAD request
- * of the healing code on 2026 over HTTP. 409 on 2026 over stdio or in process, which has neither.
+ * Checks that a server answers and measures the round trip: MCP `ping` on 2025; on 2026-07-28,
+ * which has no ping, a `server/discover` round trip over stdio or in process and the HEAD request
+ * of the healing code over HTTP. The answer says which it used.
  */
-export async function ping(host: CallHost, entry: Entry): Promise<number> {
+export async function ping(host: CallHost, entry: Entry): Promise<PingResult> {
   const id = entry.record.id;
-  const session = (await host.connected(entry)).session!;
-  if (session.controls.pingKind === "none") {
-    throw new LassError(
-      "conflict",
-      `the tool server ${id} speaks protocol 2026-07-28, which has no ping, over a local ` +
-        `connection: its status (GET /api/mcp/${id}) says whether it is connected`,
-    );
-  }
-  return await runRequest(
-    host,
-    entry,
-    `pinging ${id}`,
-    (current) => current.controls.ping(entry.record.timeoutMs),
-  );
+  let via: PingVia = "ping";
+  const ms = await runRequest(host, entry, `pinging ${id}`, (current) => {
+    via = current.controls.pingKind;
+    return current.controls.ping(entry.record.timeoutMs);
+  });
+  return { ok: true, ms, via };
 }
 
 /** Reads the tools, prompts, resources and resource templates again and returns the new state. */

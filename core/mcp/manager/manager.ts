@@ -2,7 +2,12 @@
 import type { McpServerConfig } from "../../../wire/config/schema.ts";
 import { LassError } from "../../errors.ts";
 import { SignInFailure } from "../oauth/sign_in.ts";
-import type { Completion, CompletionRequest, LogLevel } from "../../../wire/tool_servers.ts";
+import type {
+  Completion,
+  CompletionRequest,
+  LogLevel,
+  PingResult,
+} from "../../../wire/tool_servers.ts";
 import type { GetPromptResult, ReadResourceResult } from "../session/types.ts";
 import { type ManagerOptions } from "./types.ts";
 import { ToolServerConnections } from "./connections.ts";
@@ -280,8 +285,8 @@ export class ToolServerManager {
     await controls.unsubscribe(this.#host(), this.#connections.entry(id), uri);
   }
 
-  /** The round trip to the server in ms; 409 where the era and transport have no way to ask. */
-  async ping(id: string): Promise<number> {
+  /** The round trip to the server in ms, and whether `ping`, `server/discover` or HEAD measured it. */
+  async ping(id: string): Promise<PingResult> {
     return await controls.ping(this.#host(), this.#connections.entry(id));
   }
 

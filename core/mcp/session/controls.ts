@@ -40,7 +40,8 @@ export async function openControls(
   if (!modern && options.logLevel && capabilities?.logging) {
     await client.setLoggingLevel(options.logLevel).catch(() => {});
   }
-  const pingKind: PingKind = !modern ? "mcp" : options.remote ? "http" : "none";
+  // 2026-07-28 has no ping: a local server answers `server/discover`, a remote one HTTP.
+  const pingKind: PingKind = !modern ? "ping" : options.remote ? "http-head" : "server/discover";
   return {
     requestMeta: () => modern ? { _meta: { [LOG_LEVEL_META_KEY]: logLevel } } : {},
     complete: async (request, timeoutMs) => {
@@ -66,10 +67,11 @@ export async function openControls(
     pingKind,
     ping: async (timeoutMs) => {
       const started = performance.now();
-      if (pingKind === "mcp") await client.ping({ timeout: timeoutMs });
-      else if (pingKind === "http") {
-        if (!(await options.reachable(timeoutMs))) throw new Error("the server does not answer");
-      } else throw new Error("protocol 2026-07-28 has no ping");
+      if (pingKind === "ping") await client.ping({ timeout: timeoutMs });
+      else if (pingKind === "server/discover") await client.discover({ timeout: timeoutMs });
+      else if (!(await options.reachable(timeoutMs))) {
+        throw new Error("the server does not answer");
+      }
       return Math.round(performance.now() - started);
     },
     get subscriptions() {

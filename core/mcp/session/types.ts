@@ -19,7 +19,12 @@ import type {
 } from "@modelcontextprotocol/client";
 import type { SessionAuth } from "../oauth/provider.ts";
 import type { WireSink } from "./trace.ts";
-import type { Completion, CompletionRequest, LogLevel } from "../../../wire/tool_servers.ts";
+import type {
+  Completion,
+  CompletionRequest,
+  LogLevel,
+  PingVia,
+} from "../../../wire/tool_servers.ts";
 import type { OutputCheck } from "./output_check.ts";
 import type { TaskCallOptions, TaskReference, TaskSnapshot } from "../tasks/types.ts";
 import type { EraSetting, EraVerdict } from "./errors.ts";
@@ -184,8 +189,12 @@ export type SessionOpener = (
   options: OpenOptions,
 ) => Promise<McpSession>;
 
-/** How a session checks that its server is alive: MCP `ping` (2025), a HEAD request (2026 over HTTP), or not at all. */
-export type PingKind = "mcp" | "http" | "none";
+/**
+ * How a session checks that its server is alive, as `POST /api/mcp/:id/ping` names it: MCP
+ * `ping` (2025), a `server/discover` round trip (2026 over stdio or in process), a HEAD request
+ * (2026 over HTTP).
+ */
+export type PingKind = PingVia;
 
 /** The controls every session offers. */
 export interface SessionControls {
@@ -199,7 +208,7 @@ export interface SessionControls {
    */
   setLogLevel(level: LogLevel, timeoutMs: number): Promise<void>;
   readonly pingKind: PingKind;
-  /** Checks that the server answers (see `pingKind`) and returns the round trip in ms. */
+  /** Checks that the server answers (the way `pingKind` says) and returns the round trip in ms. */
   ping(timeoutMs: number): Promise<number>;
   /** The resource URIs this session follows. */
   readonly subscriptions: readonly string[];
