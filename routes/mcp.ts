@@ -30,6 +30,10 @@ const CallBody = z.strictObject({
       "`tool.call`, `tool.progress` and `tool.result` events; while the call runs, " +
       "`POST /api/mcp/:id/calls/:callId/cancel` cancels it",
   }),
+  timeoutMs: z.int().min(100).max(3_600_000).optional().meta({
+    description: "This call's deadline in milliseconds (default: the record's `callTimeoutMs`, " +
+      "else 120000); past it the answer is 504 `timeout`, progress or not",
+  }),
 });
 const ResourceBody = z.strictObject({ uri: z.string().min(1) });
 const PromptBody = z.strictObject({
@@ -143,7 +147,7 @@ export const mcpRoutes: Routes = {
   },
   "/api/mcp/:id/call": {
     POST: async (req, { service, params }) => {
-      const { tool, args, from, task, callId } = await readBody(req, CallBody);
+      const { tool, args, from, task, callId, timeoutMs } = await readBody(req, CallBody);
       if (from === "app") {
         // MCP Apps: a View may call only tools whose `_meta.ui.visibility` includes "app"
         // (absent means ["model", "app"]), and only on its own server (this route's).
@@ -160,7 +164,7 @@ export const mcpRoutes: Routes = {
         }
       }
       if (task) {
-        const started = await service.mcp.startToolTask(params.id, tool, args);
+        const started = await service.mcp.startToolTask(params.id, tool, args, { timeoutMs });
         return json("taskId" in started ? started : callAnswer(started));
       }
       // With a `callId` the call can be cancelled while it runs (the inspector's Cancel), through
@@ -170,6 +174,7 @@ export const mcpRoutes: Routes = {
       try {
         const outcome = await service.mcp.callTool(params.id, tool, args, {
           signal: running?.signal,
+          timeoutMs,
           ...(callId && { context: { toolCallId: callId } }),
         });
         return json(callAnswer(outcome));

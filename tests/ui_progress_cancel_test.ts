@@ -144,3 +144,40 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "web UI inspector: the call form's Timeout ends a call that reports progress at its deadline",
+  ignore: skipBrowser,
+  fn: async () => {
+    const ui = await startUi({ config: chatConfig() });
+    const page = await ui.page();
+    const { t } = ui;
+    try {
+      await t.service.mcp.connect("demo");
+      await page.goto(withToken(ui.base, "/inspector/demo"));
+      await page.getByRole("navigation", { name: "Tools" })
+        .getByRole("button", { name: /^slow_count/ }).click();
+      const tool = page.getByRole("article", { name: "Tool slow_count" });
+      await tool.getByRole("button", { name: "Raw JSON" }).click();
+      await tool.getByLabel("Arguments (JSON)").fill('{"steps": 40, "delayMs": 100}');
+      await tool.getByLabel("Timeout (s)").fill("0.3");
+      await tool.getByRole("button", { name: "Call" }).click();
+      const alert = tool.locator(".call-error");
+      await alert.getByText(/got no answer within 0\.3 s/).waitFor({ timeout: 20_000 });
+      const ended = t.service.events.history().find((e: Json) =>
+        e.type === "tool.result" && e.data.tool === "slow_count"
+      );
+      assert.equal(ended?.data.isError, true);
+      assert.ok(
+        t.service.events.history().some((e: Json) => e.type === "tool.progress"),
+        "the call reported progress before its deadline",
+      );
+      assert.deepEqual(ui.problems, [
+        "console error: Failed to load resource: the server responded with a status of 504 (Gateway Timeout)",
+      ]);
+    } finally {
+      await ui.close();
+    }
+  },
+});

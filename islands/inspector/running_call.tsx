@@ -30,8 +30,11 @@ interface InFlight {
 /** What {@link useToolCall} gives the panel. */
 export interface ToolCallHandle {
   state: Signal<ToolCallState>;
-  /** Calls the tool with `args`; a new call replaces the last answer. */
-  start(args: Record<string, unknown>): Promise<void>;
+  /**
+   * Calls the tool with `args` (and a deadline in ms, else the record's); a new call replaces the
+   * last answer.
+   */
+  start(args: Record<string, unknown>, timeoutMs?: number): Promise<void>;
   /** Abandons the running call's request and cancels the call on the server. */
   cancel(): Promise<void>;
 }
@@ -42,7 +45,7 @@ export function useToolCall(serverId: string, tool: string): ToolCallHandle {
   const current = useRef<InFlight | null>(null);
   // A panel that goes away stops listening; its call runs on, as a request in flight would.
   useEffect(() => () => current.current?.unsubscribe(), []);
-  const start = async (args: Record<string, unknown>) => {
+  const start = async (args: Record<string, unknown>, timeoutMs?: number) => {
     const callId = crypto.randomUUID();
     const abort = new AbortController();
     const unsubscribe = subscribe((event) => {
@@ -59,7 +62,7 @@ export function useToolCall(serverId: string, tool: string): ToolCallHandle {
       const value = await api().json<CallOutcome>(
         "POST",
         `/api/mcp/${encodeURIComponent(serverId)}/call`,
-        { tool, args, callId },
+        { tool, args, callId, ...(timeoutMs !== undefined && { timeoutMs }) },
         abort.signal,
       );
       state.value = { state: "done", value };

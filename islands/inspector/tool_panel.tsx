@@ -82,6 +82,8 @@ export function ToolPanel({ serverId, tool }: ToolPanelProps) {
   const raw = useSignal<string | null>(null);
   const rawError = useSignal<string | null>(null);
   const call = useToolCall(serverId, tool.name);
+  /** The timeout field's text, in seconds; empty means the record's deadline. */
+  const timeout = useSignal("");
   const idPrefix = `tool-${serverId}-${tool.name}`.replace(/[^\w-]/g, "_");
   const hasFields = Object.keys((schema.properties ?? {}) as object).length > 0;
 
@@ -111,7 +113,11 @@ export function ToolPanel({ serverId, tool }: ToolPanelProps) {
   const submit = (event: Event) => {
     event.preventDefault();
     const body = raw.peek() === null ? args.peek() : parseRaw();
-    if (body) void call.start(body);
+    const seconds = Number(timeout.peek());
+    const timeoutMs = timeout.peek().trim() !== "" && seconds > 0
+      ? Math.round(seconds * 1000)
+      : undefined;
+    if (body) void call.start(body, timeoutMs);
   };
 
   const state = call.state.value;
@@ -170,6 +176,19 @@ export function ToolPanel({ serverId, tool }: ToolPanelProps) {
           )
           : <p class="hint">This tool takes no arguments.</p>}
         <div class="actions">
+          <label class="call-timeout" title="The call ends after this, progress or not">
+            Timeout (s)
+            <input
+              type="number"
+              min="0.1"
+              max="3600"
+              step="any"
+              inputMode="decimal"
+              placeholder="record's"
+              value={timeout.value}
+              onInput={(event) => timeout.value = event.currentTarget.value}
+            />
+          </label>
           <button type="submit" class="primary" disabled={state.state === "running"}>
             {state.state === "running" ? "Calling…" : "Call"}
           </button>

@@ -79,6 +79,18 @@ export const McpServerSchema = z.strictObject({
   timeoutMs: z.int().min(100).max(600_000).default(CONFIG_DEFAULTS.timeoutMs).meta({
     description: "Connect timeout in milliseconds",
   }),
+  callTimeoutMs: z.int().min(100).max(3_600_000).optional().meta({
+    description: "Deadline of a tool call, resource read or prompt in milliseconds (default " +
+      "120000); `timeoutMs` of `POST /api/mcp/:id/call` overrides it for one call",
+  }),
+  progressExtendsTimeout: z.boolean().optional().meta({
+    description: "Whether progress notifications restart a call's deadline (default false: a " +
+      "call ends at its deadline, progress or not), up to `maxTotalTimeoutMs`",
+  }),
+  maxTotalTimeoutMs: z.int().min(100).max(86_400_000).optional().meta({
+    description: "With `progressExtendsTimeout`: the longest a call may run in milliseconds " +
+      "(default ten times its deadline)",
+  }),
   protocolEra: z.enum(["auto", "legacy", "modern"]).default("auto").meta({
     description: "MCP protocol era: `auto` probes 2026-07-28 and falls back to the 2025 " +
       "`initialize`; `legacy` speaks only 2025; `modern` only 2026-07-28",

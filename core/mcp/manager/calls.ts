@@ -4,6 +4,7 @@ import type { EventBus } from "../../events.ts";
 import type { CallToolResult, McpSession } from "../session/types.ts";
 import type { CallContext, Entry } from "./entry.ts";
 import { runAsTask } from "../tasks/follow.ts";
+import { startDeadline } from "./deadline.ts";
 import type { TaskRecord } from "../../../wire/tool_tasks.ts";
 import type { ConnectionState, ToolInfo } from "../../../wire/tool_servers.ts";
 import type { PinnedState } from "./pins.ts";
@@ -30,6 +31,29 @@ export interface ToolCallOptions {
   context?: CallContext;
   /** Every change of the task, when the call runs as an MCP task (the first call: it exists). */
   onTask?: (task: TaskRecord) => void;
+  /** This call's deadline in ms; default the record's `callTimeoutMs`, else the manager's 120 s. */
+  timeoutMs?: number;
+}
+
+/**
+ * A request's deadline and what progress does to it: the call's own `timeoutMs`, else the
+ * record's `callTimeoutMs`, else the manager's; progress restarts it only when the record sets
+ * `progressExtendsTimeout` (up to `maxTotalTimeoutMs`).
+ */
+export function deadlineOf(
+  host: Pick<CallHost, "callTimeoutMs">,
+  entry: Entry,
+  timeoutMs?: number,
+): { timeoutMs: number; progressExtendsTimeout?: boolean; maxTotalTimeoutMs?: number } {
+  const record = entry.record;
+  return {
+    timeoutMs: timeoutMs ?? record.callTimeoutMs ?? host.callTimeoutMs,
+    ...(record.progressExtendsTimeout && {
+      progressExtendsTimeout: true,
+      ...(record.maxTotalTimeoutMs !== undefined &&
+        { maxTotalTimeoutMs: record.maxTotalTimeoutMs }),
+    }),
+  };
 }
 
 /** What requests need from the manager. */
@@ -91,8 +115,13 @@ export async function callTool(
       ...(total !== undefined && { total }),
       ...(message !== undefined && { message }),
     });
+    clock.progressed();
     options.onProgress?.(progress, total, message);
   };
+  const deadline = deadlineOf(host, entry, options.timeoutMs);
+  // One timer over the whole call, a request or a task followed to its end: past it the call is
+  // aborted (the server is told), progress or not, unless the record lets progress extend it.
+  const clock = startDeadline(deadline, options.signal);
   const started = performance.now();
   entry.calls.push(context);
   let result: CallToolResult;
@@ -107,19 +136,21 @@ export async function callTool(
             serverId: id,
             tool,
             args,
-            timeoutMs: host.callTimeoutMs,
-            signal: options.signal,
+            timeoutMs: deadline.timeoutMs,
+            signal: clock.signal,
             onProgress,
             onTask: options.onTask,
             onLost: () => host.resumeTasks(entry),
           })
-          : session.callTool(tool, args, {
-            timeoutMs: host.callTimeoutMs,
-            signal: options.signal,
-            onProgress,
-          }),
-      { signal: options.signal, session: session! },
-    );
+          : session.callTool(tool, args, { ...deadline, signal: clock.signal, onProgress }),
+      { signal: options.signal, session: session!, timeoutMs: deadline.timeoutMs },
+    ).catch((error) => {
+      if (!clock.expired() || options.signal?.aborted) throw error;
+      throw new LassError(
+        "timeout",
+        `${tool} on ${id} got no answer within ${deadline.timeoutMs / 1000} s`,
+      );
+    });
   } catch (error) {
     const durationMs = Math.round(performance.now() - started);
     const message = (error as Error).message;
@@ -132,6 +163,7 @@ export async function callTool(
     });
     throw error;
   } finally {
+    clock.stop();
     entry.calls.splice(entry.calls.indexOf(context), 1);
   }
   const durationMs = Math.round(performance.now() - started);
@@ -152,6 +184,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** The session the caller already waited for; without it, the entry's is awaited. */
   session?: McpSession;
+  /** The request's deadline, for the timeout's message; default the manager's. */
+  timeoutMs?: number;
 }
 
 /**
@@ -176,7 +210,7 @@ export async function runRequest<T>(
     if (client.isTimeout(error)) {
       throw new LassError(
         "timeout",
-        `${what} got no answer within ${host.callTimeoutMs / 1000} s`,
+        `${what} got no answer within ${(options.timeoutMs ?? host.callTimeoutMs) / 1000} s`,
       );
     }
     if (client.isSessionGone(error) && !options.retried && entry.session === session) {

@@ -17,6 +17,7 @@ import {
   type CallHost,
   type CallOutcome,
   callTool,
+  deadlineOf,
   runRequest,
   type ToolCallOptions,
 } from "./calls.ts";
@@ -194,6 +195,7 @@ export class ToolServerManager {
     id: string,
     tool: string,
     args: Record<string, unknown>,
+    options: Pick<ToolCallOptions, "timeoutMs"> = {},
   ): Promise<{ taskId: string; status: TaskStatus } | CallOutcome> {
     const entry = this.#connections.entry(id);
     await this.#connections.connected(entry);
@@ -203,7 +205,10 @@ export class ToolServerManager {
     }
     let started: (task: TaskRecord) => void = () => {};
     const created = new Promise<TaskRecord>((resolve) => started = resolve);
-    const call = callTool(this.#host(), entry, tool, args, { onTask: (task) => started(task) });
+    const call = callTool(this.#host(), entry, tool, args, {
+      ...options,
+      onTask: (task) => started(task),
+    });
     call.catch(() => {});
     const first = await Promise.race([created, call]);
     return "taskId" in first ? { taskId: first.taskId, status: first.status } : first;
@@ -235,12 +240,13 @@ export class ToolServerManager {
   /** Reads a resource of a server; a resource the server does not know is 404. */
   async readResource(id: string, uri: string): Promise<ReadResourceResult> {
     const entry = this.#connections.entry(id);
+    const deadline = deadlineOf(this.#host(), entry);
     return await runRequest(
       this.#host(),
       entry,
       `reading ${uri} from ${id}`,
-      (session) => session.readResource(uri, { timeoutMs: this.#callTimeoutMs }),
-      { notFound: `the tool server ${id} has no resource ${uri}` },
+      (session) => session.readResource(uri, deadline),
+      { notFound: `the tool server ${id} has no resource ${uri}`, timeoutMs: deadline.timeoutMs },
     );
   }
 
@@ -252,6 +258,7 @@ export class ToolServerManager {
   ): Promise<GetPromptResult> {
     const entry = this.#connections.entry(id);
     const notFound = `the tool server ${id} has no prompt named ${name}`;
+    const deadline = deadlineOf(this.#host(), entry);
     await this.#connections.connected(entry);
     if (
       entry.state.prompts.length > 0 && !entry.state.prompts.some((p) => p.name === name)
@@ -260,8 +267,8 @@ export class ToolServerManager {
       this.#host(),
       entry,
       `the prompt ${name} of ${id}`,
-      (session) => session.getPrompt(name, args, { timeoutMs: this.#callTimeoutMs }),
-      { notFound },
+      (session) => session.getPrompt(name, args, deadline),
+      { notFound, timeoutMs: deadline.timeoutMs },
     );
   }
 

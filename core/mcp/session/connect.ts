@@ -164,9 +164,12 @@ export async function connectOnce(
     onprogress: call.onProgress &&
       ((p: { progress: number; total?: number; message?: string }) =>
         call.onProgress!(p.progress, p.total, p.message)),
-    resetTimeoutOnProgress: true,
-    // Progress may extend the deadline, but not forever.
-    maxTotalTimeout: call.timeoutMs * 10,
+    // A call ends at its deadline, progress or not, unless its record says progress extends it
+    // (and then not forever).
+    ...(call.progressExtendsTimeout && {
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: call.maxTotalTimeoutMs ?? call.timeoutMs * 10,
+    }),
   });
   const listOptions = (timeoutMs?: number) => ({
     timeout: timeoutMs,

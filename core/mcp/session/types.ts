@@ -96,7 +96,12 @@ export interface SessionHandlers {
 
 /** Options of a tool call. */
 export interface CallOptions {
+  /** The deadline: the request fails with a timeout after it, progress or not (unless below). */
   timeoutMs: number;
+  /** Each progress notification restarts the deadline, up to `maxTotalTimeoutMs` in all. */
+  progressExtendsTimeout?: boolean;
+  /** With `progressExtendsTimeout`: the longest the request may run; default ten deadlines. */
+  maxTotalTimeoutMs?: number;
   signal?: AbortSignal;
   onProgress?: (progress: number, total?: number, message?: string) => void;
 }
