@@ -41,7 +41,10 @@ export interface ServiceOptions {
   fs?: FileSystem;
   /** Overrides for the tool-server manager (tests pass fakes or short deadlines). */
   mcp?: Partial<
-    Pick<ManagerOptions, "open" | "demoServer" | "callTimeoutMs" | "recentUseMs" | "sampler">
+    Pick<
+      ManagerOptions,
+      "open" | "demoServer" | "callTimeoutMs" | "recentUseMs" | "reconnectDelayMs" | "sampler"
+    >
   >;
 }
 

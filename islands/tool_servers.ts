@@ -4,7 +4,7 @@
  * routes.
  */
 import { signal } from "@preact/signals";
-import type { ToolServerState } from "../wire/tool_servers.ts";
+import type { RetryState, ToolServerState } from "../wire/tool_servers.ts";
 import type { ImportResult, LogLevel, ServerProbe } from "../wire/tool_servers.ts";
 import { api, bootstrap, describeError, subscribe } from "./state.ts";
 
@@ -105,12 +105,14 @@ function applyStateEvent(data: Record<string, unknown>): void {
     servers.value = list.filter((state) => state !== known);
     return;
   }
-  const { error: _error, authUrl: _authUrl, ...rest } = known;
+  const { error: _error, authUrl: _authUrl, retry: _retry, ...rest } = known;
   const next: ToolServerState = {
     ...rest,
     status: data.status as ToolServerState["status"],
     ...(typeof data.error === "string" && { error: data.error }),
     ...(typeof data.authUrl === "string" && { authUrl: data.authUrl }),
+    ...(typeof data.retry === "object" && data.retry !== null &&
+      { retry: data.retry as RetryState }),
   };
   servers.value = list.map((state) => state === known ? next : state);
 }

@@ -62,7 +62,32 @@ export interface ConnectionState {
    * everything matches. `POST /api/mcp/:id/pins/accept` makes it the pins.
    */
   drift?: PinDrift;
+  /**
+   * Lass's own reconnects after a failure: present from the first failed connect until the server
+   * connects, is disconnected, or the user's Connect starts a new round.
+   */
+  retry?: RetryState;
 }
+
+/**
+ * How Lass reconnects a failed server by itself: with backoff (1 s doubling to 30 s) while
+ * something wants the server; a stdio server at most {@link MAX_FAILED_STARTS} starts in a row.
+ */
+export interface RetryState {
+  /** Failed connects in a row (for stdio: failed starts of the process). */
+  attempts: number;
+  /** How many Lass makes before it stops (stdio); absent when it keeps trying (http, sse). */
+  maxAttempts?: number;
+  /** When the next try starts (ISO 8601); absent while one runs, or when none is planned. */
+  at?: string;
+  /** The wait before that try in ms, as planned. */
+  inMs?: number;
+  /** Lass stopped trying after `maxAttempts` failed starts: Connect starts it again. */
+  stopped?: true;
+}
+
+/** The failed starts in a row after which Lass stops restarting a stdio server by itself. */
+export const MAX_FAILED_STARTS = 5;
 
 /** The state of one tool server, as `GET /api/mcp` reports it (`mcp.state` events carry a part). */
 export interface ToolServerState extends ConnectionState {

@@ -24,6 +24,11 @@ export interface TraceMessage {
   /** On a response: milliseconds since the request with the same id went the other way. */
   ms?: number;
   truncated?: true;
+  /**
+   * Set on an error response that Lass recorded itself (it never crossed the wire): the
+   * connection closed before the request was answered, so it failed with "Connection closed".
+   */
+  unanswered?: true;
   /** Set on a message that crossed Lass's proxy (`/mcp/:id`, `lass proxy`) rather than Lass's own session. */
   via?: "proxy";
   /** The proxy session the message belongs to (one per connected client session). */

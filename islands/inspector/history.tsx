@@ -40,6 +40,7 @@ function Message({ title, message }: { title: string; message?: TraceMessage }) 
         <span class="hint">
           #{message.seq} · {clock(message.time)} · {plural(message.bytes, "byte")}
           {message.truncated ? " · clipped at 64 KiB" : ""}
+          {message.unanswered ? " · no answer: the connection closed (recorded by Lass)" : ""}
         </span>
       </h4>
       <pre class="json">{showValue(message.message)}</pre>

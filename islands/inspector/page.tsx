@@ -3,6 +3,7 @@
  * `/inspector/<serverId>` shows one server (see `server_view.tsx`).
  */
 import { useEffect } from "preact/hooks";
+import { RetryNote } from "../retry_note.tsx";
 import { plural } from "../../wire/words.ts";
 import { onLink } from "../sidebar.tsx";
 import { followServers, servers, serversError } from "../tool_servers.ts";
@@ -55,6 +56,7 @@ function ServerList({ list }: { list: ToolServerState[] }) {
                       </span>
                     )
                     : null}
+                  <RetryNote state={state} />
                   {state.error ? <span class="error">{state.error}</span> : null}
                 </li>
               );

@@ -14,6 +14,7 @@ import { PromptsTab } from "./prompts.tsx";
 import { ProxyPanel } from "./proxy_panel.tsx";
 import { ResourcesTab } from "./resources.tsx";
 import { mcpApi } from "../tool_servers.ts";
+import { RetryNote } from "../retry_note.tsx";
 import { RootsEditor } from "./roots_editor.tsx";
 import { TasksPanel } from "./tasks.tsx";
 import { ToolsTab } from "./tools.tsx";
@@ -191,6 +192,7 @@ export function ServerView({ state, all }: ServerViewProps) {
           </select>
         </label>
         <StatusBadge status={state.status} />
+        <RetryNote state={state} />
         <Actions state={state} />
       </header>
       {state.error

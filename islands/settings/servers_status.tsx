@@ -1,5 +1,6 @@
 /** A tool server's live status in the list, and its connect / disconnect / sign-in buttons. */
 import { useSignal } from "@preact/signals";
+import { RetryNote } from "../retry_note.tsx";
 import type { ServerStatus, ToolServerState } from "../../wire/tool_servers.ts";
 import { onLink } from "../sidebar.tsx";
 import { describeError } from "../state.ts";
@@ -44,6 +45,7 @@ export function ServerSummary({ record }: { record: RecordDraft }) {
         {state && status === "connected"
           ? <span class="server-tools">{toolCount(state)}</span>
           : null}
+        {state ? <RetryNote state={state} /> : null}
         {state && status === "connected" && state.era
           ? (
             <span class="server-era" title={`${state.era} protocol era`}>

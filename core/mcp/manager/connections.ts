@@ -5,12 +5,7 @@
  */
 import type { McpServerConfig, ServiceConfig } from "../../../wire/config/schema.ts";
 import { clip, LassError } from "../../errors.ts";
-import type {
-  InProcessHandler,
-  McpSession,
-  SessionHandlers,
-  SessionOpener,
-} from "../session/types.ts";
+import type { McpSession, SessionHandlers } from "../session/types.ts";
 import {
   detachSession,
   type Entry,
@@ -22,6 +17,7 @@ import {
 } from "./entry.ts";
 import { announceRoots, restoreSubscriptions } from "./controls.ts";
 import { establish } from "./establish.ts";
+import { Opening } from "./opening.ts";
 import type { LogLine } from "./log_limit.ts";
 import type { ManagerOptions } from "./types.ts";
 import { Healing } from "./healing.ts";
@@ -31,7 +27,7 @@ import { ServerLogs } from "./server_logs.ts";
 import { sessionHandlers } from "./session_events.ts";
 import { ServerRequests } from "../requests/server_requests.ts";
 import { type ConnectionState, type ToolServerState } from "../../../wire/tool_servers.ts";
-import { emptyState } from "./state.ts";
+import { emptyState, stateEvent } from "./state.ts";
 import type { SpecContext } from "./transport_spec.ts";
 import { ToolServerTraces } from "../session/trace.ts";
 import { type PinnedState, repinChanged, reviewPins } from "./pins.ts";
@@ -58,7 +54,8 @@ export class ToolServerConnections {
   readonly #logs: ServerLogs;
   /** The wire trace of each configured server ({@link ToolServerTraces}). */
   readonly traces = new ToolServerTraces();
-  #demo?: Promise<InProcessHandler & { close?: () => Promise<void> }>;
+  /** Each connect's context, and the demo server they share. */
+  readonly #opening: Opening;
   /** The stdio processes started and not stopped yet, connects under way included. */
   readonly #processes = new StartedProcesses();
   #unsubscribe: () => void;
@@ -77,13 +74,16 @@ export class ToolServerConnections {
   ) {
     this.#options = options;
     this.#hooks = hooks;
+    this.#opening = new Opening(options);
     this.#requests = new ServerRequests({ ...options, callTimeoutMs });
     this.#healing = new Healing({
       config: () => options.config.config,
       current: (entry) => !this.#closed && this.#entries.get(entry.record.id) === entry,
-      connect: (id) => void this.connect(id).catch(() => {}),
+      connect: (id) => void this.connect(id, { retry: true }).catch(() => {}),
       tasksWaiting: (id) => hooks.tasksWaiting(id),
+      report: (entry, retry) => this.#setState(entry, { ...entry.state, retry }),
       recentUseMs: options.recentUseMs,
+      firstDelayMs: options.reconnectDelayMs,
     });
     this.#logs = new ServerLogs(options);
     for (const record of options.config.config.mcpServers) {
@@ -114,11 +114,15 @@ export class ToolServerConnections {
   /**
    * Connects a server (or waits for the connect in progress); `force` reconnects. A server that
    * waits for sign-in keeps its `authUrl` while that flow is valid: another attempt would only
-   * replace the URL the user may have open.
+   * replace the URL the user may have open. A connect starts a new round of retries (the failed
+   * starts count from 0), except healing's own `retry`, which is no use of the server either.
    */
-  async connect(id: string, options: { force?: boolean } = {}): Promise<ToolServerState> {
+  async connect(
+    id: string,
+    options: { force?: boolean; retry?: boolean } = {},
+  ): Promise<ToolServerState> {
     const entry = this.entry(id);
-    entry.usedAt = Date.now();
+    if (!options.retry) entry.usedAt = Date.now();
     if (!options.force) {
       if (entry.state.status === "connected") return stateOf(entry);
       if (this.#options.oauth?.isPending(entry.state.authUrl)) return stateOf(entry);
@@ -127,11 +131,17 @@ export class ToolServerConnections {
         return stateOf(entry);
       }
     }
-    this.#healing.cancel(id);
+    if (options.retry) this.#healing.cancel(id);
+    else this.#healing.reset(id);
     const generation = ++entry.generation;
     const previous = detachSession(entry);
     entry.stderrTail = [];
-    this.#setState(entry, { ...emptyState(entry.record), status: "connecting" });
+    const retry = options.retry ? this.#healing.running(entry) : undefined;
+    this.#setState(entry, {
+      ...emptyState(entry.record),
+      status: "connecting",
+      ...(retry && { retry }),
+    });
     const attempt = (async () => {
       await previous?.close().catch(() => {});
       await this.#establish(entry, generation);
@@ -194,8 +204,7 @@ export class ToolServerConnections {
       this.#processes.stopAll(),
     ]);
     this.#logs.close();
-    const demo = await this.#demo?.catch(() => undefined);
-    await demo?.close?.().catch(() => {});
+    await this.#opening.close();
   }
 
   /** The entry of a configured server, if there is one. */
@@ -213,7 +222,7 @@ export class ToolServerConnections {
   /** Where a record's transport is resolved: the env, the config's folder, the demo server. */
   specContext(): SpecContext {
     const { env, config, exists } = this.#options;
-    return { env, configPath: config.path, exists, demoServer: () => this.#demoServer() };
+    return { env, configPath: config.path, exists, demoServer: () => this.#opening.demoServer() };
   }
 
   /**
@@ -265,31 +274,17 @@ export class ToolServerConnections {
       );
       if (entry.session === session) this.#hooks.connected(entry);
     } else if (opened.state.status === "error") {
-      this.#healing.later(entry);
+      this.#healing.failed(entry);
     }
   }
 
   #context(entry: Entry, generation: number) {
-    return {
-      env: this.#options.env,
-      configPath: this.#options.config.path,
-      exists: this.#options.exists,
-      demoServer: () => this.#demoServer(),
-      open: this.#options.open ??
-        (async (...args: Parameters<SessionOpener>) =>
-          (await import("../session/client.ts")).openSession(...args)),
-      oauth: this.#options.oauth,
+    return this.#opening.context({
       handlers: this.#handlers(entry, generation),
       signInRequired: (authUrl: string) => this.#signInRequired(entry, generation, authUrl),
       warn: (message: string) => this.log(entry, "warning", message),
       scrub: (text: string) => this.scrub(entry, text),
-    };
-  }
-
-  /** The demo server's in-process handler, made once and shared by every connection to it. */
-  #demoServer(): Promise<InProcessHandler> {
-    this.#demo ??= (this.#options.demoServer ?? defaultDemoServer)();
-    return this.#demo;
+    });
   }
 
   #handlers(entry: Entry, generation: number): SessionHandlers {
@@ -376,13 +371,7 @@ export class ToolServerConnections {
     const before = entry.state.status;
     entry.state = state;
     if (before === state.status && state.status !== "error") return;
-    this.#options.events.emit("mcp.state", {
-      id: state.id,
-      status: state.status,
-      ...(state.error && { error: state.error }),
-      ...(state.authUrl && { authUrl: state.authUrl }),
-      ...(state.era && { era: state.era, protocolVersion: state.protocolVersion }),
-    });
+    this.#options.events.emit("mcp.state", stateEvent(state));
   }
 
   /**
@@ -411,9 +400,4 @@ export class ToolServerConnections {
     for (const id of plan.rootsChanged) announceRoots(this.entry(id), report);
     repinChanged(plan.next, previous, (entry, state) => this.review(entry, state));
   }
-}
-
-async function defaultDemoServer(): Promise<InProcessHandler & { close?: () => Promise<void> }> {
-  const { createDemoHandler } = await import("../demo/server.ts");
-  return createDemoHandler();
 }

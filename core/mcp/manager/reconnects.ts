@@ -5,21 +5,27 @@ export const FIRST_DELAY_MS = 1000;
 export const MAX_DELAY_MS = 30_000;
 
 /** The wait before try number `attempt` (0-based): 1 s, 2 s, 4 s, ... at most 30 s. */
-export function backoffDelay(attempt: number): number {
-  return Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** Math.min(attempt, 16));
+export function backoffDelay(attempt: number, firstMs: number = FIRST_DELAY_MS): number {
+  return Math.min(MAX_DELAY_MS, firstMs * 2 ** Math.min(attempt, 16));
 }
 
 /** One timer per server id: a newer schedule replaces an older one. */
 export class ReconnectTimers {
   readonly #timers = new Map<string, { timer: ReturnType<typeof setTimeout>; attempt: number }>();
   readonly #attempts = new Map<string, number>();
+  readonly #firstMs: number;
+
+  /** `firstMs`: the first wait (default 1 s), doubled per try. */
+  constructor(firstMs: number = FIRST_DELAY_MS) {
+    this.#firstMs = firstMs;
+  }
 
   /** Runs `retry` after the backoff for this id's next attempt. */
   schedule(id: string, retry: () => void): number {
     this.cancel(id);
     const attempt = this.#attempts.get(id) ?? 0;
     this.#attempts.set(id, attempt + 1);
-    const delay = backoffDelay(attempt);
+    const delay = backoffDelay(attempt, this.#firstMs);
     const timer = setTimeout(() => {
       this.#timers.delete(id);
       retry();

@@ -18,6 +18,18 @@ export function emptyState(record: McpServerConfig): ConnectionState {
   };
 }
 
+/** The data of an `mcp.state` event: the status and what explains it, without the lists. */
+export function stateEvent(state: ConnectionState): Record<string, unknown> {
+  return {
+    id: state.id,
+    status: state.status,
+    ...(state.error && { error: state.error }),
+    ...(state.authUrl && { authUrl: state.authUrl }),
+    ...(state.era && { era: state.era, protocolVersion: state.protocolVersion }),
+    ...(state.retry && { retry: state.retry }),
+  };
+}
+
 /** The tool as Lass lists it: names for the model, disabled and visibility flags, MCP Apps info. */
 export function toolInfo(serverId: string, tool: Tool, disabledTools: readonly string[]): ToolInfo {
   const meta = (tool._meta ?? {}) as Record<string, unknown>;

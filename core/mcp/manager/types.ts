@@ -30,6 +30,8 @@ export interface ManagerOptions {
    * when the active workspace does not use it; default 60 s.
    */
   recentUseMs?: number;
+  /** The first wait before Lass reconnects a failed server by itself, doubled per try; default 1 s. */
+  reconnectDelayMs?: number;
   /** OAuth sign-in for http and sse servers; without it a 401 is an error. */
   oauth?: OAuthSignIn;
   /**

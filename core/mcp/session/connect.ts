@@ -23,6 +23,7 @@ import { RawChannel } from "./raw_channel.ts";
 import { type EraVerdict, isAuthFailure, isNetworkFailure, urlElicitationsOf } from "./errors.ts";
 import { sharedValidator } from "./validator_cache.ts";
 import { outputCheck } from "./output_check.ts";
+import type { WireSink } from "./trace.ts";
 import type {
   CallOptions,
   ListKind,
@@ -87,9 +88,20 @@ export async function connectOnce(
     );
   }
 
+  // Every trace channel this connect opens (the session's, an era probe's): when the connection
+  // closes, the requests still unanswered end in the trace as failed.
+  const sinks: WireSink[] = [];
+  const wire = handlers.wire && (() => {
+    const sink = handlers.wire!();
+    sinks.push(sink);
+    return sink;
+  });
+  const endTrace = () => {
+    for (const sink of sinks) sink.closed?.();
+  };
   const opened = await createTransport(spec, {
     stderr: handlers.stderr,
-    wire: handlers.wire,
+    wire,
     track: handlers.track,
   });
   let closing = false;
@@ -99,6 +111,7 @@ export async function connectOnce(
     return opened.stop ? opened.stop(close, graceMs) : close();
   };
   client.onclose = () => {
+    endTrace();
     if (!closing) handlers.closed();
   };
   client.onerror = (error) => {
@@ -115,6 +128,7 @@ export async function connectOnce(
   } catch (error) {
     closing = true;
     await closeClient(FAILED_START_GRACE_MS);
+    endTrace();
     if (spec.kind === "http" && !isAuthFailure(error) && !isNetworkFailure(error)) {
       if (await looksLikeSseEndpoint(spec.url, spec.headers, spec.auth?.fetch)) {
         throw new Error("this looks like an SSE endpoint: use transport sse");
@@ -249,6 +263,7 @@ export async function connectOnce(
       await subscription?.close().catch(() => {});
       await opened.terminate?.().catch(() => {});
       await closeClient();
+      endTrace();
     },
   };
 }

@@ -14,8 +14,18 @@ export const MAX_TRACE_MESSAGE_BYTES = 64 * 1024;
 /** Requests waiting for their response, per channel and direction, for `ms`; the oldest go first. */
 const MAX_PENDING = 1000;
 
-/** Where a transport reports each message that crossed it (`out` Lass → server, `in` back). */
-export type WireSink = (dir: "out" | "in", message: unknown) => void;
+/**
+ * Where a transport reports each message that crossed it (`out` Lass → server, `in` back), and,
+ * with `closed`, that it closed: requests still unanswered then get an error response in the
+ * trace, marked `unanswered` (the SDK fails them with the same error), so none stays pending.
+ */
+export interface WireSink {
+  (dir: "out" | "in", message: unknown): void;
+  closed?(): void;
+}
+
+/** The error a request gets when its connection closes before the answer (as the SDK's). */
+const CONNECTION_CLOSED = { code: -32000, message: "Connection closed" };
 
 /** A message of the MCP Apps bridge, as the browser reports it. */
 export interface ViewMessage {
@@ -55,6 +65,8 @@ interface Recorded {
   clipped?: { id?: string | number; method?: string };
   /** A proxied message's proxy session and client, as they were when it crossed. */
   origin?: TraceOrigin;
+  /** Lass wrote this error response: the connection closed before the answer came. */
+  unanswered?: true;
 }
 
 /** The traces of every tool server; a server's `seq` keeps counting across reconnects and removal. */
@@ -69,7 +81,7 @@ export class ToolServerTraces {
   channel(id: string, enabled: () => boolean, origin?: TraceOrigin): WireSink {
     const sent = new Map<unknown, number>();
     const received = new Map<unknown, number>();
-    return (dir, message) => {
+    const sink: WireSink = (dir, message) => {
       if (!enabled()) return;
       const now = performance.now();
       const { id: rpcId, method } = (message ?? {}) as { id?: unknown; method?: unknown };
@@ -90,6 +102,25 @@ export class ToolServerTraces {
       }
       this.#trace(id).push(dir, message, ms, origin && { ...origin });
     };
+    sink.closed = () => {
+      const now = performance.now();
+      // Requests Lass sent get their error "in"; requests the server sent, Lass's "out".
+      for (const [pending, dir] of [[sent, "in"], [received, "out"]] as const) {
+        for (const [rpcId, started] of pending) {
+          if (enabled()) {
+            this.#trace(id).push(
+              dir,
+              { jsonrpc: "2.0", id: rpcId, error: CONNECTION_CLOSED },
+              Math.round((now - started) * 100) / 100,
+              origin && { ...origin },
+              true,
+            );
+          }
+        }
+        pending.clear();
+      }
+    };
+    return sink;
   }
 
   /** Records messages of a server's MCP Apps bridge that the browser reports. */
@@ -148,9 +179,16 @@ class ServerTrace {
     return this.#followers.size;
   }
 
-  push(dir: TraceDirection, message: unknown, ms?: number, origin?: TraceOrigin): void {
+  push(
+    dir: TraceDirection,
+    message: unknown,
+    ms?: number,
+    origin?: TraceOrigin,
+    unanswered?: boolean,
+  ): void {
     const record = recorded(dir, message);
     record.seq = this.#nextSeq++;
+    if (unanswered) record.unanswered = true;
     if (ms !== undefined) record.ms = ms;
     if (origin) record.origin = origin;
     if (this.#size < TRACE_CAPACITY) {
@@ -254,6 +292,7 @@ class ServerTrace {
       bytes: record.bytes,
       ...(record.ms !== undefined && { ms: record.ms }),
       ...(record.clipped && { truncated: true as const }),
+      ...(record.unanswered && { unanswered: true as const }),
       ...(record.origin && {
         via: record.origin.via,
         session: record.origin.session,

@@ -124,13 +124,16 @@ function reapProbeSiblings(
   type Disposable = { _dispose?: () => Promise<void> };
   function Sibling(params: Params): StdioClientTransport {
     const sibling = new Base(params);
-    if (wire) tapTransport(sibling, wire());
+    const sink = wire?.();
+    if (sink) tapTransport(sibling, sink);
     const dispose = (sibling as unknown as Disposable)._dispose;
     if (typeof dispose === "function") {
       const stop = stopOnce(sibling, track);
       Object.defineProperty(sibling, "_dispose", {
-        // A probe holds no session: it gets the short grace of a start that failed.
-        value: () => stop(() => dispose.call(sibling), FAILED_START_GRACE_MS),
+        // A probe holds no session: it gets the short grace of a start that failed. Its probe
+        // request, if unanswered, ends in the trace.
+        value: () =>
+          stop(() => dispose.call(sibling), FAILED_START_GRACE_MS).finally(() => sink?.closed?.()),
         configurable: true,
       });
     }
