@@ -14,6 +14,7 @@ import {
 import { followInterrupt } from "./interrupt.ts";
 import { Spinner } from "./spinner.ts";
 import { connectWithin } from "../core/mcp/manager/connect_within.ts";
+import { defaultWorkspace } from "../core/config/workspaces.ts";
 
 /** The help of `lass chat`. */
 export const CHAT_HELP = `Usage: lass chat [options] <message...>
@@ -191,8 +192,9 @@ async function runTurn(options: TurnOptions): Promise<unknown[] | undefined> {
  */
 async function warmUp(lass: Lass, workspaceId: string | undefined): Promise<void> {
   const config = lass.service.config.config;
-  const id = workspaceId ?? config.activeWorkspaceId;
-  const workspace = config.workspaces.find((candidate) => candidate.id === id);
+  const workspace = workspaceId === undefined
+    ? defaultWorkspace(config)
+    : config.workspaces.find((candidate) => candidate.id === workspaceId);
   const loading = import("../core/chat/run.ts");
   await Promise.all((workspace?.mcpServerIds ?? []).map((serverId) => {
     const record = config.mcpServers.find((server) => server.id === serverId);

@@ -6,7 +6,6 @@
  */
 import { basename } from "node:path";
 import type { LlmProfile, ServiceConfig } from "../wire/config/schema.ts";
-import { LassError } from "./errors.ts";
 import type { Service } from "./service.ts";
 import type { ToolServerState } from "../wire/tool_servers.ts";
 import { connectWithin } from "./mcp/manager/connect_within.ts";
@@ -18,6 +17,7 @@ import {
   type ServerPins,
 } from "./mcp/pinning/lock_check.ts";
 import { defaultLockPath } from "./mcp/pinning/pin_files.ts";
+import { workspaceFor } from "./config/workspaces.ts";
 
 /** One tool server's result. */
 export interface ServerCheck {
@@ -64,15 +64,7 @@ export type CheckScope = { workspaceId?: string } | { all: true };
 /** The workspaces in scope; 404 `not-found` for an unknown id. */
 function workspacesOf(config: ServiceConfig, scope: CheckScope): ServiceConfig["workspaces"] {
   if ("all" in scope) return config.workspaces;
-  const id = scope.workspaceId ?? config.activeWorkspaceId ?? config.workspaces[0]?.id;
-  const workspace = config.workspaces.find((candidate) => candidate.id === id);
-  if (!workspace) {
-    throw new LassError(
-      "not-found",
-      id ? `no workspace has id ${id}` : "the config has no workspace",
-    );
-  }
-  return [workspace];
+  return [workspaceFor(config, scope.workspaceId)];
 }
 
 /** The model profile a workspace chats with (as `POST /api/chat` picks it); none for an agent. */

@@ -1,10 +1,10 @@
 /** Export: a workspace as code that runs outside Lass (`POST /api/export`). */
 import { z } from "zod";
-import { LassError } from "../core/errors.ts";
 import { EXPORT_TARGETS } from "../wire/export.ts";
 import { readBody } from "./body.ts";
 import type { Routes } from "./context.ts";
 import { json } from "./http.ts";
+import { workspaceFor } from "../core/config/workspaces.ts";
 
 const ExportBody = z.strictObject({
   target: z.enum(EXPORT_TARGETS, { message: `must be one of ${EXPORT_TARGETS.join(", ")}` }),
@@ -19,8 +19,7 @@ export const exportRoutes: Routes = {
     POST: async (req, { service }) => {
       const { target, workspaceId } = await readBody(req, ExportBody);
       const config = service.config.config;
-      const id = workspaceId ?? config.activeWorkspaceId ?? config.workspaces[0]?.id;
-      if (id === undefined) throw new LassError("not-found", "the config has no workspace");
+      const id = workspaceFor(config, workspaceId).id;
       // The generators load on first use: startup reaches none of them.
       const [{ exportWorkspace }, { demoServerCommand }] = await Promise.all([
         import("../core/export/export.ts"),

@@ -1,11 +1,12 @@
 /** Generative UI: the render tool a workspace sends, previews of surfaces and components, generation. */
 import { z } from "zod";
-import type { ServiceConfig, Workspace } from "../wire/config/schema.ts";
+import type { Workspace } from "../wire/config/schema.ts";
 import { LassError } from "../core/errors.ts";
 import type { Service } from "../core/service.ts";
 import { readBody, validateQuery } from "./body.ts";
 import type { Routes } from "./context.ts";
 import { json } from "./http.ts";
+import { workspaceFor } from "../core/config/workspaces.ts";
 
 const ToolQuery = z.object({ workspaceId: z.string().min(1).optional() });
 
@@ -36,23 +37,12 @@ const GenerateBody = z.strictObject({
   llmId: z.string().min(1).optional(),
 });
 
-/** The workspace named, else the active one; 404 when there is none. */
-function workspaceOf(config: ServiceConfig, id: string | undefined): Workspace {
-  const wanted = id ?? config.activeWorkspaceId;
-  const workspace = config.workspaces.find((candidate) => candidate.id === wanted);
-  if (workspace) return workspace;
-  throw new LassError(
-    "not-found",
-    id ? `no workspace has id ${id}` : "the config has no active workspace; give workspaceId",
-  );
-}
-
 /** The offer a preview uses: the workspace's, or every catalog when no workspace is named. */
 async function previewOffer(service: Service, workspaceId: string | undefined, repair?: boolean) {
   const { offerFor, openOffer } = await import("../core/genui/offer.ts");
   const catalogs = await service.catalogs.list();
   if (workspaceId === undefined) return openOffer(catalogs, repair ?? true);
-  const workspace = workspaceOf(service.config.config, workspaceId);
+  const workspace = workspaceFor(service.config.config, workspaceId);
   const offer = offerFor(workspace, catalogs);
   if (!offer) throw noRenderTool(workspace);
   return repair === undefined ? offer : { ...offer, repair };
@@ -70,7 +60,7 @@ export const uiRoutes: Routes = {
   "/api/ui/tool": {
     GET: async (_req, { service, url }) => {
       const { workspaceId } = validateQuery(ToolQuery, url);
-      const workspace = workspaceOf(service.config.config, workspaceId);
+      const workspace = workspaceFor(service.config.config, workspaceId);
       const { offerFor } = await import("../core/genui/offer.ts");
       const offer = offerFor(workspace, await service.catalogs.list());
       if (!offer) throw noRenderTool(workspace);
@@ -106,7 +96,7 @@ export const uiRoutes: Routes = {
     POST: async (req, { service }) => {
       const body = await readBody(req, GenerateBody);
       const config = service.config.config;
-      const workspace = workspaceOf(config, body.workspaceId);
+      const workspace = workspaceFor(config, body.workspaceId);
       const llmId = body.llmId ?? workspace.llmId;
       const profile = llmId
         ? config.llms.find((candidate) => candidate.id === llmId)

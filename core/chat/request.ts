@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { LlmProfile, ServiceConfig, Workspace } from "../../wire/config/schema.ts";
 import { LassError } from "../errors.ts";
 import { SESSION_ID_PATTERN } from "../sessions.ts";
+import { workspaceFor } from "../config/workspaces.ts";
 
 /** A message as the body carries it; its content is checked against the AI SDK's schema later. */
 const MessageShape = z.looseObject({
@@ -38,19 +39,12 @@ export interface ResolvedChat {
 }
 
 /**
- * Resolves the workspace (`workspaceId`, else `activeWorkspaceId`) and who answers: `agentId` of
+ * Resolves the workspace (`workspaceId`, else the active one, else the first) and who answers: `agentId` of
  * the body or the workspace goes to that agent; otherwise the model is `llmId`, else the
  * workspace's `llmId`, else the first profile. Unknown ids are 404 `not-found`.
  */
 export function resolveChat(config: ServiceConfig, body: ChatBody): ResolvedChat {
-  const workspaceId = body.workspaceId ?? config.activeWorkspaceId;
-  const workspace = config.workspaces.find((candidate) => candidate.id === workspaceId);
-  if (!workspace) {
-    throw new LassError(
-      "not-found",
-      body.workspaceId ? `no workspace has id ${body.workspaceId}` : "the config has no workspace",
-    );
-  }
+  const workspace = workspaceFor(config, body.workspaceId);
   const agentId = body.llmId ? body.agentId : body.agentId ?? workspace.agentId;
   if (agentId) {
     const agent = config.agents.find((candidate) => candidate.id === agentId);

@@ -8,6 +8,7 @@ import { type ErrorDetail } from "../../wire/errors.ts";
 import type { Service } from "../service.ts";
 import { checkEvalFile, type EvalFile, invalidEval } from "./file.ts";
 import { inDocumentOrder, unknownFieldWarnings } from "./fields.ts";
+import { defaultWorkspace } from "../config/workspaces.ts";
 
 /** What the check of references reads besides the file. */
 export interface ReferenceOptions {
@@ -39,7 +40,7 @@ export function referenceProblems(
   const problems: ErrorDetail[] = [];
   const workspace = field(input.raw, "workspace");
   if (workspace === undefined || typeof workspace === "string") {
-    const workspaceId = workspace ?? config.activeWorkspaceId;
+    const workspaceId = workspace ?? defaultWorkspace(config)?.id;
     if (!config.workspaces.some((candidate) => candidate.id === workspaceId)) {
       problems.push({
         path: at("workspace"),

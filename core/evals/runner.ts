@@ -13,6 +13,7 @@ import { type EvalCase, type EvalFile, invalidEval } from "./file.ts";
 import { buildReport, type RunResult } from "./report.ts";
 import { type EvalReport } from "../../wire/evals.ts";
 import { type Shard, shardOf, shardRecord } from "./shard.ts";
+import { defaultWorkspace } from "../config/workspaces.ts";
 
 /** How to run an eval. */
 export interface EvalOptions {
@@ -71,7 +72,7 @@ export function prepareEval(
   const problems = referenceProblems(service, { raw: file, file }, options);
   if (problems.length > 0) throw invalidEval(problems);
   const config = service.config.config;
-  const workspace = file.workspace ?? config.activeWorkspaceId!;
+  const workspace = file.workspace ?? defaultWorkspace(config)!.id;
   const ids: (string | undefined)[] = [...new Set(options.models ?? file.models ?? [undefined])];
   // Without models the workspace's own responder answers: named by its profile or agent id.
   const targets = ids.map((llmId) => {

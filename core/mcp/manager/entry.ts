@@ -6,6 +6,7 @@ import type { LogLevel } from "../../../wire/tool_servers.ts";
 import type { McpSession } from "../session/types.ts";
 import { type ConnectionState, type ToolServerState } from "../../../wire/tool_servers.ts";
 import { emptyState, withSettings } from "./state.ts";
+import { defaultWorkspace } from "../../config/workspaces.ts";
 
 /** Who made a tool call: a chat run (and its model) or the API. Server requests during it inherit it. */
 export interface CallContext {
@@ -107,10 +108,9 @@ export function usedServerIds(config: ServiceConfig): Set<string> {
   return new Set(config.workspaces.flatMap((workspace) => workspace.mcpServerIds));
 }
 
-/** The ids of the tool servers the active workspace enables. */
+/** The ids of the tool servers the active workspace (else the first) enables. */
 export function activeServerIds(config: ServiceConfig): Set<string> {
-  const active = config.workspaces.find((workspace) => workspace.id === config.activeWorkspaceId);
-  return new Set(active?.mcpServerIds ?? []);
+  return new Set(defaultWorkspace(config)?.mcpServerIds ?? []);
 }
 
 /** What a config change does to the entries: the new map, and who reconnects, closes or goes. */

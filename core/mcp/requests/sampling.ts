@@ -9,11 +9,11 @@ import type { LlmProfile, ServiceConfig } from "../../../wire/config/schema.ts";
 import type { ConfigStore } from "../../config/store.ts";
 import type { Sampler } from "./types.ts";
 import { scrubSecrets } from "../../config/secrets.ts";
+import { defaultWorkspace } from "../../config/workspaces.ts";
 
 /** The profile that answers sampling: the active workspace's model, else the first profile. */
 export function samplingProfile(config: ServiceConfig): LlmProfile | undefined {
-  const workspace = config.workspaces.find((w) => w.id === config.activeWorkspaceId) ??
-    config.workspaces[0];
+  const workspace = defaultWorkspace(config);
   return config.llms.find((llm) => llm.id === workspace?.llmId) ?? config.llms[0];
 }
 
