@@ -58,6 +58,26 @@ Deno.test("GET /api/bootstrap has config, path, presets, env names and tool-serv
   }
 });
 
+Deno.test("a first start with provider keys in the environment: the Playground uses the demo model, with one more profile per key", async () => {
+  const t = await startService({ env: { OPENAI_API_KEY: "sk-1", ANTHROPIC_API_KEY: "sk-2" } });
+  try {
+    const { body } = await readJsonResponse(await t.call("/api/bootstrap"));
+    assert.deepEqual(body.config.llms.map((l: Json) => l.id), ["demo", "openai", "anthropic"]);
+    assert.equal(body.config.activeWorkspaceId, "playground");
+    assert.equal(body.config.workspaces[0].llmId, "demo");
+    // The chat of the Playground answers with the demo model, no key used.
+    const chatted = await t.call("/api/chat", {
+      method: "POST",
+      json: { messages: [{ role: "user", content: "hello" }] },
+    });
+    const start = JSON.parse((await chatted.text()).split("\n")[0]);
+    assert.equal(start.type, "start");
+    assert.equal(start.profileId, "demo");
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("PUT /api/config saves a valid config and answers the normalized one", async () => {
   const t = await startService();
   try {

@@ -215,7 +215,7 @@ Deno.test("the default config has the demo model and tools, plus a profile per d
     ["openai", "env:OPENAI_API_KEY"],
     ["anthropic", "env:ANTHROPIC_API_KEY"],
   ]);
-  assert.equal(withKeys.workspaces![0].llmId, "openai");
+  assert.equal(withKeys.workspaces![0].llmId, "demo", "the Playground uses the demo model");
   assert.ok(!JSON.stringify(withKeys).includes('"sk"'), "key values are never copied in");
 });
 

@@ -67,7 +67,7 @@ export function defaultConfig(lookup: EnvLookup): ServiceConfigInput {
       {
         id: "playground",
         name: "Playground",
-        llmId: detected[0]?.id ?? "demo",
+        llmId: "demo",
         mcpServerIds: ["demo"],
         skillIds: [],
         systemPrompt: "You are a helpful assistant. Use the tools when they help.",
