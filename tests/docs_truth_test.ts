@@ -14,6 +14,7 @@ const NOT_SHIPPED: RegExp[] = [
   /\bplaceholder (?:status )?page\b/i,
   /\bplaceholder for the web UI\b/i,
   /\buntil [^.]{0,60}\b(?:is|are) (?:implemented|built)\b/i,
+  /\bonce [^.]{0,60}\b(?:is|are) (?:implemented|built)\b/i,
   /\balways `\[\]`/i,
   /\bfor now\b/i,
   /^#+ .*\bso far\b/i,
@@ -56,7 +57,36 @@ Deno.test("README.md and docs/ never call a shipped part planned, not built or n
       }
     });
   }
+  // A phrase may run over a line break: each paragraph is read as one line too.
+  for (const [name, text] of await docs()) {
+    for (const paragraph of text.split(/\n\s*\n/)) {
+      const joined = paragraph.replace(/\s*\n\s*/g, " ");
+      for (const phrase of NOT_SHIPPED.filter((p) => !p.source.startsWith("^"))) {
+        if (phrase.test(joined) && !paragraph.split("\n").some((line) => phrase.test(line))) {
+          problems.push(`${name}: ${phrase}: ${joined.slice(0, 160)}`);
+        }
+      }
+    }
+  }
   assert.deepEqual(problems, [], `the docs say a shipped part is missing:\n${problems.join("\n")}`);
+});
+
+Deno.test("README.md and docs/api.md name every route open without the token", async () => {
+  const { OPEN_ROUTES } = await import("../routes/security.ts");
+  for (const name of ["README.md", "docs/api.md"]) {
+    const text = (await Deno.readTextFile(new URL(`../${name}`, import.meta.url)))
+      .replace(/\s*\n\s*/g, " ");
+    const sentences = text.match(/[^.]*needs (?:the token|it) except[^.]*\./g) ?? [];
+    assert.ok(sentences.length > 0, `${name} says which routes need no token`);
+    for (const sentence of sentences) {
+      for (const route of OPEN_ROUTES) {
+        assert.ok(
+          sentence.includes(`\`${route}\``),
+          `${name}: "${sentence.trim()}" leaves out ${route}`,
+        );
+      }
+    }
+  }
 });
 
 Deno.test("the docs name the demo model profile and count the demo server's tools as they run", async () => {
