@@ -1,4 +1,5 @@
 /** Small formatting helpers of the web UI. */
+import { now as clockNow } from "./clock.ts";
 
 /** A value as readable text: strings as they are, anything else as indented JSON. */
 export function showValue(value: unknown): string {
@@ -30,8 +31,11 @@ const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["year", Infinity],
 ];
 
-/** "5 minutes ago", "yesterday". */
-export function timeAgo(iso: string, now = Date.now()): string {
+/**
+ * "5 minutes ago", "yesterday": by default against the UI's clock, so a component that shows it
+ * renders again as time passes.
+ */
+export function timeAgo(iso: string, now: number = clockNow()): string {
   let amount = (Date.parse(iso) - now) / 1000;
   for (const [unit, size] of STEPS) {
     if (Math.abs(amount) < size) {
