@@ -2,7 +2,7 @@
 /**
  * Markdown in answers, in Chromium: lists, tables, code blocks and links become those elements as
  * the answer streams, finished blocks keep their elements, links open in a new tab, and HTML in
- * the text is shown as text, never run.
+ * the text is shown as text, never run; the inspector shows tool descriptions as markdown too.
  */
 import assert from "node:assert/strict";
 import { screenshot, skipBrowser, startUi, withToken } from "./_browser.ts";
@@ -142,6 +142,30 @@ Deno.test({
     } finally {
       await ui.close();
       await fake.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "web UI inspector: a tool's description is markdown (code spans as code, no backticks)",
+  ignore: skipBrowser,
+  fn: async () => {
+    const ui = await startUi({ config: chatConfig() });
+    const page = await ui.page();
+    page.setDefaultTimeout(20_000);
+    try {
+      await ui.t.service.mcp.connect("demo");
+      await page.goto(withToken(ui.base, "/inspector/demo"));
+      await page.getByRole("navigation", { name: "Tools" })
+        .getByRole("button", { name: /^slow_count/ }).click();
+      const description = page.getByRole("article", { name: "Tool slow_count" })
+        .locator(".item-description");
+      await description.locator("code", { hasText: "steps" }).first().waitFor();
+      assert.deepEqual(await description.locator("code").allInnerTexts(), ["steps", "delayMs"]);
+      assert.ok(!(await description.innerText()).includes("`"), "no raw markdown is shown");
+      assert.deepEqual(ui.problems, []);
+    } finally {
+      await ui.close();
     }
   },
 });

@@ -5,7 +5,7 @@ import { formatDuration } from "../format.ts";
 import { InteractionCard } from "./interaction.tsx";
 import type { ToolCallView, Turn } from "./model.ts";
 import { RetryButton } from "./retry.tsx";
-import { RichText } from "./text.tsx";
+import { RichText } from "../rich_text.tsx";
 import { ToolCard } from "./tool_card.tsx";
 import type { Interaction } from "../../wire/interactions.ts";
 

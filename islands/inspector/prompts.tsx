@@ -1,4 +1,5 @@
 /** The Prompts tab: each prompt's arguments as fields, Get, and the messages it returns. */
+import { RichText } from "../rich_text.tsx";
 import { useSignal } from "@preact/signals";
 import { showValue } from "../format.ts";
 import { ContentBlockView } from "./content.tsx";
@@ -28,7 +29,13 @@ function PromptPanel(
         <h2>{prompt.title ?? prompt.name}</h2>
         {prompt.title ? <code>{prompt.name}</code> : null}
       </header>
-      {prompt.description ? <p class="item-description">{prompt.description}</p> : null}
+      {prompt.description
+        ? (
+          <div class="item-description">
+            <RichText text={prompt.description} />
+          </div>
+        )
+        : null}
       <form class="tool-form" onSubmit={submit} aria-label={`Arguments of ${prompt.name}`}>
         <h3>Arguments</h3>
         {(prompt.arguments ?? []).length === 0

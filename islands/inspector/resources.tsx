@@ -3,6 +3,7 @@
  * is, a template after its variables are filled in. Contents show as text, pretty JSON, images,
  * or other blobs as their size and a download.
  */
+import { RichText } from "../rich_text.tsx";
 import { useSignal } from "@preact/signals";
 import { showValue } from "../format.ts";
 import { formatBytes, ResourceContentsView } from "./content.tsx";
@@ -41,7 +42,13 @@ function About({ item }: { item: Resource | Template }) {
         <h2>{item.title ?? item.name}</h2>
         {item.title ? <code>{item.name}</code> : null}
       </header>
-      {item.description ? <p class="item-description">{item.description}</p> : null}
+      {item.description
+        ? (
+          <div class="item-description">
+            <RichText text={item.description} />
+          </div>
+        )
+        : null}
       <p class="hints">
         {item.mimeType ? <span class="badge">{item.mimeType}</span> : null}
         {typeof size === "number" ? <span class="badge">{formatBytes(size)}</span> : null}

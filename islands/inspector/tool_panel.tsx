@@ -3,6 +3,7 @@
  * arguments as raw JSON), Call (with progress, elapsed time and Cancel while it runs), and the
  * result with its content blocks, structured content, duration and the raw answer.
  */
+import { RichText } from "../rich_text.tsx";
 import { useSignal } from "@preact/signals";
 import { initialValue } from "../json_schema.ts";
 import { FieldErrors, SchemaFields } from "../schema_fields.tsx";
@@ -129,7 +130,13 @@ export function ToolPanel({ serverId, tool }: ToolPanelProps) {
         <h2>{tool.title ?? tool.name}</h2>
         {tool.title ? <code>{tool.name}</code> : null}
       </header>
-      {tool.description ? <p class="item-description">{tool.description}</p> : null}
+      {tool.description
+        ? (
+          <div class="item-description">
+            <RichText text={tool.description} />
+          </div>
+        )
+        : null}
       <p class="hints">
         {hintsOf(tool).map(([label, title]) => (
           <span key={label} class="badge" title={title}>{label}</span>

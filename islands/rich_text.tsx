@@ -1,6 +1,7 @@
 /**
- * Model text as markdown (GitHub flavour, a single newline is a line break). `marked` reads it;
- * its tokens become Preact elements, never HTML, so nothing in an answer can run: raw HTML is shown
+ * Markdown text (a model's answer; a tool's, prompt's or resource's description in the inspector),
+ * GitHub flavour, a single newline a line break. `marked` reads it; its tokens become Preact
+ * elements, never HTML, so nothing in the text can run: raw HTML is shown
  * as text, links go only to http(s) and mailto addresses and open in a new tab, and images are
  * links (nothing is loaded). While an answer streams, blocks whose source did not change keep
  * their elements; only the growing block is drawn again.
@@ -177,7 +178,7 @@ class Block extends Component<BlockProps> {
   }
 }
 
-/** Renders model text. */
+/** Renders markdown text: a model's answer, a tool's description. */
 export function RichText({ text }: { text: string }) {
   const tokens = useMemo(() => Lexer.lex(text, { gfm: true, breaks: true }), [text]);
   const defs = Object.keys(tokens.links).length > 0 ? JSON.stringify(tokens.links) : "";
