@@ -16,7 +16,7 @@ import {
   usedServerIds,
 } from "./entry.ts";
 import { announceRoots, restoreSubscriptions } from "./controls.ts";
-import { establish } from "./establish.ts";
+import { establish, establishDraft } from "./establish.ts";
 import { Opening } from "./opening.ts";
 import type { LogLine } from "./log_limit.ts";
 import type { ManagerOptions } from "./types.ts";
@@ -172,19 +172,8 @@ export class ToolServerConnections {
    * Connects a draft record without saving it, lists what it offers, and closes it again.
    * Never throws for a server that fails: the state says why.
    */
-  async testDraft(record: McpServerConfig): Promise<ToolServerState & { latencyMs: number }> {
-    const entry = newEntry(record);
-    entry.generation = 1;
-    const started = performance.now();
-    const opened = await establish(
-      entry,
-      this.#context(entry, 1),
-      () => entry.generation === 1 && !this.#closed,
-    );
-    const latencyMs = Math.round(performance.now() - started);
-    entry.generation++;
-    await entry.session?.close().catch(() => {});
-    return { ...(opened?.state ?? entry.state), subscriptions: [], latencyMs };
+  testDraft(record: McpServerConfig): Promise<ToolServerState & { latencyMs: number }> {
+    return establishDraft(record, (entry) => this.#context(entry, 1), () => !this.#closed);
   }
 
   /**
@@ -221,8 +210,7 @@ export class ToolServerConnections {
 
   /** Where a record's transport is resolved: the env, the config's folder, the demo server. */
   specContext(): SpecContext {
-    const { env, config, exists } = this.#options;
-    return { env, configPath: config.path, exists, demoServer: () => this.#opening.demoServer() };
+    return this.#opening.specContext();
   }
 
   /**

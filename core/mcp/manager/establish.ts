@@ -8,10 +8,10 @@ import type {
   SessionHandlers,
   SessionOpener,
 } from "../session/types.ts";
-import { connectionKey, type Entry } from "./entry.ts";
+import { connectionKey, type Entry, newEntry } from "./entry.ts";
 import type { OAuthSignIn } from "../oauth/sign_in.ts";
 import type { ServerAuthProvider } from "../oauth/provider.ts";
-import { type ConnectionState } from "../../../wire/tool_servers.ts";
+import { type ConnectionState, type ToolServerState } from "../../../wire/tool_servers.ts";
 import { emptyState, toolInfo } from "./state.ts";
 import { describeConnectError, transportSpecOf } from "./transport_spec.ts";
 
@@ -132,6 +132,25 @@ export async function establish(
       : describeConnectError(record, error, entry.stderrTail);
     return { state: { ...emptyState(record), status: "error", error: context.scrub(reason) } };
   }
+}
+
+/**
+ * Connects a draft record (not configured), reads what it offers, closes it again, and says how
+ * long the connect took. Never throws for a server that fails: the state says why.
+ */
+export async function establishDraft(
+  record: McpServerConfig,
+  contextOf: (entry: Entry) => EstablishContext,
+  open: () => boolean,
+): Promise<ToolServerState & { latencyMs: number }> {
+  const entry = newEntry(record);
+  entry.generation = 1;
+  const started = performance.now();
+  const opened = await establish(entry, contextOf(entry), () => entry.generation === 1 && open());
+  const latencyMs = Math.round(performance.now() - started);
+  entry.generation++;
+  await entry.session?.close().catch(() => {});
+  return { ...(opened?.state ?? entry.state), subscriptions: [], latencyMs };
 }
 
 /** Reads one list again (after a list-changed notification): the part of the state it changes. */

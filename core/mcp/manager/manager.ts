@@ -13,15 +13,9 @@ import { type ManagerOptions } from "./types.ts";
 import { ToolServerConnections } from "./connections.ts";
 import type { Entry } from "./entry.ts";
 import type { LogLine } from "./log_limit.ts";
-import {
-  type CallHost,
-  type CallOutcome,
-  callTool,
-  deadlineOf,
-  runRequest,
-  type ToolCallOptions,
-} from "./calls.ts";
+import { type CallHost, type CallOutcome, callTool, type ToolCallOptions } from "./calls.ts";
 import * as controls from "./controls.ts";
+import * as reads from "./reads.ts";
 import type { ToolServerState } from "../../../wire/tool_servers.ts";
 import type { FollowOptions, TraceQuery, ViewMessage, WireSink } from "../session/trace.ts";
 import type { TraceMessage, TraceOrigin } from "../../../wire/trace.ts";
@@ -239,15 +233,7 @@ export class ToolServerManager {
 
   /** Reads a resource of a server; a resource the server does not know is 404. */
   async readResource(id: string, uri: string): Promise<ReadResourceResult> {
-    const entry = this.#connections.entry(id);
-    const deadline = deadlineOf(this.#host(), entry);
-    return await runRequest(
-      this.#host(),
-      entry,
-      `reading ${uri} from ${id}`,
-      (session) => session.readResource(uri, deadline),
-      { notFound: `the tool server ${id} has no resource ${uri}`, timeoutMs: deadline.timeoutMs },
-    );
+    return await reads.readResource(this.#host(), this.#connections.entry(id), uri);
   }
 
   /** Gets a prompt of a server with its arguments; a prompt the server does not know is 404. */
@@ -256,20 +242,7 @@ export class ToolServerManager {
     name: string,
     args: Record<string, string>,
   ): Promise<GetPromptResult> {
-    const entry = this.#connections.entry(id);
-    const notFound = `the tool server ${id} has no prompt named ${name}`;
-    const deadline = deadlineOf(this.#host(), entry);
-    await this.#connections.connected(entry);
-    if (
-      entry.state.prompts.length > 0 && !entry.state.prompts.some((p) => p.name === name)
-    ) throw new LassError("not-found", notFound);
-    return await runRequest(
-      this.#host(),
-      entry,
-      `the prompt ${name} of ${id}`,
-      (session) => session.getPrompt(name, args, deadline),
-      { notFound, timeoutMs: deadline.timeoutMs },
-    );
+    return await reads.getPrompt(this.#host(), this.#connections.entry(id), { name, args });
   }
 
   /** Suggestions for a prompt argument or resource-template variable; `{values: []}` without the capability. */

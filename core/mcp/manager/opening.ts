@@ -4,6 +4,7 @@
  */
 import type { InProcessHandler, SessionOpener } from "../session/types.ts";
 import type { EstablishContext } from "./establish.ts";
+import type { SpecContext } from "./transport_spec.ts";
 import type { ManagerOptions } from "./types.ts";
 
 /** The parts of a connect's context that belong to one entry and attempt. */
@@ -32,6 +33,12 @@ export class Opening {
       oauth: options.oauth,
       ...parts,
     };
+  }
+
+  /** Where a record's transport is resolved: the env, the config's folder, the demo server. */
+  specContext(): SpecContext {
+    const { env, config, exists } = this.#options;
+    return { env, configPath: config.path, exists, demoServer: () => this.demoServer() };
   }
 
   /** Closes the demo server, if one was made. */
