@@ -169,6 +169,8 @@ export async function openService(options: ServiceOptions): Promise<Service> {
       skills.close();
       const proxied = await proxy?.catch(() => undefined);
       await Promise.all([config.close(), sessions.close(), mcp.close(), proxied?.close()]);
+      // A connect that ended as the manager closed may still be writing its first pins.
+      await pins.idle();
     },
   };
 }

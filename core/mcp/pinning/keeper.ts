@@ -51,6 +51,11 @@ export class PinKeeper {
     this.#firstSeen = new FirstSeenPins(options.fs, options.dir);
   }
 
+  /** Resolves once no review or accept is under way (their files written). */
+  idle(): Promise<void> {
+    return this.#queue.idle();
+  }
+
   /** The pins a server is compared with, and where they come from. */
   async #baseline(serverId: string): Promise<{ pins?: PinnedServer; source: PinSource }> {
     try {
