@@ -26,6 +26,7 @@ import { TaskRecords } from "../tasks/records.ts";
 import { type TaskStatus } from "../../../wire/tool_tasks.ts";
 import { whyNotTask } from "../tasks/support.ts";
 import { withoutDrift } from "./pins.ts";
+import { secretsOf } from "./transport_spec.ts";
 
 /** What `GET /oauth/callback` did: signed in (and the server's state after its reconnect), or not. */
 export type SignInResult =
@@ -123,6 +124,20 @@ export class ToolServerManager {
   proxyStderr(id: string, session: string, line: string): void {
     const entry = this.#connections.find(id);
     if (entry) this.#connections.log(entry, "info", `[proxy ${session.slice(0, 8)}] ${line}`);
+  }
+
+  /**
+   * The secrets of a server's record, for what leaves Lass (a cassette): its resolved env
+   * references, header values, every literal `env` value and its OAuth tokens; 404 for an unknown id.
+   */
+  secrets(id: string): string[] {
+    const record = this.#connections.entry(id).record;
+    return [
+      ...secretsOf(record, this.#options.env),
+      ...Object.values(record.headers ?? {}),
+      ...Object.values(record.env ?? {}).filter((value) => !value.startsWith("env:")),
+      ...(this.#options.oauth?.secrets(record) ?? []),
+    ];
   }
 
   /** How many trace follow streams of a server are open; for tests and diagnostics. */
