@@ -41,6 +41,10 @@ const COMMANDS: Record<string, Command> = {
     summary: "serve a cassette as a tool server, over stdio or Streamable HTTP",
     load: () => import("./cli/replay.ts"),
   },
+  verify: {
+    summary: "send a cassette's requests to the live server and show what drifted",
+    load: () => import("./cli/verify.ts"),
+  },
   "demo-server": {
     summary: "the built-in demo tool server over stdio, for other MCP clients",
     load: () => import("./cli/demo_server.ts"),

@@ -1,6 +1,7 @@
 /** Recordings of a tool server: its cassette from the trace, and verify against a cassette. */
 import { z } from "zod";
-import { validateQuery } from "./body.ts";
+import { CassetteSchema } from "../wire/cassette.ts";
+import { readBody, validateQuery } from "./body.ts";
 import { json } from "./http.ts";
 import type { Routes } from "./context.ts";
 
@@ -11,6 +12,15 @@ const CassetteQuery = z.object({
     description: "A proxy session's id: its messages; without it, Lass's own session's",
   }),
   download: z.enum(["0", "1"]).optional(),
+});
+
+const VerifyBody = z.strictObject({
+  cassette: CassetteSchema.meta({ description: "The cassette to verify the server against" }),
+  ignore: z.array(
+    z.string().regex(/^(\/.*)?$/, { message: "must be a JSON pointer (starting with /)" }),
+  ).default([]).meta({
+    description: "JSON pointers into an answer left out of the comparison; `*` matches any segment",
+  }),
 });
 
 /** Recording routes. */
@@ -24,6 +34,13 @@ export const recordingRoutes: Routes = {
         ? { "content-disposition": `attachment; filename="${params.id}.cassette.json"` }
         : undefined;
       return json(cassette, { headers: download });
+    },
+  },
+  "/api/mcp/:id/verify": {
+    POST: async (req, { service, params }) => {
+      const { cassette, ignore } = await readBody(req, VerifyBody);
+      const { verifyCassette } = await import("../core/mcp/recordings/verify.ts");
+      return json(await verifyCassette(service.mcp, params.id, cassette, { ignore }));
     },
   },
 };

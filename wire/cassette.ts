@@ -118,8 +118,11 @@ export interface VerifyExchangeResult {
   method: string;
   /** The tool, prompt or resource the request names, when it names one. */
   name?: string;
-  /** `same`: the answers match; `drift`: they differ; `failed`: the request could not be sent. */
-  outcome: "same" | "drift" | "failed";
+  /**
+   * `same`: the answers match; `drift`: they differ; `failed`: the request could not be sent;
+   * `skipped`: verify does not send this method (a listen stream, a setting).
+   */
+  outcome: "same" | "drift" | "failed" | "skipped";
   /** The differences, one per JSON pointer. */
   differences: VerifyDifference[];
   /** Why the request could not be sent. */
@@ -145,5 +148,6 @@ export interface VerifyReport {
   same: number;
   drifted: number;
   failed: number;
+  skipped: number;
   durationMs: number;
 }
