@@ -125,6 +125,7 @@ Deno.test("replay: a stopped server's cassette gives the same lists and results,
     assert.match(unmatched.body.error.message, /"a":20,"b":22/);
   } finally {
     await t.close();
+    await Deno.remove(live.dir, { recursive: true });
   }
 });
 
@@ -159,6 +160,7 @@ Deno.test("replay with match: tool answers a call with other arguments from the 
     assert.match(JSON.stringify(close.body.result), /30/);
   } finally {
     await t.close();
+    await Deno.remove(live.dir, { recursive: true });
   }
 });
 
@@ -183,4 +185,59 @@ Deno.test("schema/cassette.schema.json is the JSON Schema of the zod schema (run
     "utf8",
   );
   assert.deepEqual(JSON.parse(committed), cassetteJsonSchema());
+});
+
+Deno.test("replay in the 2026 era: the demo server recorded over server/discover replays to modern and auto clients", async () => {
+  const live = await startService({
+    config: configWithServers([{
+      id: "demo",
+      name: "Demo",
+      transport: "stdio",
+      command: "service:demo",
+      protocolEra: "modern",
+    }]),
+  });
+  let liveState: Json;
+  let sum: Json;
+  try {
+    liveState = (await post(live, "/api/mcp/demo/connect")).body;
+    assert.equal(liveState.era, "modern");
+    sum = (await post(live, "/api/mcp/demo/call", { tool: "add", args: { a: 1, b: 2 } })).body;
+    const cassette = await (await live.call("/api/mcp/demo/cassette")).json();
+    assert.equal(cassette.server.era, "modern");
+    assert.ok(cassette.server.handshake.supportedVersions.includes("2026-07-28"));
+    const listen = cassette.exchanges.find((e: Json) =>
+      e.request.method === "subscriptions/listen"
+    );
+    assert.equal(listen?.ms, undefined, "a listen stream has no answer");
+    await writeFile(join(live.dir, "demo.cassette.json"), JSON.stringify(cassette));
+  } finally {
+    await live.service.close();
+  }
+  for (const protocolEra of ["modern", "auto"]) {
+    const t = await startService({
+      dir: live.dir,
+      config: configWithServers([{
+        id: "demo",
+        name: "Demo, replayed",
+        transport: "replay",
+        cassette: "demo.cassette.json",
+        speed: 0,
+        protocolEra,
+      }]),
+    });
+    try {
+      const state = (await post(t, "/api/mcp/demo/connect")).body;
+      assert.equal(state.status, "connected", state.error);
+      assert.equal(state.era, "modern", protocolEra);
+      assert.equal(state.protocolVersion, "2026-07-28");
+      assert.deepEqual(state.tools, liveState.tools);
+      const replayed = (await post(t, "/api/mcp/demo/call", { tool: "add", args: { a: 1, b: 2 } }))
+        .body;
+      assert.deepEqual(replayed.result, sum.result);
+    } finally {
+      await t.close();
+    }
+  }
+  await Deno.remove(live.dir, { recursive: true });
 });
