@@ -1,0 +1,69 @@
+/// <reference lib="dom" />
+/** The inspector's recordings in Chromium: Save as cassette, and Verify against a changed cassette. */
+import assert from "node:assert/strict";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { skipBrowser, startUi, withToken } from "./_browser.ts";
+import { post } from "./_helpers.ts";
+
+const VERSIONED = new URL("./fixtures/versioned_server.ts", import.meta.url).pathname;
+
+const CONFIG = {
+  mcpServers: [{
+    id: "greeter",
+    name: "Greeter",
+    transport: "stdio",
+    command: Deno.execPath(),
+    args: ["run", "-A", VERSIONED],
+  }],
+  workspaces: [{ id: "w", name: "W", mcpServerIds: ["greeter"] }],
+  activeWorkspaceId: "w",
+};
+
+Deno.test({
+  name:
+    "web UI inspector: Save as cassette downloads the session's cassette; Verify shows the drift of a changed answer",
+  ignore: skipBrowser,
+  fn: async () => {
+    const ui = await startUi({ config: CONFIG });
+    const page = await ui.page();
+    page.setDefaultTimeout(15_000);
+    try {
+      await ui.t.service.mcp.connect("greeter");
+      await post(ui.t, "/api/mcp/greeter/call", { tool: "greet", args: { name: "Ada" } });
+      await page.goto(withToken(ui.base, "/inspector/greeter"));
+      const recordings = page.getByRole("group", { name: "Recordings" });
+
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        recordings.getByRole("button", { name: "Save as cassette" }).click(),
+      ]);
+      assert.equal(download.suggestedFilename(), "greeter.cassette.json");
+      const saved = join(ui.t.dir, "saved.cassette.json");
+      await download.saveAs(saved);
+      const text = await readFile(saved, "utf8");
+      const cassette = JSON.parse(text);
+      assert.equal(cassette.lassCassette, 1);
+      assert.ok(
+        cassette.exchanges.some((e: { request: { params?: { name?: string } } }) =>
+          e.request.params?.name === "greet"
+        ),
+      );
+
+      // The same cassette, with the answer a newer server would give: verify shows the drift.
+      const changed = join(ui.t.dir, "changed.cassette.json");
+      await writeFile(changed, text.replace("Hello, Ada!", "Howdy, Ada!"));
+      await recordings.getByLabel("Verify against a cassette").setInputFiles(changed);
+      const report = recordings.getByRole("status");
+      await report.getByText(/Drift: \d+ same, 1 drifted/).waitFor();
+      await report.getByText("/result/content/0/text").waitFor();
+      assert.match(await report.innerText(), /recorded: "Howdy, Ada!"\s+live: "Hello, Ada!"/);
+
+      await recordings.getByLabel("Verify against a cassette").setInputFiles(saved);
+      await report.getByText(/Same as recorded/).waitFor();
+      assert.deepEqual(ui.problems, []);
+    } finally {
+      await ui.close();
+    }
+  },
+});
