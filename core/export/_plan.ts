@@ -316,7 +316,7 @@ function replayConnection(record: McpServerConfig, source: ExportSource): Server
     command: [command],
     args: [...base, "replay", ...options, cassette].map((arg) => [arg]),
     env: [],
-    demo: true,
+    demo: false,
   };
 }
 
