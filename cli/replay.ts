@@ -15,7 +15,8 @@ server requests recorded in between, at the recorded pace.
 
 Without --port it speaks MCP on stdin and stdout until stdin closes (an MCP client's command).
 With --port it serves Streamable HTTP on http://127.0.0.1:<port>/mcp (0 picks a free port) and
-prints that URL on stdout once it listens; Ctrl-C stops it.
+prints that URL on stdout once it listens; Ctrl-C stops it. On a loopback address, requests
+from other host names or origins are refused (403), against DNS rebinding.
 
 Options:
   --port <n>          Serve Streamable HTTP on this loopback port instead of stdio
@@ -25,6 +26,18 @@ Options:
   --speed <x>         Recorded delays are divided by x (default 1; 0 answers at once)
   --help              Show this help
 `;
+
+/** Host names of this machine's loopback interface. */
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+/** Whether a request names a loopback host, and a loopback origin when it has one. */
+function fromLoopback(req: Request): boolean {
+  const host = req.headers.get("host");
+  const hostName = host && URL.canParse(`http://${host}`) ? new URL(`http://${host}`).hostname : "";
+  const origin = req.headers.get("origin");
+  const originName = origin && URL.canParse(origin) ? new URL(origin).hostname : undefined;
+  return LOOPBACK.has(hostName) && (origin === null || LOOPBACK.has(originName ?? ""));
+}
 
 /** The replay options of the flags. */
 function replayOptions(values: { match?: string; speed?: string }): ReplayOptions {
@@ -80,10 +93,15 @@ export async function run(args: string[]): Promise<number> {
   const handler = createReplayHandler(cassette, options);
   const hostname = values.host ?? "127.0.0.1";
   const { promise: listening, resolve } = Promise.withResolvers<Deno.NetAddr>();
+  const loopback = LOOPBACK.has(hostname);
   const server = Deno.serve({ hostname, port, onListen: resolve }, (req) => {
     const url = new URL(req.url);
     if (url.pathname !== "/mcp") {
       return new Response("Not found: the endpoint is /mcp", { status: 404 });
+    }
+    // DNS rebinding: on a loopback address, only loopback names and origins are served.
+    if (loopback && !fromLoopback(req)) {
+      return new Response("Forbidden: not a loopback host or origin", { status: 403 });
     }
     return handler.fetch(req);
   });

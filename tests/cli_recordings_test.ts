@@ -103,6 +103,13 @@ Deno.test("lass record writes a cassette by script; lass replay serves it to the
       assert.ok(url, line);
       const overHttp = await useReplay(new StreamableHTTPClientTransport(new URL(url)));
       assert.deepEqual(overHttp, overStdio);
+      const rebound = await fetch(url, {
+        method: "POST",
+        headers: { origin: "http://evil.example", "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      });
+      await rebound.body?.cancel();
+      assert.equal(rebound.status, 403, "another origin is refused");
     } finally {
       child.kill("SIGTERM");
       await child.status;
