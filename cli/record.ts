@@ -1,5 +1,6 @@
 /** `lass record`: records a configured tool server into a cassette file. */
 import { LassError } from "../core/errors.ts";
+import type { Service } from "../core/service.ts";
 import { plural } from "../wire/words.ts";
 import { CliError } from "./errors.ts";
 import { writeReportFile } from "./output.ts";
@@ -21,6 +22,9 @@ The script (YAML or JSON) lists calls in order:
     - resource: demo://resource/static/document/1
     - prompt: simple-prompt
 
+Sampling and elicitation requests that the record says to ask about are declined (no one is
+there to answer); with sampling: auto the workspace's model answers.
+
 Exit code 0 when written, 1 when the server does not connect or a call fails (the cassette is
 written all the same), 2 for a usage error.
 
@@ -29,6 +33,29 @@ Options:
   --script <file>     The calls to make after listing
 ${COMMON_HELP}
 `;
+
+/**
+ * Declines the server's sampling and elicitation questions that wait for a person (there is none
+ * at a command line), so no call hangs; the declines are recorded. Returns the stop function.
+ */
+function declineQuestions(service: Service, serverId: string): () => void {
+  return service.events.subscribe((event) => {
+    if (event.type !== "interaction.created") return;
+    const interaction = (event.data as {
+      interaction?: { id: string; kind: string; serverId?: string };
+    }).interaction;
+    if (!interaction || interaction.serverId !== serverId) return;
+    const answer = interaction.kind === "sampling"
+      ? { approved: false }
+      : interaction.kind === "elicitation"
+      ? { action: "decline" }
+      : undefined;
+    if (!answer) return;
+    console.error(`lass record: declined the server's ${interaction.kind} request (no one to ask)`);
+    // After the emit that announced it: the registry is not re-entered from its own event.
+    queueMicrotask(() => service.interactions.answer(interaction.id, answer).catch(() => {}));
+  });
+}
 
 /** Runs `lass record`; the exit code. */
 export async function run(args: string[]): Promise<number> {
@@ -64,6 +91,7 @@ export async function run(args: string[]): Promise<number> {
     }
   }
   const lass = await openLass(values, RUN_ONCE);
+  const stopDeclining = declineQuestions(lass.service, serverId);
   try {
     const { recordServer } = await import("../core/mcp/recordings/record.ts");
     const { cassetteText } = await import("../core/mcp/recordings/load.ts");
@@ -90,6 +118,7 @@ export async function run(args: string[]): Promise<number> {
     );
     return recording.failures.length > 0 ? 1 : 0;
   } finally {
+    stopDeclining();
     await lass.close();
   }
 }

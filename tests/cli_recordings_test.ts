@@ -21,6 +21,7 @@ const SCRIPT = `calls:
   - tool: echo
     args: { message: recorded }
   - prompt: simple-prompt
+  - tool: trigger-elicitation-request
 `;
 
 /** A folder with a config on server-everything and its recording in `cassettes/`. */
@@ -44,6 +45,8 @@ async function recorded(): Promise<CliHome & { cassette: string }> {
   ]);
   assert.equal(ran.code, 0, ran.stderr);
   assert.match(ran.stderr, /recorded \d+ exchanges of everything to /);
+  // No one can answer at a command line: the server's question is declined, and recorded so.
+  assert.match(ran.stderr, /declined the server's elicitation request/);
   return { ...home, cassette };
 }
 
@@ -76,6 +79,11 @@ Deno.test("lass record writes a cassette by script; lass replay serves it to the
     for (const method of ["tools/list", "prompts/list", "tools/call", "prompts/get"]) {
       assert.ok(methods.includes(method), `${method} in ${methods}`);
     }
+    const asked = cassette.exchanges.find((e: { request: { params?: { name?: string } } }) =>
+      e.request.params?.name === "trigger-elicitation-request"
+    );
+    assert.equal(asked.events[0].message.method, "elicitation/create");
+    assert.deepEqual(asked.events[0].reply.result, { action: "decline" });
 
     const overStdio = await useReplay(
       new StdioClientTransport({
