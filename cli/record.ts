@@ -1,8 +1,8 @@
 /** `lass record`: records a configured tool server into a cassette file. */
 import { LassError } from "../core/errors.ts";
-import type { Service } from "../core/service.ts";
 import { plural } from "../wire/words.ts";
 import { CliError } from "./errors.ts";
+import { declineQuestions } from "./questions.ts";
 import { writeReportFile } from "./output.ts";
 import { COMMON_HELP, openLass, parseFlags, RUN_ONCE } from "./options.ts";
 
@@ -33,29 +33,6 @@ Options:
   --script <file>     The calls to make after listing
 ${COMMON_HELP}
 `;
-
-/**
- * Declines the server's sampling and elicitation questions that wait for a person (there is none
- * at a command line), so no call hangs; the declines are recorded. Returns the stop function.
- */
-function declineQuestions(service: Service, serverId: string): () => void {
-  return service.events.subscribe((event) => {
-    if (event.type !== "interaction.created") return;
-    const interaction = (event.data as {
-      interaction?: { id: string; kind: string; serverId?: string };
-    }).interaction;
-    if (!interaction || interaction.serverId !== serverId) return;
-    const answer = interaction.kind === "sampling"
-      ? { approved: false }
-      : interaction.kind === "elicitation"
-      ? { action: "decline" }
-      : undefined;
-    if (!answer) return;
-    console.error(`lass record: declined the server's ${interaction.kind} request (no one to ask)`);
-    // After the emit that announced it: the registry is not re-entered from its own event.
-    queueMicrotask(() => service.interactions.answer(interaction.id, answer).catch(() => {}));
-  });
-}
 
 /** Runs `lass record`; the exit code. */
 export async function run(args: string[]): Promise<number> {
@@ -91,7 +68,7 @@ export async function run(args: string[]): Promise<number> {
     }
   }
   const lass = await openLass(values, RUN_ONCE);
-  const stopDeclining = declineQuestions(lass.service, serverId);
+  const stopDeclining = declineQuestions(lass.service, { serverId, command: "record" });
   try {
     const { recordServer } = await import("../core/mcp/recordings/record.ts");
     const { cassetteText } = await import("../core/mcp/recordings/load.ts");

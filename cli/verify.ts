@@ -3,6 +3,7 @@ import type { VerifyExchangeResult, VerifyReport } from "../wire/cassette.ts";
 import { LassError } from "../core/errors.ts";
 import { plural } from "../wire/words.ts";
 import { CliError } from "./errors.ts";
+import { declineQuestions } from "./questions.ts";
 import { writeReportFile } from "./output.ts";
 import { COMMON_HELP, openLass, parseFlags, RUN_ONCE } from "./options.ts";
 
@@ -115,6 +116,7 @@ export async function run(args: string[]): Promise<number> {
   }
   const serverId = values.server ?? cassette.server.id;
   const lass = await openLass(values, RUN_ONCE);
+  const stopDeclining = declineQuestions(lass.service, { serverId, command: "verify" });
   try {
     const { verifyCassette } = await import("../core/mcp/recordings/verify.ts");
     let report: VerifyReport;
@@ -131,6 +133,7 @@ export async function run(args: string[]): Promise<number> {
     if (values.junit !== undefined) await writeJUnit(values.junit, report);
     return report.ok ? 0 : 1;
   } finally {
+    stopDeclining();
     await lass.close();
   }
 }
