@@ -5,6 +5,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { skipBrowser, startUi, withToken } from "./_browser.ts";
 import { post } from "./_helpers.ts";
+import { editor } from "./_settings.ts";
 
 const VERSIONED = new URL("./fixtures/versioned_server.ts", import.meta.url).pathname;
 
@@ -61,6 +62,29 @@ Deno.test({
 
       await recordings.getByLabel("Verify against a cassette").setInputFiles(saved);
       await report.getByText(/Same as recorded/).waitFor();
+
+      // The saved cassette as a new server of transport replay: tested, then saved.
+      await page.goto(withToken(ui.base, "/settings/servers/new"));
+      const form = editor(page);
+      await form.getByLabel("Id", { exact: true }).fill("replayed");
+      await form.getByLabel("Name", { exact: true }).fill("Replayed greeter");
+      await form.getByLabel("Transport").selectOption("replay");
+      await form.getByLabel("Cassette").fill("saved.cassette.json");
+      await form.getByLabel("Speed").fill("0");
+      await form.getByRole("button", { name: "Test", exact: true }).click();
+      await form.getByRole("region", { name: "Test result" }).getByText(
+        /Connected in .* to versioned 1\.0\.0.* 2 tools/,
+      ).waitFor();
+      await form.getByRole("button", { name: "Save" }).click();
+      await form.getByRole("status").getByText("Saved").waitFor();
+      const stored = JSON.parse(await readFile(ui.t.configPath, "utf8"));
+      assert.deepEqual(stored.mcpServers[1], {
+        id: "replayed",
+        name: "Replayed greeter",
+        transport: "replay",
+        cassette: "saved.cassette.json",
+        speed: 0,
+      });
       assert.deepEqual(ui.problems, []);
     } finally {
       await ui.close();
