@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { skipBrowser, startUi, withToken } from "./_browser.ts";
-import { post } from "./_helpers.ts";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { post, TOKEN } from "./_helpers.ts";
 import { editor } from "./_settings.ts";
 
 const VERSIONED = new URL("./fixtures/versioned_server.ts", import.meta.url).pathname;
@@ -50,6 +51,31 @@ Deno.test({
           e.request.params?.name === "greet"
         ),
       );
+
+      // An outside client through the proxy: its session is a cassette of its own.
+      const client = new Client({ name: "outside-ui", version: "1.0.0" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${ui.base}/mcp/greeter`), {
+          requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+        }),
+      );
+      await client.callTool({ name: "greet", arguments: { name: "Proxy" } });
+      await client.close();
+      const picker = recordings.getByLabel("of", { exact: true });
+      await picker.locator("option", { hasText: "Proxy: outside-ui 1.0.0" }).waitFor({
+        state: "attached",
+      });
+      await picker.selectOption({ index: 1 });
+      const [proxied] = await Promise.all([
+        page.waitForEvent("download"),
+        recordings.getByRole("button", { name: "Save as cassette" }).click(),
+      ]);
+      const proxiedPath = join(ui.t.dir, "proxied.cassette.json");
+      await proxied.saveAs(proxiedPath);
+      const calls = JSON.parse(await readFile(proxiedPath, "utf8")).exchanges
+        .filter((e: { request: { method: string } }) => e.request.method === "tools/call")
+        .map((e: { request: { params: { arguments: unknown } } }) => e.request.params.arguments);
+      assert.deepEqual(calls, [{ name: "Proxy" }]);
 
       // The same cassette, with the answer a newer server would give: verify shows the drift.
       const changed = join(ui.t.dir, "changed.cassette.json");
