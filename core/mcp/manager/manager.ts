@@ -346,10 +346,11 @@ export class ToolServerManager {
   /** Forgets a remote server's OAuth credentials, reconnects it, and returns its new state. */
   async signOut(id: string): Promise<ToolServerState> {
     const entry = this.#connections.entry(id);
-    if (entry.record.transport === "stdio") {
+    const { transport } = entry.record;
+    if (transport !== "http" && transport !== "sse") {
       throw new LassError(
         "invalid-request",
-        `the tool server ${id} uses stdio: sign-out applies to http and sse servers`,
+        `the tool server ${id} uses ${transport}: sign-out applies to http and sse servers`,
       );
     }
     // The open session goes first: its background requests must not start a new sign-in.
