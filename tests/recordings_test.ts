@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { configWithServers, type Json, post, startService } from "./_helpers.ts";
-import { everythingStdio } from "./_everything.ts";
+import { everythingStdio, startEverything } from "./_everything.ts";
 import { cassetteJsonSchema } from "../wire/cassette.ts";
 import { parseCassette } from "../core/mcp/recordings/load.ts";
 
@@ -59,6 +59,39 @@ Deno.test("a cassette of server-everything holds its lists and answers, and no s
   )!;
   const progress = (long.events ?? []).filter((e) => e.message.method === "notifications/progress");
   assert.equal(progress.length, 2, "each progress notification, in its exchange");
+});
+
+Deno.test("a cassette of a Streamable HTTP server holds no header value nor OAuth client secret of its record, even echoed", async () => {
+  const everything = await startEverything("streamableHttp");
+  const header = "hdr-s3cr3t-value-0815";
+  const clientSecret = "oauth-s3cr3t-value-4242";
+  const t = await startService({
+    config: configWithServers([{
+      id: "remote",
+      name: "Remote",
+      transport: "http",
+      url: everything.url,
+      headers: { "x-api-key": header },
+      oauth: { clientId: "lass-test", clientSecret },
+    }]),
+  });
+  try {
+    const state = (await post(t, "/api/mcp/remote/connect")).body;
+    assert.equal(state.status, "connected", state.error);
+    const echoed = await post(t, "/api/mcp/remote/call", {
+      tool: "echo",
+      args: { message: `${header} and ${clientSecret}` },
+    });
+    assert.equal(echoed.status, 200);
+    const text = await (await t.call("/api/mcp/remote/cassette")).text();
+    assert.ok(text.includes("echo"), "the call is in the cassette");
+    assert.ok(!text.includes(header), "the header value is removed");
+    assert.ok(!text.includes(clientSecret), "the OAuth client secret is removed");
+    assert.match(text, /<redacted> and <redacted>/);
+  } finally {
+    await t.close();
+    await everything.stop();
+  }
 });
 
 Deno.test("replay: a stopped server's cassette gives the same lists and results, and names the closest recording when nothing matches", async () => {
