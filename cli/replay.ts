@@ -107,10 +107,12 @@ export async function run(args: string[]): Promise<number> {
   });
   const address = await listening;
   console.log(`Lass replay: http://${hostname}:${address.port}/mcp`);
-  const stop = () => server.shutdown();
+  // The open event streams end first: the server's shutdown waits for every response.
+  const stop = () => void handler.close().then(() => server.shutdown());
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
   await server.finished;
-  await handler.close();
+  Deno.removeSignalListener("SIGINT", stop);
+  Deno.removeSignalListener("SIGTERM", stop);
   return 0;
 }

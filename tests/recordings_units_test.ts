@@ -262,3 +262,43 @@ Deno.test("eval --replay's config: servers with a cassette become replays and ke
   });
   assert.deepEqual((replayed.mcpServers as unknown[])[1], stored.mcpServers[1]);
 });
+
+Deno.test("ReplaySession: a listen stream with another filter gets the recorded stream's messages and stays open", async () => {
+  const withListen: Cassette = {
+    ...CASSETTE,
+    server: { ...CASSETTE.server, era: "modern" },
+    exchanges: [{
+      request: {
+        method: "subscriptions/listen",
+        params: { notifications: { toolsListChanged: true } },
+      },
+      events: [{
+        at: 0,
+        message: {
+          jsonrpc: "2.0",
+          method: "notifications/subscriptions/acknowledged",
+          params: { notifications: { toolsListChanged: true } },
+        },
+      }],
+    }],
+  };
+  for (const cassette of [withListen, CASSETTE]) {
+    const sent: RpcMessage[] = [];
+    let wake = () => {};
+    const replay = new ReplaySession(cassette, { match: "exact", speed: 0 }, (message) => {
+      sent.push(message);
+      wake();
+    });
+    replay.receive({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "subscriptions/listen",
+      params: { notifications: { promptsListChanged: true } },
+    });
+    replay.receive({ jsonrpc: "2.0", id: 8, method: "ping" });
+    while (sent.length < 2) await new Promise<void>((resolve) => wake = resolve);
+    assert.ok(sent.some((m) => m.method === "notifications/subscriptions/acknowledged"));
+    assert.deepEqual(sent.map((m) => m.id).filter((id) => id !== undefined), [8], "no answer to 7");
+    replay.close();
+  }
+});

@@ -112,6 +112,18 @@ export class ReplaySession {
     if (list && request.params?.cursor === undefined) {
       return reply({ result: { [list[1]]: this.#cassette.lists[list[0]] } });
     }
+    if (method === "subscriptions/listen") {
+      // A listen stream with another filter takes the recorded stream (or a bare acknowledgement):
+      // it stays open, as a listen stream does.
+      const recorded = this.#cassette.exchanges.find((e) => e.request.method === method);
+      if (recorded) return await this.#play(recorded, request);
+      const params = { notifications: request.params?.notifications ?? {} };
+      return this.#out({
+        jsonrpc: "2.0",
+        method: "notifications/subscriptions/acknowledged",
+        params,
+      }, id);
+    }
     // Settings that change nothing in a recording are accepted.
     if (ACCEPTED.has(method)) return reply({ result: {} });
     reply({ error: this.#unmatched(method, request.params) });

@@ -94,9 +94,19 @@ export function replayFetch(
       await req.body?.cancel();
       return new Response(null, { status: 405, headers: { allow: "POST, DELETE" } });
     },
+    // Ends every replay and every open event stream (a listen stream never ends on its own).
     close: () => {
-      shared.session.close();
-      for (const connection of connections.values()) connection.session.close();
+      for (const connection of [shared, ...connections.values()]) {
+        connection.session.close();
+        for (const stream of connection.streams.values()) {
+          try {
+            stream.close();
+          } catch {
+            // Already closed by its reader.
+          }
+        }
+        connection.streams.clear();
+      }
       connections.clear();
     },
   };
