@@ -26,7 +26,7 @@ import { TaskRecords } from "../tasks/records.ts";
 import { type TaskStatus } from "../../../wire/tool_tasks.ts";
 import { whyNotTask } from "../tasks/support.ts";
 import { withoutDrift } from "./pins.ts";
-import { secretsOf } from "./transport_spec.ts";
+import { exportSecretsOf } from "./transport_spec.ts";
 
 /** What `GET /oauth/callback` did: signed in (and the server's state after its reconnect), or not. */
 export type SignInResult =
@@ -126,18 +126,9 @@ export class ToolServerManager {
     if (entry) this.#connections.log(entry, "info", `[proxy ${session.slice(0, 8)}] ${line}`);
   }
 
-  /**
-   * The secrets of a server's record, for what leaves Lass (a cassette): its resolved env
-   * references, header values, every literal `env` value and its OAuth tokens; 404 for an unknown id.
-   */
+  /** The secrets of a server's record, for what leaves Lass (a cassette); 404 for an unknown id. */
   secrets(id: string): string[] {
-    const record = this.#connections.entry(id).record;
-    return [
-      ...secretsOf(record, this.#options.env),
-      ...Object.values(record.headers ?? {}),
-      ...Object.values(record.env ?? {}).filter((value) => !value.startsWith("env:")),
-      ...(this.#options.oauth?.secrets(record) ?? []),
-    ];
+    return exportSecretsOf(this.#connections.entry(id).record, this.#options);
   }
 
   /** How many trace follow streams of a server are open; for tests and diagnostics. */

@@ -131,3 +131,19 @@ export function secretsOf(record: McpServerConfig, env: EnvLookup): string[] {
     variables: (record.inheritEnv ?? []).filter(isSecretName),
   }, env);
 }
+
+/**
+ * The secrets of a record that must not leave Lass in a file (a cassette): those of
+ * {@link secretsOf}, every header value, every literal `env` value and its OAuth tokens.
+ */
+export function exportSecretsOf(
+  record: McpServerConfig,
+  { env, oauth }: { env: EnvLookup; oauth?: { secrets(record: McpServerConfig): string[] } },
+): string[] {
+  return [
+    ...secretsOf(record, env),
+    ...Object.values(record.headers ?? {}),
+    ...Object.values(record.env ?? {}).filter((value) => !value.startsWith("env:")),
+    ...(oauth?.secrets(record) ?? []),
+  ];
+}
