@@ -33,6 +33,18 @@ const COMMANDS: Record<string, Command> = {
     summary: "MCP over stdio, relayed to a configured tool server or any stdio command",
     load: () => import("./cli/proxy.ts"),
   },
+  record: {
+    summary: "record a tool server's lists and answers into a cassette file",
+    load: () => import("./cli/record.ts"),
+  },
+  replay: {
+    summary: "serve a cassette as a tool server, over stdio or Streamable HTTP",
+    load: () => import("./cli/replay.ts"),
+  },
+  verify: {
+    summary: "send a cassette's requests to the live server and show what drifted",
+    load: () => import("./cli/verify.ts"),
+  },
   "demo-server": {
     summary: "the built-in demo tool server over stdio, for other MCP clients",
     load: () => import("./cli/demo_server.ts"),

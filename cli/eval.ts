@@ -34,6 +34,9 @@ Options:
   --json <file>         Write the report as JSON (- for stdout, instead of the table); missing
                         folders are created
   --junit <file>        Write a JUnit XML report (a test case per eval case and model)
+  --replay <dir>        Replace each tool server of the workspace by its recording,
+                        <dir>/<serverId>.cassette.json (lass record), answered at once:
+                        no live server is started or reached (docs/recordings.md)
   --merge               Join the shard reports given as arguments into one report: the shards
                         of one run (same file, models, --repeat), each once, none missing
 ${COMMON_HELP}
@@ -132,6 +135,7 @@ interface RunFlags {
   concurrency?: number;
   shard?: string;
   approve?: "all" | "none";
+  replay?: string;
 }
 
 /** Runs the eval file: the report. Warnings about the file go to stderr. */
@@ -151,7 +155,10 @@ async function runFile(path: string, values: RunFlags): Promise<EvalReport> {
     if (error instanceof LassError) throw new CliError(error.message);
     throw error;
   }
-  const lass = await openLass(values, RUN_ONCE);
+  const replay = values.replay === undefined
+    ? undefined
+    : await (await import("./eval_replay.ts")).replayFileSystem(values, values.replay);
+  const lass = await openLass(values, { ...RUN_ONCE, ...(replay && { fs: replay.fs }) });
   const spinner = new Spinner();
   const interrupt = followInterrupt();
   try {
@@ -161,6 +168,10 @@ async function runFile(path: string, values: RunFlags): Promise<EvalReport> {
     try {
       // The schema and the references against the config: every problem at once.
       const { file, warnings } = checkEval(lass.service, raw, { models: values.model });
+      if (replay) {
+        const { checkReplayed } = await import("./eval_replay.ts");
+        checkReplayed(lass.service.config.config, file.workspace, replay.replaced, values.replay!);
+      }
       for (const warning of warnings) console.error(`warning: ${warning.path}: ${warning.message}`);
       prepared = prepareEval(lass.service, file, {
         models: values.model,
@@ -215,6 +226,7 @@ function parseEvalFlags(args: string[]) {
       json: { type: "string" },
       junit: { type: "string" },
       merge: { type: "boolean" },
+      replay: { type: "string" },
     },
     "eval",
     true,
@@ -230,7 +242,7 @@ export async function run(args: string[]): Promise<number> {
     throw new CliError(`--approve must be all or none, not ${JSON.stringify(values.approve)}`);
   }
   if (values.merge) {
-    const runFlag = ["model", "repeat", "concurrency", "shard", "approve"] as const;
+    const runFlag = ["model", "repeat", "concurrency", "shard", "approve", "replay"] as const;
     const given = runFlag.find((flag) => values[flag] !== undefined);
     if (given) throw new CliError(`--merge joins reports; --${given} is for running an eval`);
     if (positionals.length === 0) throw new CliError("--merge needs the report files to join");

@@ -91,11 +91,11 @@ export const RUN_ONCE = {
 
 /**
  * Opens Lass in this process for a subcommand, with the same lookup, env variables and defaults
- * as `lass serve`. A config that cannot be opened is a {@link CliError} with exit code 1.
+ * as `lass serve` (`options.fs` may stand in for Deno's file system). A config that cannot be opened is a {@link CliError} with exit code 1.
  */
 export async function openLass(
   flags: { config?: string; "data-dir"?: string },
-  options: Omit<LassOptions, "configPath" | "dataDir" | "fs"> = {},
+  options: Omit<LassOptions, "configPath" | "dataDir"> = {},
 ): Promise<Lass> {
   const env = (name: string) => Deno.env.get(name);
   const lookup = {
@@ -103,7 +103,7 @@ export async function openLass(
     dataDir: flags["data-dir"],
     env,
     cwd: Deno.cwd(),
-    fs: denoFileSystem,
+    fs: options.fs ?? denoFileSystem,
   };
   // Loaded here, not at the top: `--help` and `demo-server` need none of the service.
   const { createLass, locateFiles } = await import("../lass.ts");

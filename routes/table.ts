@@ -19,6 +19,7 @@ import { llmRoutes } from "./llm.ts";
 import { mcpRoutes } from "./mcp.ts";
 import { oauthRoutes } from "./oauth.ts";
 import { proxyRoutes } from "./proxy.ts";
+import { recordingRoutes } from "./recordings.ts";
 import { sessionRoutes } from "./sessions.ts";
 import { skillRoutes } from "./skills.ts";
 import { uiRoutes } from "./ui.ts";
@@ -41,6 +42,7 @@ export const ROUTES: Routes = {
   ...mcpRoutes,
   ...oauthRoutes,
   ...proxyRoutes,
+  ...recordingRoutes,
   ...sessionRoutes,
   ...skillRoutes,
   ...uiRoutes,

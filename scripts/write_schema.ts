@@ -1,9 +1,11 @@
 /**
- * Writes `schema/service.schema.json` and `schema/eval.schema.json` from the zod schemas, and
+ * Writes `schema/service.schema.json`, `schema/eval.schema.json` and
+ * `schema/cassette.schema.json` from the zod schemas, and
  * `schema/standard_catalog.json` (the standard catalog's view) from `@a2ui/web_core`
  * (`deno task schema`).
  */
 import { configJsonSchema } from "../wire/config/schema.ts";
+import { cassetteJsonSchema } from "../wire/cassette.ts";
 import { evalJsonSchema } from "../core/evals/file.ts";
 import { viewOf } from "../core/genui/catalog.ts";
 import { loadStandardCatalog } from "../core/genui/load.ts";
@@ -11,6 +13,7 @@ import { loadStandardCatalog } from "../core/genui/load.ts";
 const schemas = {
   "service.schema.json": configJsonSchema(),
   "eval.schema.json": evalJsonSchema(),
+  "cassette.schema.json": cassetteJsonSchema(),
   "standard_catalog.json": viewOf(await loadStandardCatalog()),
 };
 for (const [name, schema] of Object.entries(schemas)) {

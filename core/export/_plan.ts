@@ -257,6 +257,7 @@ function serverPlan(
 function connectionOf(record: McpServerConfig, context: ServerContext): ServerConnection {
   const { vars, source } = context;
   const label = `tool server "${record.name}"`;
+  if (record.transport === "replay") return replayConnection(record, source);
   if (record.transport !== "stdio") {
     return {
       transport: record.transport,
@@ -292,6 +293,29 @@ function connectionOf(record: McpServerConfig, context: ServerContext): ServerCo
     args: argValues(record.args ?? [], vars, { prefix: record.id, label }),
     env: secretMap(record.env, vars, { prefix: record.id, label, kind: "env" }),
     cwd,
+    demo: false,
+  };
+}
+
+/**
+ * A replayed cassette, served over stdio by Lass's CLI (`lass replay <cassette>`) with the
+ * demo server's command line, allowed to read the cassette alone.
+ */
+function replayConnection(record: McpServerConfig, source: ExportSource): ServerConnection {
+  const cassette = resolve(dirname(source.configPath), record.cassette!);
+  const { command, args } = source.demoServer;
+  const base = args.at(-1) === "demo-server" ? args.slice(0, -1) : [...args];
+  const noPrompt = base.indexOf("--no-prompt");
+  if (noPrompt >= 0) base.splice(noPrompt + 1, 0, `--allow-read=${cassette}`);
+  const options = [
+    ...(record.match ? ["--match", record.match] : []),
+    ...(record.speed !== undefined ? ["--speed", String(record.speed)] : []),
+  ];
+  return {
+    transport: "stdio",
+    command: [command],
+    args: [...base, "replay", ...options, cassette].map((arg) => [arg]),
+    env: [],
     demo: false,
   };
 }

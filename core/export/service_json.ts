@@ -103,6 +103,7 @@ function rewriteServer(server: Json, rewrite: Rewriter): void {
   }
   rewrite.secretMap(server, "env", { id, label });
   rewrite.path(server, "cwd");
+  rewrite.path(server, "cassette");
   const oauth = server.oauth;
   if (oauth !== null && typeof oauth === "object") {
     const copy = { ...oauth as Json };

@@ -10,6 +10,7 @@ import { onLink } from "../sidebar.tsx";
 import { describeError, navigate } from "../state.ts";
 import { Activity } from "./activity.tsx";
 import { ServerControls } from "./controls.tsx";
+import { RecordingControls } from "./recordings.tsx";
 import { PromptsTab } from "./prompts.tsx";
 import { ProxyPanel } from "./proxy_panel.tsx";
 import { ResourcesTab } from "./resources.tsx";
@@ -205,6 +206,8 @@ export function ServerView({ state, all }: ServerViewProps) {
       <DriftBanner state={state} />
       <About state={state} />
       {state.status === "connected" ? <ServerControls key={state.id} state={state} /> : null}
+      {/* Always shown: verify reconnects the server, and its report must outlive that. */}
+      <RecordingControls key={state.id} state={state} />
       <RootsEditor key={state.id} serverId={state.id} />
       <TasksPanel key={state.id} serverId={state.id} />
       <ProxyPanel key={state.id} serverId={state.id} />

@@ -18,16 +18,58 @@ const TRANSPORTS: [string, string][] = [
   ["stdio", "stdio (a local command)"],
   ["http", "Streamable HTTP"],
   ["sse", "HTTP + SSE (older servers)"],
+  ["replay", "Replay (a recorded cassette)"],
 ];
 
-const STDIO_ONLY = ["command", "args", "env", "inheritEnv", "cwd"];
-const REMOTE_ONLY = ["url", "headers", "oauth"];
+/** The fields only some transports take. */
+const ONLY: Record<string, string[]> = {
+  stdio: ["command", "args", "env", "inheritEnv", "cwd"],
+  remote: ["url", "headers", "oauth"],
+  replay: ["cassette", "match", "speed"],
+};
 
 /** The draft after picking a transport: fields the new transport refuses are dropped. */
 function withTransport(draft: RecordDraft, transport: string): RecordDraft {
   const next: RecordDraft = { ...draft, transport };
-  for (const field of transport === "stdio" ? REMOTE_ONLY : STDIO_ONLY) delete next[field];
+  const kind = transport === "http" || transport === "sse" ? "remote" : transport;
+  for (const [owner, fields] of Object.entries(ONLY)) {
+    if (owner !== kind) { for (const field of fields) delete next[field]; }
+  }
   return next;
+}
+
+/** A replay's cassette, matching and pace (docs/recordings.md). */
+function ReplayFields({ draft }: { draft: Signal<RecordDraft> }) {
+  return (
+    <>
+      <TextField
+        draft={draft}
+        name="cassette"
+        label="Cassette"
+        required
+        placeholder="cassettes/everything.cassette.json"
+        hint="A *.cassette.json file (lass record, or the inspector's Save as cassette), relative to the config file's folder."
+      />
+      <SelectField
+        draft={draft}
+        name="match"
+        label="Matching"
+        options={[
+          ["", "Exact: the same method and params (default)"],
+          ["tool", "Tool: a tool call falls back to the closest recorded arguments"],
+        ]}
+        shown={(value) => value === "exact" ? "" : value}
+      />
+      <TextField
+        draft={draft}
+        name="speed"
+        label="Speed"
+        type="number"
+        placeholder="1"
+        hint="Recorded delays are divided by it: 1 as recorded, 0 answers at once."
+      />
+    </>
+  );
 }
 
 /** `oauth`: sign in when asked (absent), off (`false`), or a pre-registered client (an object). */
@@ -124,7 +166,7 @@ export function eraOf(state: { era?: string; protocolVersion?: string }): string
 export function ServerEditor({ draft, original }: EditorProps) {
   const test = useCheck(testServer, { prefix: "server" });
   const transport = String(draft.value.transport ?? "stdio");
-  const remote = transport !== "stdio";
+  const remote = transport === "http" || transport === "sse";
   const live = original ? stateOf(original.id) : undefined;
   const known = test.result.value?.ok ? test.result.value.tools : live?.tools ?? [];
   return (
@@ -162,6 +204,8 @@ export function ServerEditor({ draft, original }: EditorProps) {
               <OAuthFields draft={draft} />
             </>
           )
+          : transport === "replay"
+          ? <ReplayFields draft={draft} />
           : <StdioFields draft={draft} />}
         <TextField
           draft={draft}

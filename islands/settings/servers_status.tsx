@@ -33,6 +33,8 @@ export function ServerSummary({ record }: { record: RecordDraft }) {
   const state = stateOf(record.id);
   const target = record.transport === "stdio"
     ? [record.command, ...(Array.isArray(record.args) ? record.args : [])].join(" ")
+    : record.transport === "replay"
+    ? String(record.cassette ?? "")
     : String(record.url ?? "");
   const status = state?.status ?? "disconnected";
   return (
@@ -74,7 +76,7 @@ export function ServerActions({ record }: { record: RecordDraft }) {
   const state = stateOf(record.id);
   const status = state?.status ?? "disconnected";
   const label = String(record.name ?? record.id);
-  const remote = record.transport !== "stdio";
+  const remote = record.transport === "http" || record.transport === "sse";
   const run = async (action: () => Promise<unknown>) => {
     busy.value = true;
     error.value = null;

@@ -27,8 +27,11 @@ export const OAUTH_SIGNING_ALGORITHMS = [
   "ES512",
 ] as const;
 
-/** The three tool-server transports; `http` is Streamable HTTP. */
-export const TRANSPORTS = ["stdio", "http", "sse"] as const;
+/**
+ * The tool-server transports: `http` is Streamable HTTP; `replay` serves a recorded cassette in
+ * process (docs/recordings.md).
+ */
+export const TRANSPORTS = ["stdio", "http", "sse", "replay"] as const;
 
 const ApprovalMode = z.enum(["auto", "ask"]);
 
@@ -56,7 +59,9 @@ export const McpServerSchema = z.strictObject({
     message: "must not contain '__', which separates server and tool in model tool names",
   }).meta({ description: "Unique id; also the prefix of the model-visible tool names" }),
   name: Name.meta({ description: "Display name" }),
-  transport: z.enum(TRANSPORTS).meta({ description: "stdio, http (Streamable HTTP) or sse" }),
+  transport: z.enum(TRANSPORTS).meta({
+    description: "stdio, http (Streamable HTTP), sse, or replay (a recorded cassette)",
+  }),
   command: Secretish.optional().meta({
     description: "stdio: executable; `service:demo` is the built-in demo server",
   }),
@@ -73,6 +78,17 @@ export const McpServerSchema = z.strictObject({
   cwd: z.string().optional().meta({ description: "stdio: working directory" }),
   url: HttpUrl.optional().meta({ description: "http/sse: endpoint" }),
   headers: StringMap.optional().meta({ description: "http/sse: request headers" }),
+  cassette: z.string().min(1).optional().meta({
+    description: "replay: the cassette file (`*.cassette.json`), relative to the config's folder",
+  }),
+  match: z.enum(["exact", "tool"]).optional().meta({
+    description: "replay: `exact` (default) answers a request recorded with the same method and " +
+      "params; `tool` lets a tools/call fall back to the same tool's closest arguments",
+  }),
+  speed: z.number().min(0).max(1000).optional().meta({
+    description: "replay: recorded delays are divided by it (default 1, as recorded; 0 answers " +
+      "at once)",
+  }),
   disabledTools: z.array(z.string()).optional().meta({
     description: "Tools hidden from the model",
   }),
@@ -158,21 +174,31 @@ export const McpServerSchema = z.strictObject({
     tools: z.record(z.string(), ApprovalMode).optional(),
   }).optional().meta({ description: "Per-tool approval: `auto` runs, `ask` waits for the user" }),
 }).superRefine((server, ctx) => {
-  const remote = server.transport !== "stdio";
-  if (!remote && !server.command) {
+  const remote = server.transport === "http" || server.transport === "sse";
+  const stdio = server.transport === "stdio";
+  const replay = server.transport === "replay";
+  if (stdio && !server.command) {
     ctx.addIssue({ code: "custom", path: ["command"], message: "is required for stdio" });
   }
   if (remote && !server.url) {
     ctx.addIssue({ code: "custom", path: ["url"], message: `is required for ${server.transport}` });
   }
+  if (replay && !server.cassette) {
+    ctx.addIssue({ code: "custom", path: ["cassette"], message: "is required for replay" });
+  }
   for (const field of ["command", "args", "env", "inheritEnv", "cwd"] as const) {
-    if (remote && server[field] !== undefined) {
+    if (!stdio && server[field] !== undefined) {
       ctx.addIssue({ code: "custom", path: [field], message: "applies only to stdio" });
     }
   }
   for (const field of ["url", "headers", "oauth"] as const) {
     if (!remote && server[field] !== undefined) {
       ctx.addIssue({ code: "custom", path: [field], message: "applies only to http and sse" });
+    }
+  }
+  for (const field of ["cassette", "match", "speed"] as const) {
+    if (!replay && server[field] !== undefined) {
+      ctx.addIssue({ code: "custom", path: [field], message: "applies only to replay" });
     }
   }
   if (typeof server.oauth === "object") checkOAuth(server.oauth, ctx);

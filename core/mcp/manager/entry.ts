@@ -87,6 +87,7 @@ export function stateOf(entry: Entry): ToolServerState {
 export function connectionKey(record: McpServerConfig): string {
   const { transport, command, args, env, cwd, url, headers, timeoutMs, oauth, protocolEra } =
     record;
+  const { cassette, match, speed } = record;
   const inheritEnv = (record as { inheritEnv?: unknown }).inheritEnv;
   return JSON.stringify({
     transport,
@@ -100,6 +101,9 @@ export function connectionKey(record: McpServerConfig): string {
     timeoutMs,
     oauth,
     protocolEra,
+    cassette,
+    match,
+    speed,
   });
 }
 

@@ -26,6 +26,7 @@ import { TaskRecords } from "../tasks/records.ts";
 import { type TaskStatus } from "../../../wire/tool_tasks.ts";
 import { whyNotTask } from "../tasks/support.ts";
 import { withoutDrift } from "./pins.ts";
+import { exportSecretsOf } from "./transport_spec.ts";
 
 /** What `GET /oauth/callback` did: signed in (and the server's state after its reconnect), or not. */
 export type SignInResult =
@@ -123,6 +124,11 @@ export class ToolServerManager {
   proxyStderr(id: string, session: string, line: string): void {
     const entry = this.#connections.find(id);
     if (entry) this.#connections.log(entry, "info", `[proxy ${session.slice(0, 8)}] ${line}`);
+  }
+
+  /** The secrets of a server's record, for what leaves Lass (a cassette); 404 for an unknown id. */
+  secrets(id: string): string[] {
+    return exportSecretsOf(this.#connections.entry(id).record, this.#options);
   }
 
   /** How many trace follow streams of a server are open; for tests and diagnostics. */
@@ -331,10 +337,11 @@ export class ToolServerManager {
   /** Forgets a remote server's OAuth credentials, reconnects it, and returns its new state. */
   async signOut(id: string): Promise<ToolServerState> {
     const entry = this.#connections.entry(id);
-    if (entry.record.transport === "stdio") {
+    const { transport } = entry.record;
+    if (transport !== "http" && transport !== "sse") {
       throw new LassError(
         "invalid-request",
-        `the tool server ${id} uses stdio: sign-out applies to http and sse servers`,
+        `the tool server ${id} uses ${transport}: sign-out applies to http and sse servers`,
       );
     }
     // The open session goes first: its background requests must not start a new sign-in.

@@ -15,12 +15,27 @@ export interface SpecContext {
   demoServer: () => Promise<InProcessHandler>;
 }
 
-/** The transport of a record: stdio (or the in-process demo server), Streamable HTTP or SSE. */
+/**
+ * The transport of a record: stdio (or the in-process demo server), Streamable HTTP, SSE, or a
+ * cassette replayed in process (read again at each connect, relative to the config's folder).
+ */
 export async function transportSpecOf(
   record: McpServerConfig,
   context: SpecContext,
 ): Promise<TransportSpec> {
   const { env } = context;
+  if (record.transport === "replay") {
+    const [{ readCassette }, { createReplayHandler }] = await Promise.all([
+      import("../recordings/load.ts"),
+      import("../recordings/replay_server.ts"),
+    ]);
+    const cassette = await readCassette(resolve(dirname(context.configPath), record.cassette!));
+    const handler = createReplayHandler(cassette, {
+      match: record.match ?? "exact",
+      speed: record.speed ?? 1,
+    });
+    return { kind: "in-process", handler: { connect: () => handler.connect() } };
+  }
   if (record.transport === "stdio") {
     if (record.command === DEMO_MARKER) {
       return { kind: "in-process", handler: await context.demoServer() };
@@ -41,7 +56,7 @@ export async function transportSpecOf(
     };
   }
   return {
-    kind: record.transport,
+    kind: record.transport as "http" | "sse",
     url: resolveEnvRef(record.url!, env),
     headers: resolveEnvRefs(record.headers ?? {}, env),
   };
@@ -115,4 +130,20 @@ export function secretsOf(record: McpServerConfig, env: EnvLookup): string[] {
     // Inherited variables named like keys (`GITHUB_TOKEN`) are secrets too; `LANG` is not.
     variables: (record.inheritEnv ?? []).filter(isSecretName),
   }, env);
+}
+
+/**
+ * The secrets of a record that must not leave Lass in a file (a cassette): those of
+ * {@link secretsOf}, every header value, every literal `env` value and its OAuth tokens.
+ */
+export function exportSecretsOf(
+  record: McpServerConfig,
+  { env, oauth }: { env: EnvLookup; oauth?: { secrets(record: McpServerConfig): string[] } },
+): string[] {
+  return [
+    ...secretsOf(record, env),
+    ...Object.values(record.headers ?? {}),
+    ...Object.values(record.env ?? {}).filter((value) => !value.startsWith("env:")),
+    ...(oauth?.secrets(record) ?? []),
+  ];
 }
