@@ -7,6 +7,8 @@ import type { TransportSpec } from "../core/mcp/session/types.ts";
 import { CliError } from "./errors.ts";
 import { openLass, parseFlags, RUN_ONCE } from "./options.ts";
 import { ProxyReporter } from "./proxy_report.ts";
+import { writeReportFile } from "./output.ts";
+import { secretEnvValues, StdioRecording } from "./proxy_record.ts";
 
 /** The help of `lass proxy`. */
 export const PROXY_HELP = `Usage: lass proxy <serverId> [options]
@@ -23,6 +25,8 @@ Options:
                       clients)                                                   [LASS_URL]
   --token <token>     That Lass's service token                                  [LASS_TOKEN]
   --id <serverId>     With -- <command>: the server whose trace the traffic joins in that Lass
+  --record <file>     Write what crossed as a cassette when the session ends (secrets
+                      removed; see docs/recordings.md): lass replay serves it again
 `;
 
 /** Relays until the client's stdin ends or the server ends; the exit code. */
@@ -36,6 +40,7 @@ export async function run(args: string[]): Promise<number> {
       url: { type: "string" },
       token: { type: "string" },
       id: { type: "string" },
+      record: { type: "string" },
     },
     "proxy",
     true,
@@ -66,15 +71,25 @@ export async function run(args: string[]): Promise<number> {
     const opened = await createTransport(spec, { stderr: (line) => console.error(line) });
     const output = Deno.stdout.writable.getWriter();
     const encoder = new TextEncoder();
+    const recording = values.record === undefined ? undefined : new StdioRecording();
     const ended = await relayStdio(opened.transport, {
       input: Deno.stdin.readable,
       write: (line) => output.write(encoder.encode(`${line}\n`)),
-      observe: (dir, message) => reporter?.add(dir, message),
+      observe: (dir, message) => {
+        reporter?.add(dir, message);
+        recording?.add(dir, message);
+      },
       warn,
     });
     if (opened.stop) await opened.stop(() => opened.transport.close());
     else await opened.transport.close();
     await reporter?.close();
+    if (recording) {
+      const secrets = lass ? lass.service.mcp.secrets(serverId!) : secretEnvValues();
+      const text = await recording.cassette(serverId ?? command![0], spec.kind, secrets);
+      await writeReportFile(values.record!, text, "cassette");
+      console.error(`lass proxy: wrote ${values.record} (${recording.size} messages)`);
+    }
     output.releaseLock();
     if (ended === "server") warn("the tool server ended the connection");
     return ended === "server" ? 1 : 0;

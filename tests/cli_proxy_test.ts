@@ -22,13 +22,22 @@ import {
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
-/** An SDK client that starts `lass proxy <args>` as its stdio server. */
-async function launch(args: string[], name: string) {
+/** An SDK client that starts `lass <command> <args>` (default `proxy`) as its stdio server. */
+async function launch(
+  args: string[],
+  name: string,
+  options: { command?: string; env?: Record<string, string> } = {},
+) {
   const stderr: string[] = [];
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", ...START_FLAGS, MAIN, "proxy", ...args],
-    env: { NO_COLOR: "1", PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" },
+    args: ["run", ...START_FLAGS, MAIN, options.command ?? "proxy", ...args],
+    env: {
+      NO_COLOR: "1",
+      PATH: Deno.env.get("PATH") ?? "",
+      HOME: Deno.env.get("HOME") ?? "",
+      ...options.env,
+    },
     stderr: "pipe",
   });
   transport.stderr?.on("data", (chunk: Uint8Array) => stderr.push(new TextDecoder().decode(chunk)));
@@ -119,6 +128,50 @@ Deno.test("lass proxy -- <command> wraps a stdio server and reports to a running
   } finally {
     await served.close();
     await t.close();
+  }
+});
+
+Deno.test("lass proxy --record writes a cassette with no secret in it, and lass replay serves it", async () => {
+  const home = await cliHome({});
+  const cassette = `${home.dir}/wrapped.cassette.json`;
+  const secret = "sk-secret-value-123456";
+  try {
+    const { client } = await launch(
+      ["--record", cassette, "--", Deno.execPath(), "run", "-A", EVERYTHING, "stdio"],
+      "recording-client",
+      { env: { MY_API_TOKEN: secret } },
+    );
+    const tools = await client.listTools();
+    const echoed = await client.callTool({ name: "echo", arguments: { message: "recorded" } });
+    const env = await client.callTool({ name: "get-env", arguments: {} });
+    assert.match(JSON.stringify(env), new RegExp(secret), "the server saw the secret");
+    await client.close();
+    // The proxy writes the cassette once its stdin has closed: wait for a whole JSON file.
+    await waitUntil(
+      async () => await Deno.readTextFile(cassette).then((text) => JSON.parse(text), () => null),
+      "the cassette to be written",
+    );
+    const text = await Deno.readTextFile(cassette);
+    assert.ok(!text.includes(secret), "the secret was removed");
+
+    const replayed = await launch(["--speed", "0", cassette], "replay-client", {
+      command: "replay",
+    });
+    try {
+      assert.deepEqual(
+        (await replayed.client.listTools()).tools.map((tool) => tool.name),
+        tools.tools.map((tool) => tool.name),
+      );
+      const again = await replayed.client.callTool({
+        name: "echo",
+        arguments: { message: "recorded" },
+      });
+      assert.deepEqual(again.content, echoed.content);
+    } finally {
+      await replayed.client.close();
+    }
+  } finally {
+    await home.close();
   }
 });
 
