@@ -31,19 +31,29 @@ const HOLDABLE = [
 
 /** Switches for the methods the proxy holds, for this run of Lass. */
 function HoldSwitches(
-  { serverId, holds, changed }: { serverId: string; holds: string[]; changed: () => void },
+  { serverId, holds: saved, changed }: {
+    serverId: string;
+    holds: string[];
+    changed: () => void;
+  },
 ) {
   const error = useSignal<string | null>(null);
+  // The switches show the choice at once; the server's answer (a reload) confirms or restores it.
+  const chosen = useSignal<string[] | null>(null);
+  useEffect(() => void (chosen.value = null), [saved.join("\n")]);
+  const holds = chosen.value ?? saved;
   const others = holds.filter((method) => !HOLDABLE.includes(method));
   const put = async (methods: string[]) => {
+    chosen.value = methods;
     try {
       const path = `/api/mcp/${encodeURIComponent(serverId)}/proxy/holds`;
       await api().json("PUT", path, { methods });
       error.value = null;
-      changed();
     } catch (failure) {
       error.value = describeError(failure);
+      chosen.value = null;
     }
+    changed();
   };
   return (
     <fieldset class="proxy-holds">
