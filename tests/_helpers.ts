@@ -238,3 +238,21 @@ export function serveOverHttp(t: TestService): { url: string; close: () => Promi
     close: () => server.shutdown(),
   };
 }
+
+/**
+ * Runs `run` with a test service on `servers` (see {@link configWithServers}) served over real
+ * HTTP, for clients that reach it as outside clients do; both are closed after.
+ */
+export async function withServedService(
+  servers: Record<string, unknown>[],
+  run: (t: TestService, base: string) => Promise<void>,
+): Promise<void> {
+  const t = await startService({ config: configWithServers(servers) });
+  const served = serveOverHttp(t);
+  try {
+    await run(t, served.url);
+  } finally {
+    await served.close();
+    await t.close();
+  }
+}

@@ -7,14 +7,12 @@ import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { ClientCapabilities } from "@modelcontextprotocol/client";
 import {
-  configWithServers,
   type Json,
   post,
-  serveOverHttp,
-  startService,
   type TestService,
   TOKEN,
   waitForEvent,
+  withServedService,
 } from "./_helpers.ts";
 import { everythingStdio, startEverything } from "./_everything.ts";
 
@@ -49,22 +47,8 @@ async function answer(t: TestService, id: string, response: unknown): Promise<vo
 
 const textOf = (result: Json) => result.content.map((block: Json) => block.text).join("");
 
-async function withLass(
-  servers: Record<string, unknown>[],
-  run: (t: TestService, base: string) => Promise<void>,
-) {
-  const t = await startService({ config: configWithServers(servers) });
-  const served = serveOverHttp(t);
-  try {
-    await run(t, served.url);
-  } finally {
-    await served.close();
-    await t.close();
-  }
-}
-
 Deno.test("holds on a bridged server: forward edited, reply, drop, and forward on timeout", async () => {
-  await withLass([{ ...DEMO, holdTimeoutMs: 60_000 }], async (t, base) => {
+  await withServedService([{ ...DEMO, holdTimeoutMs: 60_000 }], async (t, base) => {
     const set = await t.call("/api/mcp/demo/proxy/holds", {
       method: "PUT",
       json: { methods: ["tools/call"] },
@@ -124,23 +108,26 @@ Deno.test("holds on a bridged server: forward edited, reply, drop, and forward o
       await client.close();
     }
   });
-  await withLass([{ ...DEMO, holds: ["tools/call"], holdTimeoutMs: 200 }], async (t, base) => {
-    const client = await outsideClient(base, "demo");
-    try {
-      const expired = waitForEvent(
-        t,
-        (event) => event.type === "interaction.resolved" && event.data.outcome === "expired",
-        {
-          what: "the hold to expire",
-        },
-      );
-      const result = await client.callTool({ name: "echo", arguments: { text: "waited" } });
-      await expired;
-      assert.equal(textOf(result), "waited", "unanswered, the request went on as it came");
-    } finally {
-      await client.close();
-    }
-  });
+  await withServedService(
+    [{ ...DEMO, holds: ["tools/call"], holdTimeoutMs: 200 }],
+    async (t, base) => {
+      const client = await outsideClient(base, "demo");
+      try {
+        const expired = waitForEvent(
+          t,
+          (event) => event.type === "interaction.resolved" && event.data.outcome === "expired",
+          {
+            what: "the hold to expire",
+          },
+        );
+        const result = await client.callTool({ name: "echo", arguments: { text: "waited" } });
+        await expired;
+        assert.equal(textOf(result), "waited", "unanswered, the request went on as it came");
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
 
 Deno.test("holds on a passed-through server: a reply the server never sees", async () => {
@@ -154,7 +141,7 @@ Deno.test("holds on a passed-through server: a reply the server never sees", asy
   });
   try {
     const url = `http://127.0.0.1:${upstream.addr.port}/mcp`;
-    await withLass([{
+    await withServedService([{
       id: "remote",
       name: "Remote",
       transport: "http",
@@ -203,7 +190,7 @@ for (const kind of ["stdio", "http"] as const) {
   Deno.test(`holds on a server's request (${kind}): sampling answered by the user in the client's place`, async () => {
     const server = await samplingServer(kind);
     try {
-      await withLass([server.record], async (t, base) => {
+      await withServedService([server.record], async (t, base) => {
         let asked = 0;
         const client = await outsideClient(base, "everything", { sampling: {} });
         client.setRequestHandler("sampling/createMessage", () => {

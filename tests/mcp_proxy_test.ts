@@ -7,16 +7,7 @@ import assert from "node:assert/strict";
 import { processesWith } from "./_process.ts";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { ClientCapabilities } from "@modelcontextprotocol/client";
-import {
-  configWithServers,
-  eventSeen,
-  type Json,
-  serveOverHttp,
-  startService,
-  type TestService,
-  TOKEN,
-  waitUntil,
-} from "./_helpers.ts";
+import { eventSeen, type Json, TOKEN, waitUntil, withServedService } from "./_helpers.ts";
 import { EVERYTHING, everythingStdio, startEverything } from "./_everything.ts";
 
 /** A client of `/mcp/:id` on a served Lass, with the token as a bearer header. */
@@ -59,26 +50,12 @@ function textOf(result: Json): string {
   return (result.content ?? []).map((block: Json) => block.text ?? "").join("\n");
 }
 
-async function withLass(
-  servers: Record<string, unknown>[],
-  run: (t: TestService, base: string) => Promise<void>,
-): Promise<void> {
-  const t = await startService({ config: configWithServers(servers) });
-  const served = serveOverHttp(t);
-  try {
-    await run(t, served.url);
-  } finally {
-    await served.close();
-    await t.close();
-  }
-}
-
 Deno.test("proxy: a stdio server through /mcp/:id, each client session with its own process, sampling to the client", async () => {
   const marker = `proxy-marker-${crypto.randomUUID()}`;
   const record = everythingStdio({
     args: ["run", "-A", `--location=http://${marker}.invalid/`, EVERYTHING, "stdio"],
   });
-  await withLass([record], async (t, base) => {
+  await withServedService([record], async (t, base) => {
     const sampled: Json[] = [];
     const elicited: Json[] = [];
     const first = await proxyClient(base, "everything", {
@@ -162,7 +139,7 @@ Deno.test("proxy: a stdio server through /mcp/:id, each client session with its 
 Deno.test("proxy: a Streamable HTTP server is passed through, its session id kept", async () => {
   const everything = await startEverything("streamableHttp");
   try {
-    await withLass(
+    await withServedService(
       [{ id: "remote", name: "Remote", transport: "http", url: everything.url }],
       async (t, base) => {
         const { client, transport } = await proxyClient(base, "remote", { name: "http-client" });
@@ -188,7 +165,7 @@ Deno.test("proxy: a Streamable HTTP server is passed through, its session id kep
 });
 
 Deno.test("proxy: the demo server in both eras", async () => {
-  await withLass(
+  await withServedService(
     [{ id: "demo", name: "Demo", transport: "stdio", command: "service:demo" }],
     async (_t, base) => {
       for (const era of ["auto", "legacy"] as const) {
@@ -225,7 +202,7 @@ Deno.test("proxy: a 2026-07-28 Streamable HTTP server is passed through with its
       url,
       headers: { "x-tenant": "t1" },
     };
-    await withLass([record], async (t, base) => {
+    await withServedService([record], async (t, base) => {
       const { client } = await proxyClient(base, "modern", { era: "auto", name: "modern-client" });
       try {
         const result = await client.callTool({ name: "echo", arguments: { text: "modern hi" } });
@@ -249,7 +226,7 @@ Deno.test("proxy: a 2026-07-28 Streamable HTTP server is passed through with its
 });
 
 Deno.test("proxy: the token is required, and a record may opt out", async () => {
-  await withLass([
+  await withServedService([
     { id: "demo", name: "Demo", transport: "stdio", command: "service:demo" },
     { id: "closed", name: "Closed", transport: "stdio", command: "service:demo", proxy: false },
   ], async (_t, base) => {
@@ -289,7 +266,7 @@ Deno.test("proxy: a client holding no token reaches an OAuth-protected server on
   const { startOAuthFixture } = await import("./fixtures/oauth_mcp_server.ts");
   const fixture = await startOAuthFixture({});
   try {
-    await withLass(
+    await withServedService(
       [{ id: "secure", name: "Secure", transport: "http", url: fixture.url }],
       async (_t, base) => {
         const initialize = JSON.stringify({

@@ -12,6 +12,7 @@ import { formatDuration, showValue } from "../format.ts";
 import { describeError } from "../state.ts";
 import { mcpApi } from "../tool_servers.ts";
 import { type Exchange, rerunOf, type TimelineItem, timelineOf } from "./timeline.ts";
+import { FromFilter, fromOrigin, type Origin, proxyClientsOf } from "./from_filter.tsx";
 import type { TraceDirection, TraceMessage } from "../../wire/trace.ts";
 
 /** How many lines are drawn at first, and how many more each "Show older" adds. */
@@ -140,24 +141,6 @@ function Row({ item, serverId }: { item: TimelineItem; serverId: string }) {
   );
 }
 
-/** Whose lines History shows: everyone's, Lass's own, or one proxy session's. */
-type Origin = "all" | "lass" | string;
-
-/** The proxy sessions of a timeline with their clients' names, in order of appearance. */
-function proxyClientsOf(items: TimelineItem[]): [session: string, name: string][] {
-  const seen = new Map<string, string>();
-  for (const item of items) {
-    if (item.session && !seen.has(item.session)) seen.set(item.session, item.client ?? "");
-  }
-  return [...seen];
-}
-
-function fromOrigin(item: TimelineItem, origin: Origin): boolean {
-  if (origin === "all") return true;
-  if (origin === "lass") return item.session === undefined;
-  return item.session === origin;
-}
-
 /** The props of {@link HistoryPane}. */
 export interface HistoryPaneProps {
   serverId: string;
@@ -171,9 +154,9 @@ export function HistoryPane({ serverId, messages }: HistoryPaneProps) {
   const origin = useSignal<Origin>("all");
   const list = messages.value;
   const { items } = useMemo(() => timelineOf(list), [list]);
-  const clients = useMemo(() => proxyClientsOf(items), [items]);
+  const clients = useMemo(() => proxyClientsOf(list), [list]);
   const visible = items.filter((item) =>
-    (notices.value || item.kind === "exchange") && fromOrigin(item, origin.value)
+    (notices.value || item.kind === "exchange") && fromOrigin(item.session, origin.value)
   );
   const newest = visible.slice(Math.max(0, visible.length - shown.value)).reverse();
   const requests = items.filter((item) => item.kind === "exchange").length;
@@ -188,23 +171,7 @@ export function HistoryPane({ serverId, messages }: HistoryPaneProps) {
           />
           Notifications and log messages
         </label>
-        {clients.length > 0
-          ? (
-            <label>
-              <span>From</span>
-              <select
-                value={origin.value}
-                onChange={(event) => origin.value = event.currentTarget.value as Origin}
-              >
-                <option value="all">everyone</option>
-                <option value="lass">Lass (chat, inspector)</option>
-                {clients.map(([session, name]) => (
-                  <option key={session} value={session}>{name} (proxy)</option>
-                ))}
-              </select>
-            </label>
-          )
-          : null}
+        <FromFilter clients={clients} origin={origin} />
         <span class="hint">
           {plural(requests, "request")}, {plural(items.length - requests, "notification")}
           {visible.length > newest.length ? `; the newest ${newest.length} shown` : ""}

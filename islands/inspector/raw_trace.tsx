@@ -9,6 +9,7 @@ import { plural } from "../../wire/words.ts";
 import { clock } from "../events/row.tsx";
 import { formatDuration, showValue } from "../format.ts";
 import { timelineOf } from "./timeline.ts";
+import { FromFilter, fromOrigin, type Origin, proxyClientsOf } from "./from_filter.tsx";
 import type { TraceMessage } from "../../wire/trace.ts";
 
 /** How many messages are drawn at first, and how many more each "Show older" adds. */
@@ -73,28 +74,18 @@ export interface RawTraceProps {
 /** The trace's messages, with a filter by method. */
 export function RawTrace({ serverId, messages }: RawTraceProps) {
   const method = useSignal("");
-  const origin = useSignal("all");
+  const origin = useSignal<Origin>("all");
   const shown = useSignal(PAGE);
   const list = messages.value;
   const { methods } = useMemo(() => timelineOf(list), [list]);
-  const clients = useMemo(() => {
-    const seen = new Map<string, string>();
-    for (const message of list) {
-      if (message.session && !seen.has(message.session)) {
-        seen.set(message.session, message.client?.name ?? message.session.slice(0, 8));
-      }
-    }
-    return [...seen];
-  }, [list]);
+  const clients = useMemo(() => proxyClientsOf(list), [list]);
   const choices = [...new Set(methods.values())].sort();
   const methodOf = (message: TraceMessage) => methods.get(message.seq) ?? "(response)";
-  const fromOrigin = (message: TraceMessage) =>
-    origin.value === "all" ||
-    (origin.value === "lass" ? message.session === undefined : message.session === origin.value);
   const matching = method.value === "" && origin.value === "all"
     ? list
     : list.filter((message) =>
-      (method.value === "" || methodOf(message) === method.value) && fromOrigin(message)
+      (method.value === "" || methodOf(message) === method.value) &&
+      fromOrigin(message.session, origin.value)
     );
   const newest = matching.slice(Math.max(0, matching.length - shown.value)).reverse();
   const selectId = `raw-method-${serverId}`.replace(/[^\w-]/g, "_");
@@ -113,23 +104,7 @@ export function RawTrace({ serverId, messages }: RawTraceProps) {
             ? <option value={method.value}>{method.value}</option>
             : null}
         </select>
-        {clients.length > 0
-          ? (
-            <label>
-              <span>From</span>
-              <select
-                value={origin.value}
-                onChange={(event) => origin.value = event.currentTarget.value}
-              >
-                <option value="all">everyone</option>
-                <option value="lass">Lass (chat, inspector)</option>
-                {clients.map(([session, name]) => (
-                  <option key={session} value={session}>{name} (proxy)</option>
-                ))}
-              </select>
-            </label>
-          )
-          : null}
+        <FromFilter clients={clients} origin={origin} />
         <span class="hint">
           {matching.length === list.length
             ? plural(list.length, "message")
