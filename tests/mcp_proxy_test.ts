@@ -320,3 +320,33 @@ Deno.test("proxy: a client holding no token reaches an OAuth-protected server on
     await fixture.close();
   }
 });
+
+Deno.test("proxy: a stdio server that exits mid-call answers the client with an error, and its session ends", async () => {
+  const failing = new URL("./fixtures/mcp_failing_server.ts", import.meta.url).pathname;
+  const record = {
+    id: "failing",
+    name: "Failing",
+    transport: "stdio",
+    command: Deno.execPath(),
+    args: ["run", "-A", failing, "exit"],
+  };
+  await withServedService([record], async (t, base) => {
+    const { client } = await proxyClient(base, "failing", { name: "crash-client" });
+    try {
+      assert.match(textOf(await client.callTool({ name: "ping", arguments: {} })), /pong/);
+      await assert.rejects(
+        client.callTool({ name: "crash", arguments: {} }),
+        /connection ended before it answered|connection has ended/,
+      );
+      const closed = await eventSeen(
+        t,
+        (event) => event.type === "mcp.proxy" && event.data.state === "closed",
+        "the crashed server's proxy session to close",
+      );
+      assert.equal(closed.data.reason, "server");
+      await assert.rejects(client.callTool({ name: "ping", arguments: {} }));
+    } finally {
+      await client.close().catch(() => {});
+    }
+  });
+});

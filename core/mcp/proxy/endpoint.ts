@@ -242,7 +242,7 @@ export class ProxyEndpoint {
       if (!legacy) return new Response(null, { status: 405, headers: { allow: "POST" } });
       return legacy.bridge!.listen(legacy.session);
     }
-    if (legacy) return await legacy.bridge!.post(messages!, legacy.session);
+    if (legacy) return await relayed(legacy.bridge!, messages!, legacy.session);
     if (messages!.some((message) => message.method === "initialize")) {
       return await this.#openLegacy(target, messages!, lassOrigin);
     }
@@ -252,7 +252,7 @@ export class ProxyEndpoint {
     } catch (error) {
       return startFailure(target, messages!, error, lassOrigin);
     }
-    return await bridge.post(messages!, this.#clientSession(serverId, messages!));
+    return await relayed(bridge, messages!, this.#clientSession(serverId, messages!));
   }
 
   /** A 2025 client's `initialize`: a connection of its own to the server. */
@@ -273,7 +273,7 @@ export class ProxyEndpoint {
     const key = `${serverId}\n${session.id}`;
     this.#legacy.set(key, { session, bridge });
     this.#forgetOnClose(session, key);
-    const response = await bridge.post(messages, session);
+    const response = await relayed(bridge, messages, session);
     response.headers.set("mcp-session-id", session.id);
     return response;
   }
@@ -349,6 +349,28 @@ export class ProxyEndpoint {
       if (this.#legacy.get(key)?.session === session) this.#legacy.delete(key);
       await stop();
     };
+  }
+}
+
+/**
+ * A POST relayed on a bridge; a channel that has ended (the process exited between two requests)
+ * is a JSON-RPC error for the client, and the end of a session that had the channel to itself.
+ */
+async function relayed(
+  bridge: MessageBridge,
+  messages: RpcMessage[],
+  session: ProxySession,
+): Promise<Response> {
+  try {
+    return await bridge.post(messages, session);
+  } catch (error) {
+    if (bridge.owner) await session.close("server");
+    return rpcError(
+      messages.find(isRequest)?.id ?? null,
+      -32000,
+      `the tool server's connection has ended: ${(error as Error)?.message ?? error}`,
+      502,
+    );
   }
 }
 
