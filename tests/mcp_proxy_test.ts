@@ -7,7 +7,14 @@ import assert from "node:assert/strict";
 import { processesWith } from "./_process.ts";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { ClientCapabilities } from "@modelcontextprotocol/client";
-import { eventSeen, type Json, TOKEN, waitUntil, withServedService } from "./_helpers.ts";
+import {
+  configWithServers,
+  eventSeen,
+  type Json,
+  TOKEN,
+  waitUntil,
+  withServedService,
+} from "./_helpers.ts";
 import { EVERYTHING, everythingStdio, startEverything } from "./_everything.ts";
 
 /** A client of `/mcp/:id` on a served Lass, with the token as a bearer header. */
@@ -348,5 +355,40 @@ Deno.test("proxy: a stdio server that exits mid-call answers the client with an 
     } finally {
       await client.close().catch(() => {});
     }
+  });
+});
+
+Deno.test("proxy: a record that is changed, then made proxy: false, ends its client sessions", async () => {
+  const marker = `changed-marker-${crypto.randomUUID()}`;
+  const record = everythingStdio({
+    args: ["run", "-A", `--location=http://${marker}.invalid/`, EVERYTHING, "stdio"],
+  });
+  await withServedService([record], async (t, base) => {
+    const put = async (changes: Record<string, unknown>) => {
+      const config = configWithServers([{ ...record, ...changes }]);
+      const response = await t.call("/api/config", { method: "PUT", json: config });
+      assert.equal(response.status, 200, await response.text());
+    };
+    let { client } = await proxyClient(base, "everything", { name: "first" });
+    await client.callTool({ name: "echo", arguments: { message: "before" } });
+    await put({ name: "Renamed" });
+    const changed = await eventSeen(
+      t,
+      (event) => event.type === "mcp.proxy" && event.data.reason === "changed",
+      "the session of the changed record to close",
+    );
+    assert.equal((changed.data.client as Json).name, "first");
+    await waitUntil(async () => await processesWith(marker) === 0, "its process to stop");
+    await client.close().catch(() => {});
+
+    ({ client } = await proxyClient(base, "everything", { name: "second" }));
+    await put({ name: "Renamed", proxy: false });
+    await eventSeen(
+      t,
+      (event) => event.type === "mcp.proxy" && event.data.reason === "not proxied",
+      "the session of the record that opted out to close",
+    );
+    await assert.rejects(client.callTool({ name: "echo", arguments: { message: "after" } }));
+    await client.close().catch(() => {});
   });
 });
