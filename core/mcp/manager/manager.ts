@@ -19,7 +19,7 @@ import * as reads from "./reads.ts";
 import type { ToolServerState } from "../../../wire/tool_servers.ts";
 import type { FollowOptions, TraceQuery, ViewMessage, WireSink } from "../session/trace.ts";
 import type { TraceMessage, TraceOrigin } from "../../../wire/trace.ts";
-import { type ProxyTarget, proxyTargetOf } from "./proxy_target.ts";
+import { type ProxyTarget, ProxyTargets } from "./proxy_target.ts";
 import { resumeTask } from "../tasks/follow.ts";
 import { type TaskRecord } from "../../../wire/tool_tasks.ts";
 import { TaskRecords } from "../tasks/records.ts";
@@ -39,10 +39,11 @@ export class ToolServerManager {
   readonly #connections: ToolServerConnections;
   readonly #callTimeoutMs: number;
   readonly #tasks: TaskRecords;
-  readonly #proxyTargets = new WeakMap<McpServerConfig, Promise<ProxyTarget>>();
+  readonly #proxyTargets: ProxyTargets;
 
   constructor(options: ManagerOptions) {
     this.#options = options;
+    this.#proxyTargets = new ProxyTargets(options.oauth);
     this.#callTimeoutMs = options.callTimeoutMs ?? 120_000;
     this.#tasks = new TaskRecords(options.events, {
       log: (serverId, level, message) => {
@@ -105,13 +106,7 @@ export class ToolServerManager {
    */
   async proxyTarget(id: string): Promise<ProxyTarget> {
     const record = this.#connections.entry(id).record;
-    let target = this.#proxyTargets.get(record);
-    if (!target) {
-      target = proxyTargetOf(record, this.#connections.specContext(), this.#options.oauth);
-      this.#proxyTargets.set(record, target);
-      target.catch(() => this.#proxyTargets.delete(record));
-    }
-    return await target;
+    return await this.#proxyTargets.of(record, () => this.#connections.specContext());
   }
 
   /** A trace sink for one proxy session of a server (silent while its record says `trace: false`). */

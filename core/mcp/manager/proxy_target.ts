@@ -48,3 +48,24 @@ export async function proxyTargetOf(
   });
   return { record, spec: auth ? { ...spec, auth: auth.sessionAuth } : spec, auth };
 }
+
+/** The proxy's targets, made once per record (a config change brings a new record, and a new one). */
+export class ProxyTargets {
+  readonly #made = new WeakMap<McpServerConfig, Promise<ProxyTarget>>();
+  readonly #oauth?: OAuthSignIn;
+
+  constructor(oauth: OAuthSignIn | undefined) {
+    this.#oauth = oauth;
+  }
+
+  /** The target of a record; `context` resolves its transport the first time. */
+  of(record: McpServerConfig, context: () => SpecContext): Promise<ProxyTarget> {
+    let target = this.#made.get(record);
+    if (!target) {
+      target = proxyTargetOf(record, context(), this.#oauth);
+      this.#made.set(record, target);
+      target.catch(() => this.#made.delete(record));
+    }
+    return target;
+  }
+}
