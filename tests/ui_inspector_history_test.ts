@@ -80,12 +80,12 @@ Deno.test({
         await screenshot(page, "inspector-history");
       });
 
-      await test.step("Run again sends the same call; the new one is at the top", async () => {
+      await test.step("Run again sends the same call; the new one is at the top, open", async () => {
         await runAgain(calls("add").last());
         await calls("add").last().getByText(/Sent again\./).waitFor();
         await waitForCount(calls("add"), 3);
         const newest = history.locator(".timeline-item").filter({ hasText: "tools/call" }).first();
-        await expand(newest);
+        await newest.locator('.timeline-toggle[aria-expanded="true"]').waitFor();
         const request = await newest.locator(".timeline-detail pre").first().innerText();
         assert.deepEqual(JSON.parse(request).params.arguments, { a: 2, b: 3 });
       });
@@ -103,7 +103,7 @@ Deno.test({
         await expand(gets.first());
         await runAgain(gets.first());
         await waitForCount(gets, 2);
-        await expand(gets.first());
+        await gets.first().locator('.timeline-toggle[aria-expanded="true"]').waitFor();
         const request = await gets.first().locator(".timeline-detail pre").first().innerText();
         assert.deepEqual(JSON.parse(request).params.arguments, { destination: "Oslo", days: "3" });
 

@@ -5,13 +5,12 @@
  * and reloads. A past tool call, prompt or resource read can be sent again.
  */
 import { type Signal, useSignal } from "@preact/signals";
-import { useMemo } from "preact/hooks";
+import { useEffect, useMemo, useRef } from "preact/hooks";
 import { plural } from "../../wire/words.ts";
 import { clock } from "../events/row.tsx";
 import { formatDuration, showValue } from "../format.ts";
-import { describeError } from "../state.ts";
-import { mcpApi } from "../tool_servers.ts";
-import { type Exchange, rerunOf, type TimelineItem, timelineOf } from "./timeline.ts";
+import { type Exchange, type TimelineItem, timelineOf } from "./timeline.ts";
+import { RerunButton, type RerunEntry, RerunResult, rerunRows } from "./rerun.tsx";
 import { FromFilter, fromOrigin, type Origin, proxyClientsOf } from "./from_filter.tsx";
 import type { TraceDirection, TraceMessage } from "../../wire/trace.ts";
 
@@ -49,52 +48,25 @@ function Message({ title, message }: { title: string; message?: TraceMessage }) 
   );
 }
 
-function RerunButton({ serverId, exchange }: { serverId: string; exchange: Exchange }) {
-  const outcome = useSignal<string | null>(null);
-  const busy = useSignal(false);
-  const rerun = rerunOf(exchange);
-  if (!rerun) return null;
-  const send = async () => {
-    busy.value = true;
-    outcome.value = null;
-    try {
-      if (rerun.kind === "tool") {
-        const { result } = await mcpApi.call(serverId, rerun.name, rerun.args);
-        outcome.value = result.isError ? "Sent again: the tool answered an error." : "Sent again.";
-      } else if (rerun.kind === "prompt") {
-        await mcpApi.prompt(serverId, rerun.name, rerun.args);
-        outcome.value = "Sent again.";
-      } else {
-        await mcpApi.resource(serverId, rerun.uri);
-        outcome.value = "Sent again.";
-      }
-    } catch (error) {
-      outcome.value = `Sent again: ${describeError(error)}`;
-    } finally {
-      busy.value = false;
-    }
-  };
-  return (
-    <p class="rerun">
-      <button type="button" disabled={busy.value} onClick={send}>
-        {busy.value ? "Sending…" : "Run again"}
-      </button>
-      <span class="hint" role="status">
-        {outcome.value ? `${outcome.value} The new request is at the top.` : ""}
-      </span>
-    </p>
-  );
+/** The props of a History row. */
+interface RowProps {
+  item: TimelineItem;
+  serverId: string;
+  reruns: Signal<RerunEntry[]>;
+  lastSeq: number;
+  /** Set on the row a Run again sent: it opens with that Run again's answer. */
+  rerun?: RerunEntry;
 }
 
-function Row({ item, serverId }: { item: TimelineItem; serverId: string }) {
-  const open = useSignal(false);
+function Row({ item, serverId, reruns, lastSeq, rerun }: RowProps) {
+  const open = useSignal(rerun !== undefined);
   const [arrow, words] = WAYS[item.dir];
   const detailId = `history-${serverId}-${item.key}`.replace(/[^\w-]/g, "_");
   const status = item.kind === "exchange" ? item.status : "notice";
   const level = item.kind === "notice" && item.level ? ` level-${item.level}` : "";
   return (
     <li
-      class={`timeline-item is-${status}${level}`}
+      class={`timeline-item is-${status}${level}${rerun ? " is-rerun" : ""}`}
       data-method={item.method || "(response)"}
       data-seq={item.seq}
     >
@@ -130,7 +102,13 @@ function Row({ item, serverId }: { item: TimelineItem; serverId: string }) {
                   <Message title="Request" message={item.request} />
                   <Message title="Response" message={item.response} />
                   {item.status === "pending" ? <p class="hint">No response yet.</p> : null}
-                  <RerunButton serverId={serverId} exchange={item} />
+                  {rerun ? <RerunResult entry={rerun} serverId={serverId} /> : null}
+                  <RerunButton
+                    serverId={serverId}
+                    exchange={item}
+                    reruns={reruns}
+                    lastSeq={lastSeq}
+                  />
                 </>
               )
               : <Message title="Notification" message={item.message} />}
@@ -155,6 +133,22 @@ export function HistoryPane({ serverId, messages }: HistoryPaneProps) {
   const list = messages.value;
   const { items } = useMemo(() => timelineOf(list), [list]);
   const clients = useMemo(() => proxyClientsOf(list), [list]);
+  const reruns = useSignal<RerunEntry[]>([]);
+  const rerunAt = rerunRows(items, reruns.value);
+  const lastSeq = list.length > 0 ? list[list.length - 1].seq : 0;
+  const listRef = useRef<HTMLOListElement>(null);
+  const broughtIntoView = useRef(new Set<number>());
+  // A Run again's new row is at the top, maybe far above: bring it into view once, with focus.
+  useEffect(() => {
+    for (const [seq, entry] of rerunAt) {
+      if (broughtIntoView.current.has(entry.id)) continue;
+      const row = listRef.current?.querySelector<HTMLElement>(`[data-seq="${seq}"]`);
+      if (!row) continue;
+      broughtIntoView.current.add(entry.id);
+      row.querySelector<HTMLElement>(".timeline-toggle")?.focus({ preventScroll: true });
+      row.scrollIntoView({ block: "start" });
+    }
+  });
   const visible = items.filter((item) =>
     (notices.value || item.kind === "exchange") && fromOrigin(item.session, origin.value)
   );
@@ -180,8 +174,17 @@ export function HistoryPane({ serverId, messages }: HistoryPaneProps) {
       {newest.length === 0
         ? <p class="hint">Nothing yet: requests to this server show here as they happen.</p>
         : (
-          <ol class="timeline" aria-label="Requests and notifications, newest first">
-            {newest.map((item) => <Row key={item.key} item={item} serverId={serverId} />)}
+          <ol ref={listRef} class="timeline" aria-label="Requests and notifications, newest first">
+            {newest.map((item) => (
+              <Row
+                key={item.key}
+                item={item}
+                serverId={serverId}
+                reruns={reruns}
+                lastSeq={lastSeq}
+                rerun={rerunAt.get(item.seq)}
+              />
+            ))}
           </ol>
         )}
       {visible.length > newest.length

@@ -42,11 +42,20 @@ function fieldErrorsOf(details: ErrorDetail[]): Record<string, string> {
   );
 }
 
-function CallResult({ outcome, serverId }: { outcome: CallOutcome; serverId: string }) {
+/** The props of {@link CallResult}. */
+export interface CallResultProps {
+  outcome: CallOutcome;
+  serverId: string;
+  /** The region's name: "Result" unless told (History's Run again shows its own). */
+  label?: string;
+}
+
+/** A tool call's result: its content blocks, structured content, duration and the raw answer. */
+export function CallResult({ outcome, serverId, label = "Result" }: CallResultProps) {
   const { result, durationMs } = outcome;
   const failed = result.isError === true;
   return (
-    <section class={`call-result${failed ? " is-error" : ""}`} aria-label="Result">
+    <section class={`call-result${failed ? " is-error" : ""}`} aria-label={label}>
       <header>
         <h3>{failed ? "Tool error" : "Result"}</h3>
         <span class={`badge badge-${failed ? "error" : "ok"}`}>{failed ? "isError" : "ok"}</span>
