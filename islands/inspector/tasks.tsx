@@ -2,14 +2,19 @@
  * The MCP tasks of one server in the inspector: those Lass follows or saw end, with their status
  * and message, and Cancel for running ones (a cancel asked while the server is away waits for it).
  * Read from `GET /api/mcp/:id/tasks` and read again on each `mcp.task` event of the server.
+ * The list folds (open while a task runs, until the user closes it) and shows the newest 20 and
+ * every running one, with "Show all" for the rest.
  */
 import { useSignal } from "@preact/signals";
-import { useEffect } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import { timeAgo } from "../format.ts";
 import { api, describeError, subscribe } from "../state.ts";
 import type { TaskRecord } from "../../wire/tool_tasks.ts";
 
 const ENDED = new Set(["completed", "failed", "cancelled"]);
+
+/** How many tasks are shown before "Show all" (running ones always are). */
+const SHOWN = 20;
 
 const STATUS_CLASS: Record<string, string> = {
   working: "badge-running",
@@ -97,17 +102,50 @@ export function TasksPanel({ serverId }: { serverId: string }) {
       stop();
     };
   }, [serverId]);
-  if (tasks.value.length === 0 && !error.value) return null;
   const running = tasks.value.filter((task) => !ENDED.has(task.status)).length;
+  /** Open or closed: opens when a task starts running, then as the user leaves it. */
+  const open = useSignal(false);
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    if (running > 0 && !wasRunning.current) open.value = true;
+    wasRunning.current = running > 0;
+  }, [running]);
+  const showAll = useSignal(false);
+  if (tasks.value.length === 0 && !error.value) return null;
+  // The API lists the newest first.
+  const shown = showAll.value
+    ? tasks.value
+    : tasks.value.filter((task, index) => index < SHOWN || !ENDED.has(task.status));
+  const hidden = tasks.value.length - shown.length;
   return (
     <section class="inspector-tasks" aria-label="Tasks">
-      <h2>
-        Tasks <span class="count">{running} running</span>
-      </h2>
-      {error.value ? <p class="error" role="alert">{error.value}</p> : null}
-      <ul class="task-list">
-        {tasks.value.map((task) => <TaskRow key={task.taskId} serverId={serverId} task={task} />)}
-      </ul>
+      <details
+        open={open.value}
+        onToggle={(event) => open.value = (event.currentTarget as HTMLDetailsElement).open}
+      >
+        <summary>
+          <h2>
+            Tasks <span class="count">{running} running</span>
+            <span class="count">· {tasks.value.length} in all</span>
+          </h2>
+        </summary>
+        {error.value ? <p class="error" role="alert">{error.value}</p> : null}
+        <ul class="task-list">
+          {shown.map((task) => <TaskRow key={task.taskId} serverId={serverId} task={task} />)}
+        </ul>
+        {hidden > 0 || showAll.value
+          ? (
+            <button
+              type="button"
+              onClick={() => showAll.value = !showAll.value}
+            >
+              {showAll.value
+                ? `Show the newest ${SHOWN}`
+                : `Show all ${tasks.value.length} tasks (${hidden} older hidden)`}
+            </button>
+          )
+          : null}
+      </details>
     </section>
   );
 }
