@@ -1,7 +1,12 @@
 /** Pure helpers of the web UI: command lines and A2UI titles. */
 import assert from "node:assert/strict";
 import { headingRepeats } from "../islands/genui/a2ui_title.ts";
-import { commandParts, splitCommandLine } from "../islands/settings/command_line.ts";
+import {
+  commandLineOf,
+  commandParts,
+  shellQuote,
+  splitCommandLine,
+} from "../islands/settings/command_line.ts";
 
 Deno.test("a command line splits into words as a POSIX shell splits them", () => {
   assert.deepEqual(splitCommandLine(`npx -y @scope/server --flag`), [
@@ -46,4 +51,20 @@ Deno.test("an A2UI title is drawn once when the surface's heading says it", () =
   (body[1].updateComponents!.components[0] as { variant?: string }).variant = "body";
   assert.equal(headingRepeats(body, "Sign up"), false, "body text is not a heading");
   assert.equal(headingRepeats("not messages", "Sign up"), false);
+});
+
+Deno.test("a command and its arguments show shell-quoted, and split back into the same words", () => {
+  assert.equal(
+    commandLineOf("node", ["-e", "console.error('boom…'); process.exit(3)"]),
+    `node -e 'console.error('\\''boom…'\\''); process.exit(3)'`,
+  );
+  assert.equal(
+    commandLineOf("npx", ["-y", "@scope/server", "--dir=/tmp/a,b"]),
+    "npx -y @scope/server --dir=/tmp/a,b",
+  );
+  assert.equal(shellQuote(""), "''");
+  assert.equal(shellQuote("a b"), "'a b'");
+  assert.equal(shellQuote("$HOME"), "'$HOME'");
+  const words = ["/opt/My Tools/srv", "it's", 'x"y', "", "a;b", "plain"];
+  assert.deepEqual(splitCommandLine(commandLineOf(words[0], words.slice(1))), words);
 });

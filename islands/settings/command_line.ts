@@ -47,3 +47,20 @@ export function commandParts(value: string): { command: string; args: string[] }
   if (!words || words.length < 2) return undefined;
   return { command: words[0], args: words.slice(1) };
 }
+
+/** Characters a POSIX shell reads as part of a plain word. */
+const PLAIN_WORD = /^[\w@%+=:,./-]+$/;
+
+/**
+ * One word as a shell would need it typed: a plain word as it is, anything else (spaces, quotes,
+ * `$`, `;`, an empty word) in single quotes, a single quote inside as `'\''`.
+ */
+export function shellQuote(word: string): string {
+  return PLAIN_WORD.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** A command and its arguments as one command line, each word shell-quoted. */
+export function commandLineOf(command: unknown, args: unknown): string {
+  const words = [command, ...(Array.isArray(args) ? args : [])].map(String);
+  return words.map(shellQuote).join(" ");
+}

@@ -11,6 +11,7 @@ import { mcpApi } from "../tool_servers.ts";
 import { RECORD_ID, type RecordDraft } from "./form.tsx";
 import { recordsOf, writeConfig } from "./kit.tsx";
 import { CodeText } from "../code_text.tsx";
+import { commandLineOf } from "./command_line.ts";
 
 /** The client formats `POST /api/mcp/import` reads, with their labels, in the server's order. */
 const FORMATS: Record<ImportFormat, string> = {
@@ -70,7 +71,7 @@ function listed(items: string[]): string {
 
 function targetOf(record: RecordDraft): string {
   return record.transport === "stdio"
-    ? [record.command, ...(Array.isArray(record.args) ? record.args : [])].join(" ")
+    ? commandLineOf(record.command, record.args)
     : String(record.url ?? "");
 }
 

@@ -7,6 +7,7 @@ import { describeError } from "../state.ts";
 import { mcpApi, stateOf } from "../tool_servers.ts";
 import type { RecordDraft } from "./form.tsx";
 import { DriftBanner } from "../drift_banner.tsx";
+import { commandLineOf } from "./command_line.ts";
 
 const LABELS: Record<ServerStatus, string> = {
   disconnected: "disconnected",
@@ -32,7 +33,7 @@ function toolCount(state: ToolServerState): string {
 export function ServerSummary({ record }: { record: RecordDraft }) {
   const state = stateOf(record.id);
   const target = record.transport === "stdio"
-    ? [record.command, ...(Array.isArray(record.args) ? record.args : [])].join(" ")
+    ? commandLineOf(record.command, record.args)
     : record.transport === "replay"
     ? String(record.cassette ?? "")
     : String(record.url ?? "");
