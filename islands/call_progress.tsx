@@ -81,7 +81,7 @@ export function CancelButton({ label, onCancel }: CancelButtonProps) {
         disabled={busy.value}
         onClick={() => void cancel()}
       >
-        {busy.value ? "Cancelling…" : "Cancel"}
+        {busy.value ? "Cancelling…" : "Cancel call"}
       </button>
       {error.value ? <span class="error" role="alert">{error.value}</span> : null}
     </>

@@ -9,7 +9,7 @@ import { useRef } from "preact/hooks";
 import { ApiError } from "../api.ts";
 import { showValue } from "../format.ts";
 import { api, describeError, removePending } from "../state.ts";
-import { SchemaForm } from "./schema_form.tsx";
+import { DECLINE_TITLE, DISMISS_TITLE, SchemaForm } from "./schema_form.tsx";
 import { ProxyHoldBody } from "./proxy_hold.tsx";
 import type {
   ApprovalAnswer,
@@ -218,8 +218,16 @@ export function InteractionCard(
                   answer={answer}
                   choices={[
                     { label: "Done", response: { action: "accept" }, primary: true },
-                    { label: "Decline", response: { action: "decline" } },
-                    { label: "Cancel", response: { action: "cancel" } },
+                    {
+                      label: "Decline",
+                      response: { action: "decline" },
+                      title: DECLINE_TITLE,
+                    },
+                    {
+                      label: "Dismiss",
+                      response: { action: "cancel" },
+                      title: DISMISS_TITLE,
+                    },
                   ]}
                 />
               </>

@@ -1,7 +1,8 @@
 /**
  * An elicitation's form, generated from its `requestedSchema` (a flat object of strings with
  * formats and enums, numbers, integers, booleans and multi-selects, as MCP elicitation allows)
- * by the shared schema fields, with Submit (accept), Decline and Cancel.
+ * by the shared schema fields, with Submit (accept), Decline and Dismiss (MCP's `cancel`: no
+ * answer; named apart from the tool card's "Cancel call", which stops the call itself).
  */
 import { useSignal } from "@preact/signals";
 import { initialValue, kindOf, normalize, type Schema } from "../json_schema.ts";
@@ -22,6 +23,13 @@ function contentOf(schema: Schema, value: Record<string, unknown>): ElicitationA
   return content;
 }
 
+/** What Decline does: the elicitation's `decline`. */
+export const DECLINE_TITLE = "Say no to this request: the server is told you declined";
+
+/** What Dismiss does: the elicitation's `cancel`; the tool call itself goes on. */
+export const DISMISS_TITLE =
+  "Close this request without an answer: the server is told it was dismissed (the tool call goes on)";
+
 /** The props of {@link SchemaForm}. */
 export interface SchemaFormProps {
   schema: Schema;
@@ -31,7 +39,7 @@ export interface SchemaFormProps {
   onAnswer: (answer: ElicitationAnswer) => void;
 }
 
-/** An elicitation's form, with Submit (accept), Decline and Cancel. */
+/** An elicitation's form, with Submit (accept), Decline and Dismiss (cancel). */
 export function SchemaForm({ schema, idPrefix, busy, onAnswer }: SchemaFormProps) {
   const value = useSignal((initialValue(schema) ?? {}) as Record<string, unknown>);
   const submit = (event: Event) => {
@@ -48,11 +56,21 @@ export function SchemaForm({ schema, idPrefix, busy, onAnswer }: SchemaFormProps
       />
       <div class="actions">
         <button type="submit" class="primary" disabled={busy}>Submit</button>
-        <button type="button" disabled={busy} onClick={() => onAnswer({ action: "decline" })}>
+        <button
+          type="button"
+          disabled={busy}
+          title={DECLINE_TITLE}
+          onClick={() => onAnswer({ action: "decline" })}
+        >
           Decline
         </button>
-        <button type="button" disabled={busy} onClick={() => onAnswer({ action: "cancel" })}>
-          Cancel
+        <button
+          type="button"
+          disabled={busy}
+          title={DISMISS_TITLE}
+          onClick={() => onAnswer({ action: "cancel" })}
+        >
+          Dismiss
         </button>
       </div>
     </form>

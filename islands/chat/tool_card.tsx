@@ -87,7 +87,7 @@ function CallProgress(
       {cancellable
         ? (
           <CancelButton
-            label={`Cancel ${call.tool}`}
+            label={`Cancel ${call.tool} call`}
             onCancel={() => cancelCall(runId!, call.id)}
           />
         )

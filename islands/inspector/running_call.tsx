@@ -108,7 +108,7 @@ export function RunningCall(
       <span class="badge badge-running">running…</span>
       {progress ? <ProgressReport {...progress} /> : null}
       <Elapsed since={startedAt} />
-      <CancelButton label={`Cancel ${tool}`} onCancel={onCancel} />
+      <CancelButton label={`Cancel ${tool} call`} onCancel={onCancel} />
     </div>
   );
 }
