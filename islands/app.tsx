@@ -4,6 +4,7 @@
  */
 import { render } from "preact";
 import { App, startRouting } from "./shell.tsx";
+import { startLeaveWarning } from "./leave_warning.ts";
 import { startApp } from "./state.ts";
 import { takeToken } from "./token.ts";
 
@@ -12,6 +13,7 @@ const token = takeToken();
 if (token) {
   startApp(token);
   startRouting();
+  startLeaveWarning();
   root.classList.remove("boot");
   root.textContent = "";
   render(<App />, root);

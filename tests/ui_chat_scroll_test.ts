@@ -134,3 +134,58 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "web UI chat scrolling: a reader scrolled up while an answer arrives gets Jump to the latest",
+  ignore: skipBrowser,
+  fn: async () => {
+    const ui = await startUi({ config: chatConfig() });
+    const page = await ui.page();
+    const { t } = ui;
+    try {
+      for (let i = 1; i <= 10; i++) {
+        const turn = await chat(t, {
+          workspaceId: "w",
+          sessionId: "jump",
+          messages: [user(`message number ${i}: tell me something`)],
+        });
+        assert.equal(turn.status, 200);
+      }
+      await page.goto(withToken(ui.base, "/chat/jump"));
+      await page.locator(".turn").nth(9).waitFor();
+      await waitForBottom(page, "the opened chat");
+      const jump = page.getByRole("button", { name: "Jump to the latest" });
+      assert.equal(await jump.count(), 0, "no button at the end of the chat");
+
+      // A slow tool call keeps the turn going while the reader scrolls up.
+      const message = page.getByLabel("Message", { exact: true });
+      await message.fill("slow count 12 steps of 250 ms");
+      await message.press("Enter");
+      const turn = page.locator(".turn").nth(10);
+      await turn.getByRole("region", { name: "Tool call slow_count on demo" }).waitFor();
+      const list = page.locator(".messages");
+      const box = (await list.boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.wheel(0, -400);
+      const deadline = Date.now() + 5000;
+      while ((await scrollState(page)).gap < 250) {
+        assert.ok(Date.now() < deadline, "the wheel scrolled the message list up");
+        await page.waitForTimeout(50);
+      }
+      // The answer ends below the reader: the list stays, the button offers the way down.
+      await turn.locator(".turn-meta").waitFor({ timeout: 20_000 });
+      await jump.waitFor();
+      assert.ok((await scrollState(page)).gap >= 250, "the list stayed where the reader was");
+      await screenshot(page, "chat-jump-to-latest");
+      await jump.click();
+      await waitForBottom(page, "after Jump to the latest");
+      assert.ok(await lastShown(page, ".turn-meta"), "the last turn's footer is in view");
+      await jump.waitFor({ state: "detached" });
+      await assertDocumentStill(page, "after Jump to the latest");
+      assert.deepEqual(ui.problems, []);
+    } finally {
+      await ui.close();
+    }
+  },
+});

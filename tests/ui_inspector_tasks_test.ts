@@ -113,3 +113,43 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "web UI inspector: Cancel in the Tasks list ends the tool panel's running call as cancelled, with no error",
+  ignore: skipBrowser,
+  fn: async () => {
+    const ui = await startUi({ config: CONFIG });
+    const page = await ui.page();
+    const { t } = ui;
+    try {
+      await t.service.mcp.connect("demo");
+      await page.goto(withToken(ui.base, "/inspector/demo"));
+      await page.getByRole("navigation", { name: "Tools" })
+        .getByRole("button", { name: /^long_report/ }).click();
+      const tool = page.getByRole("article", { name: "Tool long_report" });
+      await tool.getByRole("button", { name: "Raw JSON" }).click();
+      await tool.getByLabel("Arguments (JSON)").fill('{"steps": 50, "delayMs": 200}');
+      await tool.getByRole("button", { name: "Call" }).click();
+      await tool.getByRole("status").getByText("running…").waitFor();
+      const row = page.getByRole("region", { name: "Tasks" }).locator(".task-row")
+        .filter({ hasText: "working" });
+      await row.getByText("long_report").waitFor();
+      const taskId = await row.getAttribute("data-task-id");
+      const cancelled = taskReached(t, taskId!, "cancelled", 20_000);
+      await row.getByRole("button", { name: `Cancel task ${taskId}` }).click();
+      const result = tool.getByRole("region", { name: "Result" });
+      await result.getByRole("heading", { name: "Call cancelled" }).waitFor();
+      await cancelled;
+      const ended = page.getByRole("region", { name: "Tasks" })
+        .locator(`[data-task-id="${taskId}"]`);
+      await ended.getByText("cancelled", { exact: true }).waitFor();
+      assert.equal(await tool.locator(".error").count(), 0, "the panel shows no failure");
+      // The tool can be called again at once.
+      assert.equal(await tool.getByRole("button", { name: "Call" }).isEnabled(), true);
+      assert.deepEqual(ui.problems, []);
+    } finally {
+      await ui.close();
+    }
+  },
+});

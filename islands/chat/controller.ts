@@ -7,6 +7,7 @@
 import { batch, signal } from "@preact/signals";
 import { ApiError } from "../api.ts";
 import { api, describeError, loadSessions, serialize } from "../state.ts";
+import { streamingTurns } from "../leave_warning.ts";
 import { applyChunks, historyToSend, newTurn, type Turn, turnsFromMessages } from "./model.ts";
 import { type TurnEnding } from "../../wire/sessions.ts";
 import type { ChatChunk, ChatRequest, StoredToolCall } from "../../wire/chat.ts";
@@ -109,6 +110,7 @@ export class Chat {
     batch(() => {
       this.turns.value = [...this.turns.value, turn];
       this.running.value = turn;
+      streamingTurns.value++;
       if (this.workspaceId.value === "") this.workspaceId.value = workspaceId;
     });
     await serialize(this.id, async () => {
@@ -166,6 +168,7 @@ export class Chat {
         }
         batch(() => {
           this.running.value = null;
+          streamingTurns.value--;
           if (options.fromDraft && turn.status.value === "error" && this.draft.value === "") {
             this.draft.value = text;
           }

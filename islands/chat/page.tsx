@@ -2,6 +2,7 @@
  * The chat page: workspace and model pickers, starter prompts on an empty chat, the turns as they
  * stream (with their tool calls and pending interactions), and the message box with Stop.
  */
+import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import { ExportButton } from "../export/button.tsx";
 import { bootError, bootstrap, pending } from "../state.ts";
@@ -141,26 +142,34 @@ function Composer({ chat, workspaceId }: { chat: Chat; workspaceId: string }) {
 /**
  * Keeps the message list at its end while the reader is there: as answers stream, as renderers
  * (A2UI surfaces, app frames) grow after the text, and when a chat opens. A reader who scrolled up
- * is left alone until they come back down or send a message.
+ * is left alone until they come back down or send a message; when something new arrives below
+ * them, `behind` is set (the page offers "Jump to the latest", which is `jump`).
  */
 function useStickToBottom(chat: Chat, turnCount: number) {
   const log = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  const behind = useSignal(false);
   useEffect(() => {
     const list = log.current;
     if (!list || !content.current) return;
+    behind.value = false;
     let lastTop = list.scrollTop;
+    let lastHeight = list.scrollHeight;
     const follow = () => {
       if (stick.current) list.scrollTop = list.scrollHeight;
+      else if (list.scrollHeight > lastHeight) behind.value = true;
       lastTop = list.scrollTop;
+      lastHeight = list.scrollHeight;
     };
     // Only the reader moves the list up: growth below leaves scrollTop alone, shrinking clamps it
     // to the (new) bottom.
     const onScroll = () => {
       const gap = list.scrollHeight - list.scrollTop - list.clientHeight;
-      if (gap < 40) stick.current = true;
-      else if (list.scrollTop < lastTop) stick.current = false;
+      if (gap < 40) {
+        stick.current = true;
+        behind.value = false;
+      } else if (list.scrollTop < lastTop) stick.current = false;
       lastTop = list.scrollTop;
     };
     // Any change of size: text, cards, renderers (their shadow DOM and frames too), the list's own
@@ -176,16 +185,21 @@ function useStickToBottom(chat: Chat, turnCount: number) {
     };
   }, [chat]);
   // A new turn (the reader sent a message) brings the list back to its end.
-  useEffect(() => {
+  const jump = () => {
     stick.current = true;
+    behind.value = false;
     if (log.current) log.current.scrollTop = log.current.scrollHeight;
-  }, [turnCount]);
-  return { log, content };
+  };
+  useEffect(jump, [turnCount]);
+  return { log, content, behind, jump };
 }
 
 /** The page of one chat. */
 export function ChatPage({ chat }: { chat: Chat }) {
-  const { log, content: logContent } = useStickToBottom(chat, chat.turns.value.length);
+  const { log, content: logContent, behind, jump } = useStickToBottom(
+    chat,
+    chat.turns.value.length,
+  );
 
   const config = bootstrap.value?.config;
   const state = chat.state.value;
@@ -230,6 +244,15 @@ export function ChatPage({ chat }: { chat: Chat }) {
         >
           <div class="messages-content" ref={logContent}>{content}</div>
         </div>
+        {behind.value
+          ? (
+            <div class="jump-latest">
+              <button type="button" class="chip" onClick={jump}>
+                <span aria-hidden="true">↓</span> Jump to the latest
+              </button>
+            </div>
+          )
+          : null}
         {state === "ready" ? <Composer chat={chat} workspaceId={workspaceId} /> : null}
       </div>
     </ChatContext.Provider>

@@ -9,6 +9,7 @@ import { ApiError } from "../api.ts";
 import { CancelButton, Elapsed, ProgressReport, type ProgressValues } from "../call_progress.tsx";
 import { formatDuration } from "../format.ts";
 import { api, describeError, subscribe } from "../state.ts";
+import { trackCall } from "./open_calls.ts";
 import type { CallOutcome } from "../tool_servers.ts";
 import type { ErrorDetail } from "../../wire/errors.ts";
 
@@ -58,6 +59,8 @@ export function useToolCall(serverId: string, tool: string): ToolCallHandle {
     current.current = { abort, unsubscribe, callId };
     const startedAt = Date.now();
     state.value = { state: "running", startedAt };
+    // The Tasks list's Cancel of this call's task drops the request as the panel's Cancel does.
+    const untrack = trackCall({ serverId, tool, startedAt, abandon: () => abort.abort() });
     try {
       const value = await api().json<CallOutcome>(
         "POST",
@@ -75,6 +78,7 @@ export function useToolCall(serverId: string, tool: string): ToolCallHandle {
           details: error instanceof ApiError ? error.details : [],
         };
     } finally {
+      untrack();
       unsubscribe();
       if (current.current?.abort === abort) current.current = null;
     }

@@ -9,6 +9,7 @@ import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import { timeAgo } from "../format.ts";
 import { api, describeError, subscribe } from "../state.ts";
+import { abandonCallOfTask } from "./open_calls.ts";
 import type { TaskRecord } from "../../wire/tool_tasks.ts";
 
 const ENDED = new Set(["completed", "failed", "cancelled"]);
@@ -33,6 +34,8 @@ function TaskRow({ serverId, task }: { serverId: string; task: TaskRecord }) {
   const cancel = async () => {
     busy.value = true;
     error.value = null;
+    // A call of this tab's tool panel that runs as this task ends there as "Call cancelled".
+    abandonCallOfTask(task);
     try {
       await api().json(
         "POST",
