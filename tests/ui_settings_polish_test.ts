@@ -87,13 +87,20 @@ Deno.test({
         assert.deepEqual(calls, ["Run without asking (default)", "Ask before each call"]);
       });
 
-      await test.step("List models: one model is 1 model; its error goes when the URL changes", async () => {
+      await test.step("List models: one model is 1 model; its error goes when the URL changes; an env reference as the key is shown", async () => {
         await page.goto(withToken(ui.base, "/settings/models/new"));
         const form = editor(page);
         await form.getByLabel("Provider", { exact: true }).selectOption("compatible-api");
         await form.getByLabel("Id", { exact: true }).fill("local");
         await form.getByLabel("Model", { exact: true }).fill("demo");
         await form.getByLabel("Base URL").fill("service:demo");
+        // An env reference is no secret: the API key field shows it; a literal key stays masked.
+        const key = form.getByLabel("API key");
+        await key.fill("env:OPENAI_API_KEY");
+        assert.equal(await key.getAttribute("type"), "text");
+        await key.fill("sk-literal-key");
+        assert.equal(await key.getAttribute("type"), "password");
+        await key.fill("");
         await form.getByRole("button", { name: "List models" }).click();
         await form.getByText("1 model. Pick one to put it in the Model field.").waitFor();
         await form.getByLabel("Base URL").fill("http://127.0.0.1:9/v1");

@@ -7,6 +7,7 @@ import { type Signal, useSignal } from "@preact/signals";
 import type { ComponentChildren } from "preact";
 import { useContext } from "preact/hooks";
 import { FormErrors, type RecordDraft, setField, useFieldError, useUniqueId } from "./form.tsx";
+import { WHOLE_ENV_REF } from "../../wire/config/env_refs.ts";
 
 /** A field's hint and its error, below its control; `id` gives them ids to be described by. */
 export function FieldNotes(props: { id?: string; hint?: ComponentChildren; error?: string }) {
@@ -63,6 +64,14 @@ interface TextFieldProps extends DraftFieldProps {
   list?: string;
 }
 
+/**
+ * Whether a value is only a reference to an environment variable (`env:NAME`, `${NAME}`): no
+ * secret, so a password field shows it.
+ */
+function isReference(value: string): boolean {
+  return WHOLE_ENV_REF.test(value) || /^\$\{[A-Za-z_][A-Za-z0-9_]*\}$/.test(value);
+}
+
 /** A string (or number, with `type: "number"`) field of a draft. */
 export function TextField(props: TextFieldProps) {
   const { draft, name, type = "text" } = props;
@@ -90,7 +99,9 @@ export function TextField(props: TextFieldProps) {
           : (
             <input
               id={id}
-              type={(type === "number" ? "text" : type) as "text"}
+              type={(type === "number" || (type === "password" && isReference(shown))
+                ? "text"
+                : type) as "text"}
               inputMode={type === "number" ? "decimal" : undefined}
               value={shown}
               placeholder={props.placeholder}
