@@ -3,7 +3,7 @@
  * cassette when the session ends.
  */
 import type { TraceMessage } from "../wire/trace.ts";
-import { isSecretName } from "../core/config/secrets.ts";
+import { isSecretName, secretValues } from "../core/config/secrets.ts";
 
 /** The messages of one stdio proxy session, in order. */
 export class StdioRecording {
@@ -40,7 +40,6 @@ export class StdioRecording {
  * a wrapped command gets the whole environment, and its answers may echo them.
  */
 export function secretEnvValues(): string[] {
-  return Object.entries(Deno.env.toObject())
-    .filter(([name, value]) => isSecretName(name) && value.length >= 4)
-    .map(([, value]) => value);
+  const variables = Object.keys(Deno.env.toObject()).filter(isSecretName);
+  return secretValues({ variables }, (name) => Deno.env.get(name));
 }

@@ -28,6 +28,7 @@ addEventListener("popstate", () => route.value = location.pathname);
 export const auth = signal<"ok" | "refused">("ok");
 
 let client: Api | undefined;
+let tabToken: string | undefined;
 
 /** The API client, once {@link startApp} has run. */
 export function api(): Api {
@@ -198,8 +199,14 @@ async function followEvents(stop: AbortSignal): Promise<void> {
   live.value = false;
 }
 
+/** The service token this tab talks to Lass with (for snippets that need it). */
+export function serviceToken(): string | undefined {
+  return tabToken;
+}
+
 /** Creates the API client with the tab's token and loads what every page needs. */
 export function startApp(token: string): void {
+  tabToken = token;
   const stop = new AbortController();
   client = createApi(token, {
     onUnauthorized: () => {

@@ -9,8 +9,7 @@ import { plural } from "../../wire/words.ts";
 import type { ProxyClient } from "../../wire/proxy.ts";
 import { proxySnippets } from "../../wire/proxy_snippets.ts";
 import { timeAgo } from "../format.ts";
-import { api, describeError, subscribe } from "../state.ts";
-import { TOKEN_KEY } from "../token.ts";
+import { api, describeError, serviceToken, subscribe } from "../state.ts";
 
 /** The answer of `GET /api/mcp/:id/proxy`. */
 interface ProxyAnswer {
@@ -96,14 +95,6 @@ function HoldSwitches(
   );
 }
 
-function storedToken(): string {
-  try {
-    return sessionStorage.getItem(TOKEN_KEY) ?? "<token>";
-  } catch {
-    return "<token>";
-  }
-}
-
 function Snippet({ label, text }: { label: string; text: string }) {
   return (
     <div class="proxy-snippet">
@@ -150,7 +141,7 @@ export function ProxyPanel({ serverId }: { serverId: string }) {
   }, [serverId]);
   if (!answer.value) return error.value ? <p class="error">{error.value}</p> : null;
   const { clients, holds, url, command } = answer.value;
-  const snippets = proxySnippets({ serverId, url, token: storedToken(), command });
+  const snippets = proxySnippets({ serverId, url, token: serviceToken() ?? "<token>", command });
   const chosen = snippets[client.value] ?? snippets[0];
   return (
     <section class="inspector-proxy" aria-label="Proxy">

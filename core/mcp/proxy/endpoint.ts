@@ -22,7 +22,7 @@ import {
 import type { ProxyRegistry, ProxySession } from "./registry.ts";
 
 /** A proxy session that no message crossed for this long is closed. */
-export const PROXY_IDLE_MS = 30 * 60_000;
+const PROXY_IDLE_MS = 30 * 60_000;
 
 /** What the endpoint needs from the service. */
 export interface ProxyDeps {

@@ -74,21 +74,13 @@ export async function withReplies(
     const first = new TextEncoder().encode(
       replies.map((reply) => `event: message\ndata: ${JSON.stringify(reply)}\n\n`).join(""),
     );
-    const rest = response.body;
+    const rest = response.body.getReader();
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => controller.enqueue(first),
       pull: async (controller) => {
-        const reader = rest.getReader();
-        try {
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            controller.enqueue(value);
-          }
-          controller.close();
-        } finally {
-          reader.releaseLock();
-        }
+        const { done, value } = await rest.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
       },
       cancel: (reason) => rest.cancel(reason),
     });

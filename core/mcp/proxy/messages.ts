@@ -55,6 +55,38 @@ export function parseMessages(text: string): RpcMessage[] | undefined {
     : undefined;
 }
 
+/** Splits `text/event-stream` text into events (blank-line separated, any line ending). */
+class EventSplitter {
+  readonly #decoder = new TextDecoder();
+  #buffer = "";
+
+  /** The events complete once `chunk` is added; with no chunk, the stream ended: the rest too. */
+  push(chunk?: Uint8Array): string[] {
+    this.#buffer += chunk ? this.#decoder.decode(chunk, { stream: true }) : this.#decoder.decode();
+    if (this.#buffer.includes("\r")) this.#buffer = this.#buffer.replace(/\r\n?/g, "\n");
+    const events: string[] = [];
+    let end: number;
+    while ((end = this.#buffer.indexOf("\n\n")) >= 0) {
+      events.push(this.#buffer.slice(0, end));
+      this.#buffer = this.#buffer.slice(end + 2);
+    }
+    if (!chunk && this.#buffer.trim() !== "") events.push(this.#buffer);
+    return events;
+  }
+}
+
+/** The JSON of an event's `data:` lines, or undefined (no data, not JSON: a keep-alive, an endpoint event). */
+function eventMessage(event: string): RpcMessage | undefined {
+  const data = event.split("\n").filter((line) => line.startsWith("data:"))
+    .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5)).join("\n");
+  if (data === "") return undefined;
+  try {
+    return JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A `text/event-stream` body passed on unchanged, the data of each event that parses as JSON handed
  * to `onMessage` on the side. One pull-based stream over the body's reader: no pipe between two
@@ -64,40 +96,24 @@ export function tapEventStream(
   body: ReadableStream<Uint8Array>,
   onMessage: (message: unknown) => void,
 ): ReadableStream<Uint8Array> {
-  const decoder = new TextDecoder();
   const reader = body.getReader();
-  let buffer = "";
-  const deliver = (event: string) => {
-    const data = event.split("\n").filter((line) => line.startsWith("data:"))
-      .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5)).join("\n");
-    if (data === "") return;
-    try {
-      onMessage(JSON.parse(data));
-    } catch {
-      // Not a JSON-RPC event (a keep-alive, an endpoint event): not traced.
+  const splitter = new EventSplitter();
+  const deliver = (events: string[]) => {
+    for (const event of events) {
+      const message = eventMessage(event);
+      if (message !== undefined) onMessage(message);
     }
-  };
-  const events = (final: boolean) => {
-    if (buffer.includes("\r")) buffer = buffer.replace(/\r\n?/g, "\n");
-    let end: number;
-    while ((end = buffer.indexOf("\n\n")) >= 0) {
-      deliver(buffer.slice(0, end));
-      buffer = buffer.slice(end + 2);
-    }
-    if (final && buffer.trim() !== "") deliver(buffer);
   };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const { done, value } = await reader.read();
       if (done) {
-        buffer += decoder.decode();
-        events(true);
+        deliver(splitter.push());
         controller.close();
         return;
       }
       controller.enqueue(value);
-      buffer += decoder.decode(value, { stream: true });
-      events(false);
+      deliver(splitter.push(value));
     },
     cancel: (reason) => reader.cancel(reason),
   }, { highWaterMark: 0 });
@@ -112,57 +128,31 @@ export function holdEventStream(
   onMessage: (message: unknown) => void,
   hold: (message: RpcMessage) => Promise<RpcMessage | null> | undefined,
 ): TransformStream<Uint8Array, Uint8Array> {
-  const decoder = new TextDecoder();
   const encoder = new TextEncoder();
-  let buffer = "";
+  const splitter = new EventSplitter();
   const relay = async (
-    event: string,
+    events: string[],
     controller: TransformStreamDefaultController<Uint8Array>,
   ) => {
-    const lines = event.split("\n");
-    const data = lines.filter((line) => line.startsWith("data:"))
-      .map((line) => line.slice(line.startsWith("data: ") ? 6 : 5)).join("\n");
-    let message: RpcMessage | undefined;
-    try {
-      message = data === "" ? undefined : JSON.parse(data);
-    } catch {
-      message = undefined;
+    for (const event of events) {
+      const message = eventMessage(event);
+      const waiting = message && hold(message);
+      if (!waiting) {
+        if (message) onMessage(message);
+        controller.enqueue(encoder.encode(`${event}\n\n`));
+        continue;
+      }
+      const decided = await waiting;
+      if (decided === null) continue;
+      onMessage(decided);
+      const others = event.split("\n").filter((line) => !line.startsWith("data:"));
+      controller.enqueue(
+        encoder.encode(`${[...others, `data: ${JSON.stringify(decided)}`].join("\n")}\n\n`),
+      );
     }
-    const waiting = message && hold(message);
-    if (!waiting) {
-      if (message) onMessage(message);
-      controller.enqueue(encoder.encode(`${event}\n\n`));
-      return;
-    }
-    const decided = await waiting;
-    if (decided === null) return;
-    onMessage(decided);
-    const others = lines.filter((line) => !line.startsWith("data:"));
-    controller.enqueue(
-      encoder.encode(`${[...others, `data: ${JSON.stringify(decided)}`].join("\n")}\n\n`),
-    );
-  };
-  const events = async (
-    final: boolean,
-    controller: TransformStreamDefaultController<Uint8Array>,
-  ) => {
-    buffer = buffer.replace(/\r\n?/g, "\n");
-    let end: number;
-    while ((end = buffer.indexOf("\n\n")) >= 0) {
-      const event = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      await relay(event, controller);
-    }
-    if (final && buffer.trim() !== "") await relay(buffer, controller);
   };
   return new TransformStream({
-    async transform(chunk, controller) {
-      buffer += decoder.decode(chunk, { stream: true });
-      await events(false, controller);
-    },
-    async flush(controller) {
-      buffer += decoder.decode();
-      await events(true, controller);
-    },
+    transform: (chunk, controller) => relay(splitter.push(chunk), controller),
+    flush: (controller) => relay(splitter.push(), controller),
   });
 }
