@@ -4,6 +4,7 @@ import { detailsFromIssues, LassError } from "./errors.ts";
 import { type ErrorDetail } from "../wire/errors.ts";
 import type { EventBus } from "./events.ts";
 import type {
+  CompareColumnLabel,
   ElicitationRequest,
   Interaction,
   InteractionKind,
@@ -114,9 +115,17 @@ export class InteractionRegistry {
   readonly #pending = new Map<string, Pending>();
   /** Recently settled ids, so a second answer gets 409 rather than 404. */
   readonly #settled = new Set<string>();
+  /** The compare column of each chat run that is one. */
+  readonly #columns = new Map<string, CompareColumnLabel>();
 
   constructor(events: EventBus) {
     this.#events = events;
+  }
+
+  /** Names the compare column of a chat run on its interactions; `undefined` forgets it. */
+  labelRun(runId: string, column: CompareColumnLabel | undefined): void {
+    if (column) this.#columns.set(runId, column);
+    else this.#columns.delete(runId);
   }
 
   /** Records a request and returns it with a promise of the person's answer. */
@@ -124,8 +133,10 @@ export class InteractionRegistry {
     request: R,
     options: CreateOptions = {},
   ): { interaction: Interaction; response: Promise<InteractionResponse<R["kind"]>> } {
+    const column = request.runId === undefined ? undefined : this.#columns.get(request.runId);
     const interaction = {
       ...request,
+      ...(column && { column }),
       id: crypto.randomUUID(),
       createdAt: new Date().toISOString(),
     } as Interaction;

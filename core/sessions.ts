@@ -4,6 +4,8 @@ import { z } from "zod";
 import { detailsFromIssues, LassError } from "./errors.ts";
 import { type FileSystem, SerialQueue, writeFileAtomic } from "./files.ts";
 import type { SessionSummary, TurnEnding } from "../wire/sessions.ts";
+import type { StoredCompare } from "../wire/chat.ts";
+import { pickedColumn } from "./session_compares.ts";
 
 /** Session ids: letters, digits, `_` and `-`, at most 128; nothing that can leave the folder. */
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
@@ -57,6 +59,8 @@ export interface TurnRecord {
    * session's `meta.endings`, by the index of the turn's user message, so a reopened chat shows it.
    */
   ending?: TurnEnding;
+  /** A compare turn's columns, kept in `meta.compares` by the index of its user message. */
+  compare?: StoredCompare;
 }
 
 /** How an unfinished turn ended, in `meta.endings[<index of its user message>]`. */
@@ -233,27 +237,8 @@ export class SessionStore {
       const messages = [...(previous?.messages ?? []), ...added, ...turn.response] as Session[
         "messages"
       ];
-      const known = previous?.meta?.toolCalls;
-      let meta = turn.toolCalls && Object.keys(turn.toolCalls).length > 0
-        ? {
-          ...previous?.meta,
-          toolCalls: {
-            ...(known && typeof known === "object" ? known : {}),
-            ...turn.toolCalls,
-          },
-        }
-        : previous?.meta;
-      if (turn.ending && added.length > 0) {
-        const endings = meta?.endings;
-        const userIndex = (previous?.messages.length ?? 0) + added.length - 1;
-        meta = {
-          ...meta,
-          endings: {
-            ...(endings && typeof endings === "object" ? endings : {}),
-            [userIndex]: turn.ending,
-          },
-        };
-      }
+      const userIndex = (previous?.messages.length ?? 0) + added.length - 1;
+      const meta = turnMeta(previous?.meta, turn, added.length > 0 ? userIndex : undefined);
       const session: Session = {
         ...previous,
         ...(meta && { meta }),
@@ -265,6 +250,31 @@ export class SessionStore {
         title: previous?.title ?? titleFrom(messages),
         createdAt: previous?.createdAt ?? now,
         updatedAt: now,
+      };
+      await writeFileAtomic(this.#fs, file, JSON.stringify(session, null, 2) + "\n", {
+        mode: 0o600,
+        dirMode: 0o700,
+      });
+      return session;
+    });
+  }
+
+  /**
+   * Goes on with another column of the compare turn at user message `index`: the messages after
+   * it become that column's. 404 when there is no such compare turn or column, 409 when later
+   * turns were built on the column picked before.
+   */
+  pickCompareColumn(id: string, index: number, column: number): Promise<Session> {
+    const file = this.#file(id);
+    return this.#writes.run(async () => {
+      this.#assertOpen();
+      const text = await this.#fs.readText(file);
+      if (text === undefined) throw new LassError("not-found", `no session has id ${id}`);
+      const previous = parseStored(text) ?? damaged(id);
+      const session: Session = {
+        ...previous,
+        ...pickedColumn(previous, index, column),
+        updatedAt: new Date().toISOString(),
       };
       await writeFileAtomic(this.#fs, file, JSON.stringify(session, null, 2) + "\n", {
         mode: 0o600,
@@ -295,4 +305,34 @@ export class SessionStore {
   #assertOpen(): void {
     if (this.#closed) throw new LassError("conflict", "the service is shutting down");
   }
+}
+
+/** A record-like value, or an empty one. */
+function recordOf(value: unknown): Record<string, unknown> {
+  return value && typeof value === "object" && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : {};
+}
+
+/**
+ * A session's `meta` after a turn: its tool calls' details merged into `toolCalls`, and by the
+ * index of its user message (when it added one) its `ending` and its `compare`.
+ */
+function turnMeta(
+  previous: Record<string, unknown> | undefined,
+  turn: TurnRecord,
+  userIndex: number | undefined,
+): Record<string, unknown> | undefined {
+  let meta = previous;
+  if (turn.toolCalls && Object.keys(turn.toolCalls).length > 0) {
+    meta = { ...meta, toolCalls: { ...recordOf(meta?.toolCalls), ...turn.toolCalls } };
+  }
+  if (userIndex === undefined) return meta;
+  if (turn.ending) {
+    meta = { ...meta, endings: { ...recordOf(meta?.endings), [userIndex]: turn.ending } };
+  }
+  if (turn.compare) {
+    meta = { ...meta, compares: { ...recordOf(meta?.compares), [userIndex]: turn.compare } };
+  }
+  return meta;
 }

@@ -1,6 +1,10 @@
-/** `POST /api/chat`: one chat turn, streamed as NDJSON chunks; cancelling one of its tool calls. */
+/**
+ * `POST /api/chat`: one chat turn, streamed as NDJSON chunks; `POST /api/chat/compare`: one turn
+ * per column, side by side; cancelling a turn's tool call.
+ */
 import { z } from "zod";
 import { ChatBodySchema } from "../core/chat/request.ts";
+import { CompareBodySchema } from "../core/chat/compare.ts";
 import { LassError } from "../core/errors.ts";
 import { readBody } from "./body.ts";
 import type { Routes } from "./context.ts";
@@ -26,6 +30,20 @@ export const chatRoutes: Routes = {
         chat.run(abort.signal),
         () => abort.abort(new DOMException("the client went away", "AbortError")),
         { headers: { "x-run-id": chat.runId } },
+      );
+    },
+  },
+  "/api/chat/compare": {
+    POST: async (req, { service }) => {
+      const body = await readBody(req, CompareBodySchema);
+      const { prepareCompare } = await import("../core/chat/compare.ts");
+      const compare = prepareCompare(service, body);
+      if (body.sessionId) await service.sessions.assertAppendable(body.sessionId);
+      const abort = new AbortController();
+      return ndjsonGeneratorResponse(
+        compare.run(abort.signal),
+        () => abort.abort(new DOMException("the client went away", "AbortError")),
+        { headers: { "x-compare-id": compare.compareId } },
       );
     },
   },

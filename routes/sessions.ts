@@ -1,6 +1,11 @@
-/** Stored chats: `GET /api/sessions`, `GET/PUT/DELETE /api/sessions/:id`. */
+/**
+ * Stored chats: `GET /api/sessions`, `GET/PUT/DELETE /api/sessions/:id`, and picking the column
+ * a compare turn goes on with.
+ */
+import { z } from "zod";
 import { assertSessionId } from "../core/sessions.ts";
-import { readJson } from "./body.ts";
+import { LassError } from "../core/errors.ts";
+import { readBody, readJson } from "./body.ts";
 import { json } from "./http.ts";
 import type { Routes } from "./context.ts";
 
@@ -20,4 +25,17 @@ export const sessionRoutes: Routes = {
       return json({ ok: true });
     },
   },
+  "/api/sessions/:id/compares/:index/pick": {
+    POST: async (req, { service, params }) => {
+      assertSessionId(params.id);
+      const index = Number(params.index);
+      if (!Number.isSafeInteger(index) || index < 0) {
+        throw new LassError("invalid-request", "the compare turn's index is a message index");
+      }
+      const { column } = await readBody(req, PickBody);
+      return json(await service.sessions.pickCompareColumn(params.id, index, column));
+    },
+  },
 };
+
+const PickBody = z.strictObject({ column: z.int().min(0) });

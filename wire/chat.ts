@@ -107,3 +107,53 @@ export interface StoredToolCall {
   /** The `ending` of its `tool-result` chunk, when it had one. */
   ending?: ToolCallEnding;
 }
+
+/** One column of `POST /api/chat/compare`: who answers it (default the workspace's model). */
+export interface CompareColumnRequest {
+  llmId?: string;
+  agentId?: string;
+  /** Shown over the column; default the profile's or agent's id. */
+  label?: string;
+}
+
+/** The body of `POST /api/chat/compare`: a chat body and 2 to 4 columns. */
+export interface CompareRequest extends ChatRequest {
+  columns: CompareColumnRequest[];
+}
+
+/** How one column of a compare turn went, in its `compare-summary`. */
+export interface CompareColumnSummary {
+  column: number;
+  label: string;
+  /** The profile or agent that answered. */
+  llmId?: string;
+  agentId?: string;
+  /** From the request to the column's `finish` or `error`. */
+  ms: number;
+  usage: ChatUsage;
+  /** The column's cost in US dollars, `null` when it is not known. */
+  cost: unknown;
+  toolCalls: number;
+  steps: number;
+  error?: string;
+}
+
+/** A chunk of `POST /api/chat/compare`: a chat chunk of one column, or the summary at the end. */
+export type CompareChunk =
+  | (ChatChunk & { column: number })
+  | { type: "compare-summary"; compareId: string; columns: CompareColumnSummary[] };
+
+/**
+ * What a session keeps of a compare turn, in `meta.compares[<index of its user message>]`: each
+ * column's answer, and which one the conversation goes on with (its messages are the session's).
+ */
+export interface StoredCompare {
+  compareId: string;
+  picked: number;
+  columns: (CompareColumnSummary & {
+    /** The messages the column's turn produced (what it streamed, when it failed). */
+    messages: unknown[];
+    /** Its tool calls' details, as `meta.toolCalls` keeps them. */
+    calls?: Record<string, StoredToolCall>;
+  })[];
+}

@@ -5,6 +5,14 @@ import type { ProxyClientInfo } from "./trace.ts";
 interface Origin {
   runId?: string;
   serverId?: string;
+  /** The column of a compare turn (`POST /api/chat/compare`) whose run asks. */
+  column?: CompareColumnLabel;
+}
+
+/** A column of a compare turn: its index (from 0) and its label. */
+export interface CompareColumnLabel {
+  index: number;
+  label: string;
 }
 
 /** A tool call that waits for the user's approval. */
