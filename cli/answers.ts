@@ -169,7 +169,10 @@ export class InteractionAnswers {
 
   /** The answer, by the mode; on the terminal the user decides. */
   async #decide(interaction: Interaction): Promise<ApprovalAnswer | ElicitationAnswer> {
-    const from = interaction.serverId ? ` (${interaction.serverId})` : "";
+    const from = [
+      interaction.serverId,
+      interaction.column && `column ${interaction.column.index + 1}: ${interaction.column.label}`,
+    ].filter(Boolean).map((part) => ` (${part})`).join("");
     if (interaction.kind === "elicitation") return await this.#elicit(interaction, from);
     const what = interaction.kind === "approval"
       ? `run ${interaction.tool}${from} with ${JSON.stringify(interaction.input)}`

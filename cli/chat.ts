@@ -4,6 +4,8 @@ import type { ChatChunk } from "../wire/chat.ts";
 import { type Api, apiError, inProcessApi, ndjsonLines, remoteApi } from "./api.ts";
 import { type ApproveMode, InteractionAnswers } from "./answers.ts";
 import { CliError } from "./errors.ts";
+import { print, StdoutClosed, TextOutput } from "./chat_output.ts";
+import { compareColumns, runCompareTurn } from "./chat_compare.ts";
 import {
   COMMON_HELP,
   openLass,
@@ -28,6 +30,9 @@ Options:
   --workspace <id>    The workspace (default the active one)
   --model <id>        Another model profile than the workspace's
   --agent <id>        Chat with this remote agent instead
+  --compare <a,b,...> Run the message once per model profile (2 to 4 ids; agent:<id> for a
+                      remote agent) at the same time: the answers one after the other, then a
+                      table of time, tokens, cost, tool calls and steps (one message only)
   --session <id>      Continue this stored session (created if it does not exist) and save
                       the turns to it; without it the turns are not saved
   --json              Print the NDJSON chunks exactly as POST /api/chat streams them
@@ -38,93 +43,8 @@ Options:
   --token <token>     Its service token (or the token= of the URL it printed)      [LASS_TOKEN]
 ${COMMON_HELP}
 
-Exit code: 0 when every turn finished, 1 on an error chunk or a failure, 2 for a usage error.
+Exit code: 0 when every turn (and every --compare column) finished, 1 on an error chunk or a failure, 2 for a usage error.
 `;
-
-const encoder = new TextEncoder();
-
-/** Stdout was closed by its reader (`lass chat ... | head -1`): nothing more can be shown. */
-class StdoutClosed extends Error {}
-
-/** Writes all of a text to stdout (one call may write only part of it to a full pipe). */
-function print(text: string): void {
-  let bytes = encoder.encode(text);
-  try {
-    while (bytes.length > 0) bytes = bytes.subarray(Deno.stdout.writeSync(bytes));
-  } catch (error) {
-    if (error instanceof Deno.errors.BrokenPipe) throw new StdoutClosed("stdout was closed");
-    throw error;
-  }
-}
-
-/** The longest tool input or result shown on stderr. */
-const SHOWN = 200;
-
-/** A value on one line, clipped. */
-function oneLine(value: unknown): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > SHOWN ? `${flat.slice(0, SHOWN - 1)}…` : flat;
-}
-
-/** Writes a turn's chunks as text: the answer on stdout, tool calls and errors on stderr. */
-class TextOutput {
-  /** The last character written to stdout ("" before any). */
-  #last = "";
-  /** A step ended since the last text: the next text starts on a new line. */
-  #stepEnded = false;
-
-  write(chunk: ChatChunk): void {
-    switch (chunk.type) {
-      case "start":
-        for (const gap of chunk.unavailable ?? []) {
-          console.error(
-            gap.tool
-              ? `lass: tool ${gap.serverId}.${gap.tool} left out: ${gap.error}`
-              : `lass: tool server ${gap.serverId} left out (${gap.status}): ${gap.error}`,
-          );
-        }
-        break;
-      case "text":
-        if (this.#stepEnded && this.#last !== "" && this.#last !== "\n") this.#out("\n");
-        this.#stepEnded = false;
-        this.#out(chunk.text);
-        break;
-      case "step":
-        this.#stepEnded = true;
-        break;
-      case "tool-call":
-        this.#endLine();
-        console.error(`→ ${chunk.source}.${chunk.tool} ${oneLine(chunk.input)}`);
-        break;
-      case "tool-result": {
-        const shown = chunk.ending === "denied"
-          ? "denied"
-          : `${chunk.isError ? "error: " : ""}${oneLine(chunk.output)}`;
-        console.error(`← ${shown}`);
-        break;
-      }
-      case "error":
-        this.#endLine();
-        console.error(`lass: the turn failed: ${chunk.message}`);
-        break;
-      case "finish":
-        this.#endLine();
-        break;
-    }
-  }
-
-  /** Ends the answer's line, so the next output starts on its own. */
-  #endLine(): void {
-    if (this.#last !== "" && this.#last !== "\n") this.#out("\n");
-  }
-
-  #out(text: string): void {
-    if (text === "") return;
-    print(text);
-    this.#last = text.at(-1)!;
-  }
-}
 
 /** The messages of a stored session, or none when it does not exist yet. */
 async function sessionMessages(api: Api, id: string): Promise<unknown[]> {
@@ -218,6 +138,7 @@ export async function run(args: string[]): Promise<number> {
       model: { type: "string" },
       agent: { type: "string" },
       session: { type: "string" },
+      compare: { type: "string" },
       json: { type: "boolean" },
       approve: { type: "string" },
       url: { type: "string" },
@@ -234,6 +155,13 @@ export async function run(args: string[]): Promise<number> {
     throw new CliError("a message is empty: give the text to send");
   }
   if (values.session === "") throw new CliError("--session needs a session id");
+  const columns = values.compare === undefined ? undefined : compareColumns(values.compare);
+  if (columns && positionals.length > 1) {
+    throw new CliError("--compare runs one message: give one (quote it when it has spaces)");
+  }
+  if (columns && (values.model || values.agent)) {
+    throw new CliError("--compare names the models itself: leave out --model and --agent");
+  }
   const mode = approveMode(values.approve);
   const url = values.url ?? Deno.env.get("LASS_URL");
   let api: Api;
@@ -259,6 +187,22 @@ export async function run(args: string[]): Promise<number> {
   try {
     await answers.start();
     const history = values.session ? await sessionMessages(api, values.session) : [];
+    if (columns) {
+      const finished = await runCompareTurn({
+        api,
+        json: values.json ?? false,
+        answers,
+        spinner,
+        signal: interrupt.signal,
+        body: {
+          messages: [...history, { role: "user", content: positionals[0] }],
+          columns,
+          ...(values.workspace && { workspaceId: values.workspace }),
+          ...(values.session && { sessionId: values.session }),
+        },
+      });
+      return finished ? 0 : 1;
+    }
     for (const message of positionals) {
       history.push({ role: "user", content: message });
       const added = await runTurn({

@@ -310,3 +310,30 @@ Deno.test("lass chat --model picks another profile of the config", async () => {
     await home.close();
   }
 });
+
+Deno.test("lass chat --compare prints each column's answer, then the summary table; one id is a usage error", async () => {
+  const vendor = await startFakeVendor();
+  vendor.script([{ text: ["Five", "."], usage: { input: 12, output: 3 } }]);
+  const home = await cliHome(chatConfig({ llms: [DEMO_LLM, fakeLlm(vendor.url)] }));
+  try {
+    const ran = await runLass(["chat", ...home.args, "--compare", "demo,fake", ADD]);
+    assert.equal(ran.code, 0, ran.stderr);
+    const [first, second] = ran.stdout.split(/^── 2\. fake ──$/m);
+    assert.match(
+      first,
+      /^── 1\. demo ──\nCalling `demo__add` with \{"a":2,"b":3\}\.\n`demo__add` returned 5\.\n/,
+    );
+    assert.match(second, /^\nFive\.\n/m);
+    const rows = second.trim().split("\n").slice(-3);
+    assert.match(rows[0], /^#\s+column\s+time\s+tokens in\/out\s+cost\s+tool calls\s+steps/);
+    assert.match(rows[1], /^1\s+demo\s+[\d.]+ s\s+\S+\s+\S+\s+1\s+2$/);
+    assert.match(rows[2], /^2\s+fake\s+[\d.]+ s\s+12\/3\s+\S+\s+0\s+1$/);
+    assert.match(ran.stderr, /^→ demo\.add \{"a":2,"b":3\}$/m);
+    const one = await runLass(["chat", ...home.args, "--compare", "demo", "hi"]);
+    assert.equal(one.code, 2);
+    assert.match(one.stderr, /--compare takes 2 to 4 model profile ids/);
+  } finally {
+    await home.close();
+    await vendor.close();
+  }
+});
