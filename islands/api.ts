@@ -4,7 +4,7 @@
  * shares.
  */
 import type { Bootstrap } from "../wire/bootstrap.ts";
-import type { ChatChunk, ChatRequest } from "../wire/chat.ts";
+import type { ChatChunk, ChatRequest, CompareChunk, CompareRequest } from "../wire/chat.ts";
 import type { ErrorBody, ErrorCode, ErrorDetail } from "../wire/errors.ts";
 import type { EventLine } from "../wire/events.ts";
 import type { Interaction, InteractionAnswerBody } from "../wire/interactions.ts";
@@ -146,6 +146,13 @@ export function createApi(token: string, options: ApiOptions = {}) {
       put: (sessionId: string, input: SessionInput) =>
         json<SessionRecord>("PUT", `/api/sessions/${id(sessionId)}`, input),
       remove: (sessionId: string) => json<{ ok: true }>("DELETE", `/api/sessions/${id(sessionId)}`),
+      /** Goes on with another column of the compare turn at user message `index`. */
+      pick: (sessionId: string, index: number, column: number) =>
+        json<SessionRecord>(
+          "POST",
+          `/api/sessions/${id(sessionId)}/compares/${index}/pick`,
+          { column },
+        ),
     },
 
     interactions: {
@@ -165,6 +172,16 @@ export function createApi(token: string, options: ApiOptions = {}) {
         runId: response.headers.get("x-run-id"),
         chunks: readNdjson<ChatChunk>(response.body),
       };
+    },
+
+    /** Starts a compare turn: one turn per column, at once; aborting `signal` stops them all. */
+    async compare(
+      body: CompareRequest,
+      signal: AbortSignal,
+    ): Promise<AsyncGenerator<CompareChunk>> {
+      const response = await call("POST", "/api/chat/compare", body, signal);
+      if (!response.body) throw new ApiError(0, "bad-response", "the compare answer had no body");
+      return readNdjson<CompareChunk>(response.body);
     },
 
     /** Any NDJSON route read line by line as it arrives (`GET`), until `signal` aborts. */

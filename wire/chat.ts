@@ -141,7 +141,13 @@ export interface CompareColumnSummary {
 /** A chunk of `POST /api/chat/compare`: a chat chunk of one column, or the summary at the end. */
 export type CompareChunk =
   | (ChatChunk & { column: number })
-  | { type: "compare-summary"; compareId: string; columns: CompareColumnSummary[] };
+  | {
+    type: "compare-summary";
+    compareId: string;
+    columns: CompareColumnSummary[];
+    /** With a `sessionId`: the index of the turn's user message in the session (for the pick). */
+    messageIndex?: number;
+  };
 
 /**
  * What a session keeps of a compare turn, in `meta.compares[<index of its user message>]`: each

@@ -164,8 +164,13 @@ async function* runCompare(service: Service, run: CompareRun): AsyncGenerator<Co
       yield { ...chunk, column } as CompareChunk;
     }
     summary = states.map((state, index) => state.summary(index, elapsed()));
-    if (run.sessionId) await saveCompare(service, run, summary);
-    yield { type: "compare-summary", compareId, columns: summary };
+    const messageIndex = run.sessionId ? await saveCompare(service, run, summary) : undefined;
+    yield {
+      type: "compare-summary",
+      compareId,
+      columns: summary,
+      ...(messageIndex !== undefined && { messageIndex }),
+    };
   } finally {
     for (const { runId } of labels) service.interactions.labelRun(runId, undefined);
     // Ended before the summary (the client went away): what each column streamed is kept.
@@ -182,12 +187,13 @@ async function* runCompare(service: Service, run: CompareRun): AsyncGenerator<Co
 /**
  * Appends the compare turn to the session: the conversation goes on with the first column that
  * finished (the user may pick another); every column's answer is kept in `meta.compares`.
+ * Resolves to the index of the turn's user message in the session.
  */
 async function saveCompare(
   service: Service,
   run: CompareRun,
   summary: CompareColumnSummary[],
-): Promise<void> {
+): Promise<number> {
   const { states, chat } = run;
   const finished = states.findIndex((state) => state.messages !== undefined);
   const picked = Math.max(finished, 0);
@@ -201,11 +207,12 @@ async function saveCompare(
     })),
   };
   const pickedState = states[picked];
-  await service.sessions.appendTurn(run.sessionId!, {
+  const response = compare.columns[picked].messages;
+  const session = await service.sessions.appendTurn(run.sessionId!, {
     workspaceId: run.prepared[0].resolved.workspace.id,
     ...pickedState.who,
     request: chat.messages,
-    response: compare.columns[picked].messages,
+    response,
     toolCalls: compare.columns[picked].calls,
     compare,
     ...(finished < 0 && {
@@ -214,4 +221,5 @@ async function saveCompare(
         : { error: `no column finished: ${pickedState.error ?? "aborted"}` },
     }),
   });
+  return session.messages.length - response.length - 1;
 }

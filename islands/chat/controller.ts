@@ -8,9 +8,17 @@ import { batch, signal } from "@preact/signals";
 import { ApiError } from "../api.ts";
 import { api, describeError, loadSessions, serialize } from "../state.ts";
 import { streamingTurns } from "../leave_warning.ts";
-import { applyChunks, historyToSend, newTurn, type Turn, turnsFromMessages } from "./model.ts";
+import { applyChunks, historyToSend, newTurn, type Turn } from "./model.ts";
+import { applyCompareChunks, newCompareTurn, turnsOfSession } from "./compare_model.ts";
 import { type TurnEnding } from "../../wire/sessions.ts";
-import type { ChatChunk, ChatRequest, StoredToolCall } from "../../wire/chat.ts";
+import type {
+  ChatChunk,
+  ChatRequest,
+  CompareColumnRequest,
+  CompareRequest,
+  StoredCompare,
+  StoredToolCall,
+} from "../../wire/chat.ts";
 import type { ModelMessage } from "../../wire/messages.ts";
 
 /** Where a chat is: being read from the server, shown, or not there. */
@@ -26,6 +34,45 @@ function onNextFrame(run: () => void): void {
   setTimeout(run, 100);
 }
 
+/** A column's label before the server names it. */
+function columnLabel(llmId: string): string {
+  return llmId || "Workspace default";
+}
+
+/** A column of the compare request. */
+function columnRequest(llmId: string): CompareColumnRequest {
+  return llmId ? { llmId } : {};
+}
+
+/**
+ * Reads chunks and applies them at most once a frame (a batch per frame); `each` sees every chunk
+ * as it comes.
+ */
+async function applyInFrames<C>(
+  chunks: AsyncIterable<C>,
+  apply: (chunks: C[]) => void,
+  each?: (chunk: C) => void,
+): Promise<void> {
+  const queue: C[] = [];
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (queue.length > 0) batch(() => apply(queue.splice(0)));
+  };
+  try {
+    for await (const chunk of chunks) {
+      queue.push(chunk);
+      each?.(chunk);
+      if (!scheduled) {
+        scheduled = true;
+        onNextFrame(flush);
+      }
+    }
+  } finally {
+    flush();
+  }
+}
+
 /** An open chat. */
 export class Chat {
   readonly id: string;
@@ -36,6 +83,11 @@ export class Chat {
   readonly workspaceId = signal("");
   /** The chosen model profile; empty: the workspace's model (or agent). */
   readonly llmId = signal("");
+  /**
+   * The columns of a compare turn (2 to 4 model profile ids, "" for the workspace's model), or
+   * `null` when the next message gets one answer.
+   */
+  readonly compare = signal<string[] | null>(null);
   /** The turn that is streaming, if any. */
   readonly running = signal<Turn | null>(null);
   /** Whether the session exists on the server. */
@@ -64,9 +116,10 @@ export class Chat {
       const record = await api().sessions.get(this.id);
       const meta = (record.meta?.toolCalls ?? {}) as Record<string, StoredToolCall>;
       const endings = (record.meta?.endings ?? {}) as Record<string, TurnEnding>;
+      const compares = (record.meta?.compares ?? {}) as Record<string, StoredCompare>;
       batch(() => {
         this.#history = historyToSend(record.messages, endings);
-        this.turns.value = turnsFromMessages(record.messages, meta, endings);
+        this.turns.value = turnsOfSession(record.messages, meta, endings, compares);
         this.workspaceId.value = record.workspaceId;
         this.llmId.value = record.agentId ? "" : record.llmId ?? "";
         this.saved.value = true;
@@ -81,8 +134,9 @@ export class Chat {
   }
 
   /**
-   * Sends a user message and streams the answer into a new turn. A message typed in the box
-   * (`fromDraft`) goes back into it when the turn fails, unless something new was typed.
+   * Sends a user message and streams the answer into a new turn: one answer, or with `compare`
+   * set one per column. A message typed in the box (`fromDraft`) goes back into it when the turn
+   * fails, unless something new was typed.
    */
   async send(
     text: string,
@@ -92,7 +146,8 @@ export class Chat {
     const content = text.trim();
     if (content === "" || this.running.value) return;
     if (options.fromDraft) this.draft.value = "";
-    const turn = newTurn(content);
+    const columns = this.compare.peek();
+    const turn = columns ? newCompareTurn(content, columns.map(columnLabel)) : newTurn(content);
     const context = Object.entries(this.modelContext.peek());
     const user: ModelMessage = context.length === 0 ? { role: "user", content } : {
       role: "user",
@@ -120,42 +175,32 @@ export class Chat {
         sessionId: this.id,
         ...(this.llmId.value && { llmId: this.llmId.value }),
       };
-      const queue: ChatChunk[] = [];
-      let scheduled = false;
-      const flush = () => {
-        scheduled = false;
-        if (queue.length > 0) batch(() => applyChunks(turn, queue.splice(0)));
-      };
-      let finish: Extract<ChatChunk, { type: "finish" }> | undefined;
       // Once the server has the turn, it saves it, however it ends.
       let reached = false;
       try {
         if (abort.signal.aborted) throw new DOMException("stopped", "AbortError");
-        const stream = await api().chat(body, abort.signal);
-        reached = true;
-        if (stream.runId) turn.runId.value = stream.runId;
-        for await (const chunk of stream.chunks) {
-          queue.push(chunk);
-          if (chunk.type === "finish") finish = chunk;
-          if (!scheduled) {
-            scheduled = true;
-            onNextFrame(flush);
-          }
-        }
-        flush();
-        if (finish) {
-          this.#history = [...this.#history, user, ...finish.messages as ModelMessage[]];
-        } else if (turn.status.value !== "error") {
+        const answered = columns
+          ? await this.#streamCompare(
+            turn,
+            { ...body, columns: columns.map(columnRequest) },
+            abort,
+            () => reached = true,
+          )
+          : await this.#streamTurn(turn, body, abort, () => reached = true);
+        if (answered) this.#history = [...this.#history, user, ...answered];
+        else if (turn.status.value !== "error") {
           batch(() => {
             turn.status.value = "error";
             turn.error.value = "The answer ended before it was complete.";
           });
         }
       } catch (error) {
-        flush();
         batch(() => {
           if (abort.signal.aborted) {
             turn.status.value = "stopped";
+            for (const column of turn.compare?.columns ?? []) {
+              if (column.status.peek() === "streaming") column.status.value = "stopped";
+            }
           } else {
             turn.status.value = "error";
             turn.error.value = describeError(error);
@@ -177,6 +222,67 @@ export class Chat {
         void loadSessions();
       }
     });
+  }
+
+  /** Streams one turn; the messages it added, or `undefined` when it did not finish. */
+  async #streamTurn(
+    turn: Turn,
+    body: ChatRequest,
+    abort: AbortController,
+    reached: () => void,
+  ): Promise<ModelMessage[] | undefined> {
+    const stream = await api().chat(body, abort.signal);
+    reached();
+    if (stream.runId) turn.runId.value = stream.runId;
+    let finish: Extract<ChatChunk, { type: "finish" }> | undefined;
+    await applyInFrames(stream.chunks, (chunks) => applyChunks(turn, chunks), (chunk) => {
+      if (chunk.type === "finish") finish = chunk;
+    });
+    return finish?.messages as ModelMessage[] | undefined;
+  }
+
+  /** Streams a compare turn; the picked column's messages, or `undefined` when none finished. */
+  async #streamCompare(
+    turn: Turn,
+    body: CompareRequest,
+    abort: AbortController,
+    reached: () => void,
+  ): Promise<ModelMessage[] | undefined> {
+    const chunks = await api().compare(body, abort.signal);
+    reached();
+    await applyInFrames(chunks, (batch) => applyCompareChunks(turn, batch));
+    const compare = turn.compare!;
+    const picked = compare.picked.peek();
+    return picked === undefined ? undefined : compare.messages.peek()[picked];
+  }
+
+  /**
+   * Goes on with another column of the last turn, a compare turn: the session's answer becomes
+   * that column's, and so does the history the next message is sent with.
+   */
+  async pick(turn: Turn, column: number): Promise<void> {
+    const compare = turn.compare;
+    const messages = compare?.messages.peek()[column];
+    if (!compare || !messages || this.running.peek() || this.turns.peek().at(-1) !== turn) return;
+    const before = this.#history.slice(0, this.#history.length - this.#answerLength(turn));
+    const index = compare.messageIndex.peek();
+    if (index !== undefined) await api().sessions.pick(this.id, index, column);
+    this.#history = [...before, ...messages];
+    const chosen = compare.summary.peek()?.[column];
+    batch(() => {
+      // Without Compare, the next message goes to the picked column's model.
+      if (chosen?.llmId) this.llmId.value = chosen.llmId;
+      compare.picked.value = column;
+      turn.status.value = "done";
+      turn.error.value = undefined;
+    });
+  }
+
+  /** How many messages of the history a turn's user message and picked answer take (the last turn). */
+  #answerLength(turn: Turn): number {
+    const picked = turn.compare?.picked.peek();
+    if (picked === undefined) return 0;
+    return 1 + (turn.compare!.messages.peek()[picked]?.length ?? 0);
   }
 
   /**

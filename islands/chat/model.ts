@@ -7,6 +7,7 @@ import { type Signal, signal } from "@preact/signals";
 import type {
   ChatChunk,
   ChatUsage,
+  CompareColumnSummary,
   StoredToolCall,
   ToolCallEnding,
   ToolUi,
@@ -69,6 +70,22 @@ export interface Turn {
   error: Signal<string | undefined>;
   usage: Signal<ChatUsage | undefined>;
   durationMs: Signal<number | undefined>;
+  /** Set on a compare turn: its columns (see `compare_model.ts`). */
+  compare?: CompareView;
+}
+
+/** The columns of a compare turn. */
+export interface CompareView {
+  labels: string[];
+  /** One answer per column (their `user` is empty). */
+  columns: Turn[];
+  /** The columns' answers as messages, once they are known (what a pick continues with). */
+  messages: Signal<(ModelMessage[] | undefined)[]>;
+  summary: Signal<CompareColumnSummary[] | undefined>;
+  /** The column the conversation goes on with. */
+  picked: Signal<number | undefined>;
+  /** The index of the turn's user message in its session. */
+  messageIndex: Signal<number | undefined>;
 }
 
 let keys = 0;

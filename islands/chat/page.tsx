@@ -27,7 +27,9 @@ function Pickers({ chat, config }: { chat: Chat; config: Config }) {
     ? (config.agents ?? []).find((agent) => agent.id === workspace.agentId)
     : undefined;
   const workspaceModel = llms.find((llm) => llm.id === workspace?.llmId) ?? llms[0];
-  const locked = chat.turns.value.length > 0 || chat.running.value !== null;
+  const running = chat.running.value !== null;
+  const locked = chat.turns.value.length > 0 || running;
+  const columns = chat.compare.value;
   return (
     <div class="pickers">
       <span class="picker">
@@ -46,21 +48,39 @@ function Pickers({ chat, config }: { chat: Chat; config: Config }) {
           ))}
         </select>
       </span>
-      <span class="picker">
-        <label for="pick-model">Model</label>
-        <select
-          id="pick-model"
-          value={chat.llmId.value}
-          onChange={(event) => chat.llmId.value = event.currentTarget.value}
-        >
-          <option value="">
-            {agent
-              ? `Agent: ${agent.name}`
-              : `Workspace default${workspaceModel ? ` (${workspaceModel.name})` : ""}`}
-          </option>
-          {llms.map((llm) => <option key={llm.id} value={llm.id}>{llm.name} · {llm.model}</option>)}
-        </select>
-      </span>
+      {columns
+        ? <ColumnPickers chat={chat} columns={columns} llms={llms} locked={running} />
+        : (
+          <span class="picker">
+            <label for="pick-model">Model</label>
+            <select
+              id="pick-model"
+              value={chat.llmId.value}
+              onChange={(event) => chat.llmId.value = event.currentTarget.value}
+            >
+              <option value="">
+                {agent
+                  ? `Agent: ${agent.name}`
+                  : `Workspace default${workspaceModel ? ` (${workspaceModel.name})` : ""}`}
+              </option>
+              {llms.map((llm) => (
+                <option key={llm.id} value={llm.id}>{llm.name} · {llm.model}</option>
+              ))}
+            </select>
+          </span>
+        )}
+      <label class="switch compare-switch">
+        <input
+          type="checkbox"
+          role="switch"
+          checked={columns !== null}
+          disabled={running}
+          onChange={(event) => chat.compare.value = event.currentTarget.checked
+            ? [chat.llmId.peek(), llms.find((llm) => llm.id !== chat.llmId.peek())?.id ?? ""]
+            : null}
+        />{" "}
+        Compare
+      </label>
       {agent
         ? (
           <span class="agent-name" title={`Remote agent over ${agent.protocol}: ${agent.url}`}>
@@ -69,6 +89,63 @@ function Pickers({ chat, config }: { chat: Chat; config: Config }) {
         )
         : null}
     </div>
+  );
+}
+
+/** The model of each compare column (2 to 4), with a button to add or remove one. */
+function ColumnPickers(
+  { chat, columns, llms, locked }: {
+    chat: Chat;
+    columns: string[];
+    llms: NonNullable<Config["llms"]>;
+    locked: boolean;
+  },
+) {
+  const set = (index: number, llmId: string) =>
+    chat.compare.value = columns.map((value, at) => at === index ? llmId : value);
+  return (
+    <span class="compare-pickers" role="group" aria-label="Compare columns">
+      {columns.map((llmId, index) => (
+        <span class="picker" key={index}>
+          <label for={`pick-column-${index}`}>Column {index + 1}</label>
+          <select
+            id={`pick-column-${index}`}
+            value={llmId}
+            disabled={locked}
+            onChange={(event) => set(index, event.currentTarget.value)}
+          >
+            <option value="">Workspace default</option>
+            {llms.map((llm) => <option key={llm.id} value={llm.id}>{llm.name} · {llm.model}
+            </option>)}
+          </select>
+          {columns.length > 2
+            ? (
+              <button
+                type="button"
+                class="icon-button"
+                aria-label={`Remove column ${index + 1}`}
+                disabled={locked}
+                onClick={() => chat.compare.value = columns.filter((_, at) => at !== index)}
+              >
+                ×
+              </button>
+            )
+            : null}
+        </span>
+      ))}
+      {columns.length < 4
+        ? (
+          <button
+            type="button"
+            class="chip"
+            disabled={locked}
+            onClick={() => chat.compare.value = [...columns, ""]}
+          >
+            + Column
+          </button>
+        )
+        : null}
+    </span>
   );
 }
 

@@ -1,39 +1,8 @@
-/** One turn of a chat: the user's message and the answer, streamed part by part. */
-import type { Signal } from "@preact/signals";
-import { RunEventsLink } from "../events/link.tsx";
-import { formatDuration } from "../format.ts";
-import { InteractionCard } from "./interaction.tsx";
-import type { ToolCallView, Turn } from "./model.ts";
-import { RetryButton } from "./retry.tsx";
-import { RichText } from "../rich_text.tsx";
-import { ToolCard } from "./tool_card.tsx";
+/** One turn of a chat: the user's message and the answer (or a compare turn's columns). */
+import { AnswerView } from "./answer.tsx";
+import { CompareColumns } from "./compare_view.tsx";
+import type { Turn } from "./model.ts";
 import type { Interaction } from "../../wire/interactions.ts";
-
-function TextPart({ text }: { text: Signal<string> }) {
-  return <RichText text={text.value} />;
-}
-
-function ReasoningPart({ text }: { text: Signal<string> }) {
-  return (
-    <details class="reasoning">
-      <summary>Reasoning</summary>
-      <div class="reasoning-text">{text}</div>
-    </details>
-  );
-}
-
-/**
- * Which tool call a pending interaction belongs to: an approval to the waiting call of that tool,
- * an elicitation or sampling request to the running call on the server that sent it.
- */
-function ownerOf(interaction: Interaction, calls: ToolCallView[]): string | undefined {
-  const running = calls.filter((call) => call.result.value === undefined);
-  const match = running.find((call) =>
-    (interaction.serverId === undefined || call.source === interaction.serverId) &&
-    (interaction.kind !== "approval" || call.tool === interaction.tool)
-  );
-  return match?.id;
-}
 
 /** A UI action's message for the model: the second line of an A2UI action turn. */
 const ACTION_JSON = /^\{"version":"v0\.\d+","action":/;
@@ -63,22 +32,12 @@ export interface TurnViewProps {
 
 /** One turn. */
 export function TurnView({ turn, pending }: TurnViewProps) {
-  const parts = turn.parts.value;
   const status = turn.status.value;
-  const runId = turn.runId.value;
-  const mine = runId ? pending.filter((interaction) => interaction.runId === runId) : [];
-  const calls = parts.flatMap((part) => part.kind === "tool" ? [part.call] : []);
-  const byCall = new Map<string, Interaction[]>();
-  const loose: Interaction[] = [];
-  for (const interaction of mine) {
-    const owner = ownerOf(interaction, calls);
-    if (owner) byCall.set(owner, [...(byCall.get(owner) ?? []), interaction]);
-    else loose.push(interaction);
-  }
-  const durationMs = turn.durationMs.value;
-  const usage = turn.usage.value;
   return (
-    <article class={`turn turn-${status}`} data-run-id={runId}>
+    <article
+      class={`turn turn-${status}${turn.compare ? " turn-compare" : ""}`}
+      data-run-id={turn.runId.value}
+    >
       {turn.user
         ? (
           <div class="msg msg-user">
@@ -87,58 +46,9 @@ export function TurnView({ turn, pending }: TurnViewProps) {
           </div>
         )
         : null}
-      <div class="msg msg-assistant" aria-busy={status === "streaming"}>
-        <h2 class="visually-hidden">Answer</h2>
-        {parts.map((part, i) =>
-          part.kind === "text"
-            ? <TextPart key={i} text={part.text} />
-            : part.kind === "reasoning"
-            ? <ReasoningPart key={i} text={part.text} />
-            : (
-              <ToolCard
-                key={part.call.id}
-                call={part.call}
-                interactions={byCall.get(part.call.id) ?? []}
-                streaming={status === "streaming"}
-                runId={runId}
-              />
-            )
-        )}
-        {status === "streaming" && parts.length === 0 && loose.length === 0
-          ? <p class="thinking">Thinking…</p>
-          : null}
-        {loose.map((interaction) => (
-          <InteractionCard key={interaction.id} interaction={interaction} />
-        ))}
-        {status === "stopped" ? <p class="note" role="status">Stopped.</p> : null}
-        {status === "error"
-          ? (
-            <div class="turn-failed">
-              <p class="error" role="alert">
-                {turn.error.value}
-              </p>
-              <RetryButton turn={turn} />
-              {runId
-                ? (
-                  <p class="turn-meta">
-                    <RunEventsLink runId={runId} />
-                  </p>
-                )
-                : null}
-            </div>
-          )
-          : null}
-        {status === "done" && (durationMs !== undefined || turn.model.value)
-          ? (
-            <p class="turn-meta">
-              {turn.model.value ? <span>{turn.model.value}</span> : null}
-              {durationMs !== undefined ? <span>{formatDuration(durationMs)}</span> : null}
-              {usage?.totalTokens !== undefined ? <span>{usage.totalTokens} tokens</span> : null}
-              {runId ? <RunEventsLink runId={runId} /> : null}
-            </p>
-          )
-          : null}
-      </div>
+      {turn.compare
+        ? <CompareColumns turn={turn} pending={pending} />
+        : <AnswerView turn={turn} pending={pending} />}
     </article>
   );
 }
