@@ -1,6 +1,13 @@
 /** `POST /api/chat/compare`: one turn per column, concurrently, with its summary, approvals and session. */
 import assert from "node:assert/strict";
-import { type Json, post, startService, type TestService, waitForEvent } from "./_helpers.ts";
+import {
+  type Json,
+  post,
+  startService,
+  type TestService,
+  waitForEvent,
+  waitUntil,
+} from "./_helpers.ts";
 import {
   chat,
   chatConfig,
@@ -9,6 +16,7 @@ import {
   fakeLlm,
   ofType,
   parseNdjson,
+  readChunks,
   user,
 } from "./_chat.ts";
 import { type FakeVendor, startFakeVendor } from "./fixtures/fake_vendors.ts";
@@ -203,6 +211,49 @@ Deno.test("compare: columns are checked before anything streams", async () => {
       same.chunks.at(-1).columns.map((column: Json) => [column.llmId, column.error]),
       [["demo", undefined], ["demo", undefined]],
     );
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("compare: a client that goes away stops every column; the session keeps what each streamed", async () => {
+  const t = await startService({
+    config: chatConfig({ llms: [DEMO_LLM, { ...DEMO_LLM, id: "demo-2" }] }),
+  });
+  try {
+    const response = await t.call("/api/chat/compare", {
+      method: "POST",
+      json: {
+        messages: [user("slow count 40 steps of 250 ms")],
+        sessionId: "gone",
+        columns: [{ llmId: "demo" }, { llmId: "demo-2" }],
+      },
+    });
+    const seen = new Set<number>();
+    await readChunks(response, (chunk) => {
+      if (chunk.type === "tool-call") seen.add(chunk.column);
+      return seen.size === 2;
+    });
+    await waitUntil(async () => {
+      const stored = await t.service.sessions.get("gone").catch(() => undefined);
+      return stored?.meta?.compares !== undefined;
+    }, "the stopped compare turn to be saved");
+    const stored = await t.service.sessions.get("gone");
+    const kept = (stored.meta!.compares as Json)["0"];
+    assert.deepEqual(kept.columns.map((column: Json) => column.error), [
+      "the turn was aborted",
+      "the turn was aborted",
+    ]);
+    // Each column's call got the unfinished result, so the history stays valid.
+    for (const column of kept.columns) {
+      assert.equal(column.messages[0].content.at(-1).type, "tool-call");
+      assert.match(
+        JSON.stringify(column.messages[1]),
+        /the turn ended before this tool call finished/,
+      );
+    }
+    assert.deepEqual((stored.meta!.endings as Json)["0"], { aborted: true });
+    await waitUntil(() => t.service.runningCalls.size() === 0, "no tool call left running");
   } finally {
     await t.close();
   }
