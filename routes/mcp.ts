@@ -3,6 +3,7 @@ import { z } from "zod";
 import { McpServerSchema } from "../wire/config/mcp_server_schema.ts";
 import { readBody, validateQuery } from "./body.ts";
 import { json } from "./http.ts";
+import { asRequester } from "../core/mcp/session/requester.ts";
 import { ndjsonResponse } from "./ndjson.ts";
 import type { Routes } from "./context.ts";
 import { LassError } from "../core/errors.ts";
@@ -77,8 +78,27 @@ function inspectorRun(serverId: string): string {
   return `mcp:${serverId}`;
 }
 
+/**
+ * The routes with every request they send to a tool server marked in its trace as the
+ * inspector's (`by: "inspector"`): these routes are the inspector's way to the servers.
+ */
+function asInspector(routes: Routes): Routes {
+  return Object.fromEntries(
+    Object.entries(routes).map(([path, methods]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(methods).map(([method, handler]) => [
+          method,
+          (req: Request, context: Parameters<typeof handler>[1]) =>
+            asRequester("inspector", () => handler(req, context)),
+        ]),
+      ),
+    ]),
+  );
+}
+
 /** Tool-server routes. */
-export const mcpRoutes: Routes = {
+export const mcpRoutes: Routes = asInspector({
   "/api/mcp": {
     GET: (_req, { service }) => json({ servers: service.mcp.states() }),
   },
@@ -276,7 +296,7 @@ export const mcpRoutes: Routes = {
       return json(await service.mcp.getPrompt(params.id, name, args));
     },
   },
-};
+});
 
 /** The answer of `POST /api/mcp/:id/call`: the result and its duration. */
 function callAnswer({ result, durationMs }: CallOutcome): { result: unknown; durationMs: number } {

@@ -362,3 +362,32 @@ for (const mode of ["streamableHttp", "sse"] as const) {
     }
   });
 }
+
+Deno.test("a request Lass sends is marked by who asked: the inspector's routes or a chat turn", async () => {
+  const { chatConfig, chat, user } = await import("./_chat.ts");
+  const t = await startService({ config: chatConfig() });
+  try {
+    // Connected by Lass itself (as at start-up), not through a route.
+    await t.service.mcp.connect("demo");
+    const called = await post(t, "/api/mcp/demo/call", { tool: "add", args: { a: 1, b: 2 } });
+    assert.equal(called.status, 200, JSON.stringify(called.body));
+    const turn = await chat(t, { messages: [user("please add 2 and 3")] });
+    assert.equal(turn.chunks.at(-1).type, "finish");
+    const calls = (await traceOf(t, "demo")).filter((line) => line.message.method === "tools/call");
+    assert.deepEqual(calls.map((line) => [line.message.params.arguments, line.by]), [
+      [{ a: 1, b: 2 }, "inspector"],
+      [{ a: 2, b: 3 }, "chat"],
+    ]);
+    // Lass's own requests (the handshake) and the responses have none.
+    const lines = await traceOf(t, "demo");
+    assert.equal(
+      lines.find((line) =>
+        line.message.method === "initialize" || line.message.method === "server/discover"
+      )?.by,
+      undefined,
+    );
+    assert.ok(lines.filter((line) => line.dir === "in").every((line) => line.by === undefined));
+  } finally {
+    await t.close();
+  }
+});

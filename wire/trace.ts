@@ -35,7 +35,15 @@ export interface TraceMessage {
   session?: string;
   /** The proxied client's `clientInfo`, once its `initialize` (or first request's `_meta`) named it. */
   client?: ProxyClientInfo;
+  /**
+   * On a request Lass sent: who asked for it, the inspector (the API's tool-server routes) or a
+   * chat turn; absent for Lass's own (connect, list refreshes, pings) and for other messages.
+   */
+  by?: TraceRequester;
 }
+
+/** Who asked Lass to send a request. */
+export type TraceRequester = "inspector" | "chat";
 
 /** A client's `clientInfo` as it named itself to the proxy. */
 export interface ProxyClientInfo {

@@ -1,4 +1,5 @@
 /** The tools a chat run offers the model: the enabled tool servers' model-visible tools. */
+import { asRequester } from "../mcp/session/requester.ts";
 import type { LanguageModelV4ToolResultOutput as ToolResultOutput } from "@ai-sdk/provider";
 import { dynamicTool, jsonSchema, type ToolSet } from "ai";
 import type { McpServerConfig, Workspace } from "../../wire/config/schema.ts";
@@ -245,34 +246,36 @@ async function* callServerTool(
     }
     const updates: ToolUpdate[] = [];
     let wake = () => {};
-    const call = service.mcp.callTool(
-      serverId,
-      tool,
-      (input ?? {}) as Record<string, unknown>,
-      {
-        signal: callSignal,
-        context: { runId: run.runId, llmId: run.llmId, toolCallId },
-        onProgress: (progress, total, message) => {
-          updates.push({
-            update: {
-              progress,
-              ...(total !== undefined && { total }),
-              ...(message !== undefined && { message }),
-            },
-          });
-          wake();
+    // The trace marks what this call sends as chat's.
+    const call = asRequester("chat", () =>
+      service.mcp.callTool(
+        serverId,
+        tool,
+        (input ?? {}) as Record<string, unknown>,
+        {
+          signal: callSignal,
+          context: { runId: run.runId, llmId: run.llmId, toolCallId },
+          onProgress: (progress, total, message) => {
+            updates.push({
+              update: {
+                progress,
+                ...(total !== undefined && { total }),
+                ...(message !== undefined && { message }),
+              },
+            });
+            wake();
+          },
+          onTask: (task) => {
+            updates.push({
+              update: {
+                task: { taskId: task.taskId, status: task.status },
+                ...(task.message !== undefined && { message: task.message }),
+              },
+            });
+            wake();
+          },
         },
-        onTask: (task) => {
-          updates.push({
-            update: {
-              task: { taskId: task.taskId, status: task.status },
-              ...(task.message !== undefined && { message: task.message }),
-            },
-          });
-          wake();
-        },
-      },
-    );
+      ));
     let settled = false;
     const done = call.then(() => {}, () => {}).finally(() => {
       settled = true;

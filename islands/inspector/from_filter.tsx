@@ -1,12 +1,16 @@
 /**
- * "From": whose lines History and Messages show: everyone's, Lass's own (chat, the inspector), or
- * one client's of the proxy, picked by its proxy session.
+ * "From": whose lines History and Messages show: everyone's; Lass's (the inspector's, chat's and
+ * its own), or only the inspector's, chat's or Lass's own requests; or one client's of the proxy,
+ * picked by its proxy session.
  */
 import type { Signal } from "@preact/signals";
-import type { TraceMessage } from "../../wire/trace.ts";
+import type { TraceMessage, TraceRequester } from "../../wire/trace.ts";
 
-/** `all`, `lass`, or a proxy session's id. */
-export type Origin = "all" | "lass" | string;
+/** `all`, `lass`, `inspector`, `chat`, `own` (Lass's own requests), or a proxy session's id. */
+export type Origin = "all" | "lass" | "inspector" | "chat" | "own" | string;
+
+/** The origins that are not proxy sessions. */
+const LASS_ORIGINS = new Set(["lass", "inspector", "chat", "own"]);
 
 /** The proxy sessions of a trace with their clients' names, in order of appearance. */
 export function proxyClientsOf(
@@ -21,24 +25,35 @@ export function proxyClientsOf(
   return [...seen];
 }
 
-/** Whether a line of `session` (none: Lass's own) is shown for `origin`. */
-export function fromOrigin(session: string | undefined, origin: Origin): boolean {
+/**
+ * Whether a line of proxy `session` (none: Lass's) asked for `by` (the inspector, chat, or none:
+ * Lass's own) is shown for `origin`.
+ */
+export function fromOrigin(
+  session: string | undefined,
+  origin: Origin,
+  by?: TraceRequester,
+): boolean {
   if (origin === "all") return true;
-  if (origin === "lass") return session === undefined;
-  return session === origin;
+  if (!LASS_ORIGINS.has(origin)) return session === origin;
+  if (session !== undefined) return false;
+  if (origin === "lass") return true;
+  return origin === "own" ? by === undefined : by === origin;
 }
 
-/** The picker; nothing while no proxy client is in the trace. */
+/** The picker. */
 export function FromFilter(
   { clients, origin }: { clients: [string, string][]; origin: Signal<Origin> },
 ) {
-  if (clients.length === 0) return null;
   return (
     <label>
       <span>From</span>
       <select value={origin.value} onChange={(event) => origin.value = event.currentTarget.value}>
         <option value="all">everyone</option>
-        <option value="lass">Lass (chat, inspector)</option>
+        {clients.length > 0 ? <option value="lass">Lass (chat, inspector)</option> : null}
+        <option value="inspector">the inspector</option>
+        <option value="chat">chat</option>
+        <option value="own">Lass itself</option>
         {clients.map(([session, name]) => (
           <option key={session} value={session}>{name} (proxy)</option>
         ))}

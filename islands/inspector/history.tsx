@@ -29,7 +29,30 @@ const BADGES: Record<Exchange["status"], string> = {
   ok: "badge-ok",
   error: "badge-error",
   pending: "badge-running",
+  cancelled: "badge-ended",
 };
+
+/** The statuses History filters by. */
+const STATUSES: Exchange["status"][] = ["ok", "error", "pending", "cancelled"];
+
+/** The task polling folded under a call, one line each. */
+function Polls({ polls }: { polls: Exchange[] }) {
+  return (
+    <details class="task-polls">
+      <summary>Task polling: {plural(polls.length, "request")}</summary>
+      <ol class="poll-list">
+        {polls.map((poll) => (
+          <li key={poll.key}>
+            <span class="method">{poll.method}</span>{" "}
+            <span class={`badge ${BADGES[poll.status]}`}>{poll.status}</span>{" "}
+            {poll.ms !== undefined ? <span class="duration">{formatDuration(poll.ms)}</span> : null}
+            {poll.response ? <pre class="json">{showValue(poll.response.message)}</pre> : null}
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
 
 function Message({ title, message }: { title: string; message?: TraceMessage }) {
   if (!message) return null;
@@ -92,6 +115,9 @@ function Row({ item, serverId, reruns, lastSeq, rerun }: RowProps) {
         {item.kind === "exchange" && item.ms !== undefined
           ? <span class="duration">{formatDuration(item.ms)}</span>
           : null}
+        {item.kind === "exchange" && item.polls
+          ? <span class="hint">+{plural(item.polls.length, "poll")}</span>
+          : null}
       </button>
       {open.value
         ? (
@@ -102,6 +128,14 @@ function Row({ item, serverId, reruns, lastSeq, rerun }: RowProps) {
                   <Message title="Request" message={item.request} />
                   <Message title="Response" message={item.response} />
                   {item.status === "pending" ? <p class="hint">No response yet.</p> : null}
+                  {item.status === "cancelled" && !item.response
+                    ? (
+                      <p class="hint">
+                        Cancelled (notifications/cancelled): no answer is expected.
+                      </p>
+                    )
+                    : null}
+                  {item.polls ? <Polls polls={item.polls} /> : null}
                   {rerun ? <RerunResult entry={rerun} serverId={serverId} /> : null}
                   <RerunButton
                     serverId={serverId}
@@ -130,6 +164,8 @@ export function HistoryPane({ serverId, messages }: HistoryPaneProps) {
   const shown = useSignal(PAGE);
   const notices = useSignal(true);
   const origin = useSignal<Origin>("all");
+  const method = useSignal("");
+  const status = useSignal<"" | Exchange["status"]>("");
   const list = messages.value;
   const { items } = useMemo(() => timelineOf(list), [list]);
   const clients = useMemo(() => proxyClientsOf(list), [list]);
@@ -149,9 +185,17 @@ export function HistoryPane({ serverId, messages }: HistoryPaneProps) {
       row.scrollIntoView({ block: "start" });
     }
   });
-  const visible = items.filter((item) =>
-    (notices.value || item.kind === "exchange") && fromOrigin(item.session, origin.value)
+  const methods = useMemo(
+    () => [...new Set(items.map((item) => item.method).filter(Boolean))].sort(),
+    [items],
   );
+  const visible = items.filter((item) =>
+    (notices.value || item.kind === "exchange") &&
+    fromOrigin(item.session, origin.value, item.by) &&
+    (method.value === "" || item.method === method.value) &&
+    (status.value === "" || item.kind === "exchange" && item.status === status.value)
+  );
+  const filterId = `history-${serverId}`.replace(/[^\w-]/g, "_");
   const newest = visible.slice(Math.max(0, visible.length - shown.value)).reverse();
   const requests = items.filter((item) => item.kind === "exchange").length;
   return (
@@ -165,9 +209,28 @@ export function HistoryPane({ serverId, messages }: HistoryPaneProps) {
           />
           Notifications and log messages
         </label>
+        <label for={`${filterId}-method`}>Method</label>
+        <select
+          id={`${filterId}-method`}
+          value={method.value}
+          onChange={(event) => method.value = event.currentTarget.value}
+        >
+          <option value="">All methods</option>
+          {methods.map((name) => <option key={name} value={name}>{name}</option>)}
+        </select>
+        <label for={`${filterId}-status`}>Status</label>
+        <select
+          id={`${filterId}-status`}
+          value={status.value}
+          onChange={(event) => status.value = event.currentTarget.value as "" | Exchange["status"]}
+        >
+          <option value="">Any status</option>
+          {STATUSES.map((name) => <option key={name} value={name}>{name}</option>)}
+        </select>
         <FromFilter clients={clients} origin={origin} />
         <span class="hint">
           {plural(requests, "request")}, {plural(items.length - requests, "notification")}
+          {visible.length < items.length ? `; ${visible.length} match` : ""}
           {visible.length > newest.length ? `; the newest ${newest.length} shown` : ""}
         </span>
       </div>

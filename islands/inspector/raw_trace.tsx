@@ -19,6 +19,32 @@ const PAGE = 300;
 const LINE = 400;
 
 const lines = new WeakMap<TraceMessage, string>();
+const texts = new WeakMap<TraceMessage, string>();
+
+/** A message's whole JSON text in lower case, for the search; made once per message. */
+function searchTextOf(message: TraceMessage): string {
+  let text = texts.get(message);
+  if (text === undefined) {
+    text = (JSON.stringify(message.message) ?? "").toLowerCase();
+    texts.set(message, text);
+  }
+  return text;
+}
+
+/** The directions Messages filters by. */
+const DIRECTIONS: [value: string, words: string][] = [
+  ["", "Both ways"],
+  ["out", "Lass → server"],
+  ["in", "server → Lass"],
+  ["view", "MCP App bridge"],
+];
+
+/** Whether a message went the way `way` names. */
+function goes(message: TraceMessage, way: string): boolean {
+  if (way === "") return true;
+  if (way === "view") return message.dir === "view-out" || message.dir === "view-in";
+  return message.dir === way;
+}
 
 /** A message as one line of JSON, cut at {@link LINE} characters, made once per message. */
 function lineOf(message: TraceMessage): string {
@@ -75,17 +101,23 @@ export interface RawTraceProps {
 export function RawTrace({ serverId, messages }: RawTraceProps) {
   const method = useSignal("");
   const origin = useSignal<Origin>("all");
+  const way = useSignal("");
+  const search = useSignal("");
   const shown = useSignal(PAGE);
   const list = messages.value;
-  const { methods } = useMemo(() => timelineOf(list), [list]);
+  const { methods, requesters } = useMemo(() => timelineOf(list), [list]);
   const clients = useMemo(() => proxyClientsOf(list), [list]);
   const choices = [...new Set(methods.values())].sort();
   const methodOf = (message: TraceMessage) => methods.get(message.seq) ?? "(response)";
-  const matching = method.value === "" && origin.value === "all"
+  const needle = search.value.trim().toLowerCase();
+  const matching = method.value === "" && origin.value === "all" && way.value === "" &&
+      needle === ""
     ? list
     : list.filter((message) =>
       (method.value === "" || methodOf(message) === method.value) &&
-      fromOrigin(message.session, origin.value)
+      fromOrigin(message.session, origin.value, requesters.get(message.seq)) &&
+      goes(message, way.value) &&
+      (needle === "" || searchTextOf(message).includes(needle))
     );
   const newest = matching.slice(Math.max(0, matching.length - shown.value)).reverse();
   const selectId = `raw-method-${serverId}`.replace(/[^\w-]/g, "_");
@@ -104,7 +136,23 @@ export function RawTrace({ serverId, messages }: RawTraceProps) {
             ? <option value={method.value}>{method.value}</option>
             : null}
         </select>
+        <label for={`${selectId}-way`}>Direction</label>
+        <select
+          id={`${selectId}-way`}
+          value={way.value}
+          onChange={(event) => way.value = event.currentTarget.value}
+        >
+          {DIRECTIONS.map(([value, words]) => <option key={value} value={value}>{words}</option>)}
+        </select>
         <FromFilter clients={clients} origin={origin} />
+        <input
+          type="search"
+          class="raw-search"
+          aria-label="Find in messages"
+          placeholder="Find in method, params, results"
+          value={search.value}
+          onInput={(event) => search.value = event.currentTarget.value}
+        />
         <span class="hint">
           {matching.length === list.length
             ? plural(list.length, "message")
@@ -113,7 +161,11 @@ export function RawTrace({ serverId, messages }: RawTraceProps) {
         </span>
       </div>
       {newest.length === 0
-        ? <p class="hint">No messages{method.value ? " of this method" : ""} yet.</p>
+        ? (
+          <p class="hint">
+            {list.length === 0 ? "No messages yet." : "No message matches the filters."}
+          </p>
+        )
         : (
           <ol class="raw-list" aria-label="JSON-RPC messages, newest first">
             {newest.map((message) => (

@@ -3,7 +3,7 @@
  * the direction it was asked), with its status and duration; notifications and log messages as
  * they came; and what a past request needs to be sent again.
  */
-import type { TraceDirection, TraceMessage } from "../../wire/trace.ts";
+import type { TraceDirection, TraceMessage, TraceRequester } from "../../wire/trace.ts";
 
 /** What every line of the timeline has. */
 interface TimelineLine {
@@ -19,6 +19,8 @@ interface TimelineLine {
   /** For a proxied exchange: the proxy session and the client's name. */
   session?: string;
   client?: string;
+  /** Who asked Lass to send it: the inspector or a chat turn (none: Lass's own, or proxied). */
+  by?: TraceRequester;
 }
 
 /** A request and its response (or the response alone, when its request left the trace). */
@@ -26,8 +28,11 @@ export interface Exchange extends TimelineLine {
   kind: "exchange";
   request?: TraceMessage;
   response?: TraceMessage;
-  status: "ok" | "error" | "pending";
+  /** `cancelled`: a `notifications/cancelled` for it went the same way (it may get no answer). */
+  status: "ok" | "error" | "pending" | "cancelled";
   ms?: number;
+  /** A tool call that runs as an MCP task: the `tasks/get` and `tasks/result` requests about it. */
+  polls?: Exchange[];
 }
 
 /** A notification (a log message has a `level`). */
@@ -40,10 +45,25 @@ export interface Notice extends TimelineLine {
 /** One line of the timeline. */
 export type TimelineItem = Exchange | Notice;
 
-/** A timeline, oldest first, and the method of every message (a response gets its request's). */
+/**
+ * A timeline, oldest first, and the method of every message and who asked for it (a response gets
+ * its request's).
+ */
 export interface Timeline {
   items: TimelineItem[];
   methods: Map<number, string>;
+  requesters: Map<number, TraceRequester>;
+}
+
+/** The requests about a task that History folds under the call that started it. */
+const POLLS = new Set(["tasks/get", "tasks/result"]);
+
+/** The id of the task a tool call's result started (2025 `task`, or the 2026 extension's). */
+function taskIdOf(response: TraceMessage): string | undefined {
+  const result = bodyOf(response).result;
+  if (!isRecord(result)) return undefined;
+  const task = isRecord(result.task) ? result.task : result;
+  return typeof task.taskId === "string" ? task.taskId : undefined;
 }
 
 type Json = Record<string, unknown>;
@@ -134,7 +154,10 @@ const subjects = new WeakMap<TraceMessage, string>();
 export function timelineOf(messages: readonly TraceMessage[]): Timeline {
   const items: TimelineItem[] = [];
   const methods = new Map<number, string>();
+  const requesters = new Map<number, TraceRequester>();
   const open = new Map<string, Exchange>();
+  /** Tool calls that started a task, by the task's id (per proxy session). */
+  const taskCalls = new Map<string, Exchange>();
   for (const message of messages) {
     const body = bodyOf(message);
     const method = text(body.method);
@@ -155,7 +178,13 @@ export function timelineOf(messages: readonly TraceMessage[]): Timeline {
         method,
         subject,
         ...proxyOf(message),
+        ...(message.by && { by: message.by }),
       };
+      if (message.by) requesters.set(message.seq, message.by);
+      if (method === "notifications/cancelled") {
+        const cancelled = open.get(keyOf(message.session, message.dir, params?.requestId));
+        if (cancelled) cancelled.status = "cancelled";
+      }
       if (!hasId) {
         const level = method === "notifications/message" ? text(params?.level) : "";
         items.push({ kind: "notice", ...base, message, ...(level && { level }) });
@@ -164,7 +193,11 @@ export function timelineOf(messages: readonly TraceMessage[]): Timeline {
       // An id used again (a new connection counts from 0) starts a new exchange.
       const exchange: Exchange = { kind: "exchange", ...base, request: message, status: "pending" };
       open.set(keyOf(message.session, message.dir, body.id), exchange);
-      items.push(exchange);
+      const call = POLLS.has(method)
+        ? taskCalls.get(`${message.session ?? ""}:${text(params?.taskId)}`)
+        : undefined;
+      if (call) (call.polls ??= []).push(exchange);
+      else items.push(exchange);
       continue;
     }
     if (!hasId) continue;
@@ -174,9 +207,12 @@ export function timelineOf(messages: readonly TraceMessage[]): Timeline {
     const status = failed(message) ? "error" : "ok";
     if (exchange) {
       exchange.response = message;
-      exchange.status = status;
+      if (exchange.status !== "cancelled") exchange.status = status;
       exchange.ms = message.ms;
       methods.set(message.seq, exchange.method);
+      if (exchange.by) requesters.set(message.seq, exchange.by);
+      const taskId = exchange.method === "tools/call" ? taskIdOf(message) : undefined;
+      if (taskId) taskCalls.set(`${message.session ?? ""}:${taskId}`, exchange);
     } else {
       items.push({
         kind: "exchange",
@@ -192,7 +228,7 @@ export function timelineOf(messages: readonly TraceMessage[]): Timeline {
       });
     }
   }
-  return { items, methods };
+  return { items, methods, requesters };
 }
 
 /** A past request of the inspector's kinds, as the inspector's routes take it again. */

@@ -5,7 +5,13 @@
  * message are made only when someone reads them.
  */
 import { Buffer } from "node:buffer";
-import type { TraceDirection, TraceMessage, TraceOrigin } from "../../../wire/trace.ts";
+import type {
+  TraceDirection,
+  TraceMessage,
+  TraceOrigin,
+  TraceRequester,
+} from "../../../wire/trace.ts";
+import { currentRequester } from "./requester.ts";
 
 /** How many messages a server's ring keeps. */
 export const TRACE_CAPACITY = 2000;
@@ -67,6 +73,8 @@ interface Recorded {
   origin?: TraceOrigin;
   /** Lass wrote this error response: the connection closed before the answer came. */
   unanswered?: true;
+  /** On a request Lass sent: who asked for it. */
+  by?: TraceRequester;
 }
 
 /** The traces of every tool server; a server's `seq` keeps counting across reconnects and removal. */
@@ -101,6 +109,10 @@ export class ToolServerTraces {
         }
       }
       this.#trace(id).push(dir, message, ms, origin && { ...origin });
+      if (dir === "out" && typeof method === "string" && !origin) {
+        const by = currentRequester();
+        if (by) this.#trace(id).markLast(by);
+      }
     };
     sink.closed = () => {
       const now = performance.now();
@@ -200,6 +212,12 @@ class ServerTrace {
     for (const wake of this.#followers) wake();
   }
 
+  /** Marks the message pushed last as a request `by` someone. */
+  markLast(by: TraceRequester): void {
+    const last = this.#bySeq(this.#nextSeq - 1);
+    if (last) last.by = by;
+  }
+
   /** The kept message with this seq, if it is still in the ring. */
   #bySeq(seq: number): Recorded | undefined {
     const first = this.#ring[this.#start];
@@ -293,6 +311,7 @@ class ServerTrace {
       ...(record.ms !== undefined && { ms: record.ms }),
       ...(record.clipped && { truncated: true as const }),
       ...(record.unanswered && { unanswered: true as const }),
+      ...(record.by && { by: record.by }),
       ...(record.origin && {
         via: record.origin.via,
         session: record.origin.session,
