@@ -29,6 +29,10 @@ const COMMANDS: Record<string, Command> = {
     summary: "run an eval file's cases on models and check the tool calls and answers",
     load: () => import("./cli/eval.ts"),
   },
+  call: {
+    summary: "call one tool of a configured tool server; its result as JSON",
+    load: () => import("./cli/call.ts"),
+  },
   proxy: {
     summary: "MCP over stdio, relayed to a configured tool server or any stdio command",
     load: () => import("./cli/proxy.ts"),

@@ -337,3 +337,25 @@ Deno.test("lass chat --compare prints each column's answer, then the summary tab
     await vendor.close();
   }
 });
+
+Deno.test("lass call prints a tool's result as JSON; an error result exits 1, bad arguments 2", async () => {
+  const home = await cliHome(chatConfig());
+  try {
+    const ran = await runLass(["call", ...home.args, "demo", "add", '{"a":2,"b":3}']);
+    assert.equal(ran.code, 0, ran.stderr);
+    const result = JSON.parse(ran.stdout);
+    assert.deepEqual(result.structuredContent, { sum: 5 });
+    assert.equal(result.content[0].text, "5");
+    const failed = await runLass(["call", ...home.args, "demo", "fail"]);
+    assert.equal(failed.code, 1);
+    assert.equal(JSON.parse(failed.stdout).isError, true);
+    const bad = await runLass(["call", ...home.args, "demo", "add", "[1]"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /the arguments must be a JSON object/);
+    const unknown = await runLass(["call", ...home.args, "nope", "add"]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /lass: the call of nope\.add failed: .*nope/);
+  } finally {
+    await home.close();
+  }
+});
