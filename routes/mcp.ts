@@ -3,7 +3,7 @@ import { z } from "zod";
 import { McpServerSchema } from "../wire/config/mcp_server_schema.ts";
 import { readBody, validateQuery } from "./body.ts";
 import { json } from "./http.ts";
-import { asRequester } from "../core/mcp/session/requester.ts";
+import { asRequester } from "../core/mcp/requester.ts";
 import { ndjsonResponse } from "./ndjson.ts";
 import type { Routes } from "./context.ts";
 import { LassError } from "../core/errors.ts";
@@ -298,7 +298,12 @@ export const mcpRoutes: Routes = asInspector({
   },
 });
 
-/** The answer of `POST /api/mcp/:id/call`: the result and its duration. */
-function callAnswer({ result, durationMs }: CallOutcome): { result: unknown; durationMs: number } {
-  return { result, durationMs };
+/**
+ * The answer of `POST /api/mcp/:id/call`: the result and its duration, and `outputSchema:
+ * "passed"` when the tool has an output schema its structured content was checked against (a
+ * result that breaks it fails the call: 502 with the errors at their paths in `details`).
+ */
+function callAnswer({ result, durationMs, tool }: CallOutcome) {
+  const checked = tool?.outputSchema !== undefined && result.isError !== true;
+  return { result, durationMs, ...(checked && { outputSchema: "passed" as const }) };
 }

@@ -28,11 +28,13 @@ export const sessionRoutes: Routes = {
   "/api/sessions/:id/compares/:index/pick": {
     POST: async (req, { service, params }) => {
       assertSessionId(params.id);
-      const index = Number(params.index);
-      if (!Number.isSafeInteger(index) || index < 0) {
-        throw new LassError("invalid-request", "the compare turn's index is a message index");
-      }
       const { column } = await readBody(req, PickBody);
+      const index = Number(params.index);
+      if (!/^\d+$/.test(params.index) || !Number.isSafeInteger(index)) {
+        throw new LassError("invalid-request", "the compare turn's index is a message index", [
+          { path: "index", message: `is ${JSON.stringify(params.index)}, not a whole number` },
+        ]);
+      }
       return json(await service.sessions.pickCompareColumn(params.id, index, column));
     },
   },

@@ -31,10 +31,15 @@ for (const era of ["modern", "legacy"] as const) {
         wrong.body.error.message,
         /^wrong_sum on v2 failed: .*Structured content does not match the tool's output schema: .*sum/,
       );
-      // A result that fits goes through.
+      // Each error at its path.
+      assert.deepEqual(wrong.body.error.details, [
+        { path: "structuredContent/sum", message: "must be number" },
+      ]);
+      // A result that fits goes through; a tool without an output schema has nothing checked.
       const echo = await post(t, "/api/mcp/v2/call", { tool: "echo", args: { text: "hi" } });
       assert.equal(echo.status, 200, JSON.stringify(echo.body));
       assert.deepEqual(echo.body.result.structuredContent, { text: "hi" });
+      assert.equal(echo.body.outputSchema, undefined);
     } finally {
       await t.close();
     }

@@ -371,6 +371,8 @@ Deno.test("a request Lass sends is marked by who asked: the inspector's routes o
     await t.service.mcp.connect("demo");
     const called = await post(t, "/api/mcp/demo/call", { tool: "add", args: { a: 1, b: 2 } });
     assert.equal(called.status, 200, JSON.stringify(called.body));
+    // add has an output schema: its structured content was checked.
+    assert.equal(called.body.outputSchema, "passed");
     const turn = await chat(t, { messages: [user("please add 2 and 3")] });
     assert.equal(turn.chunks.at(-1).type, "finish");
     const calls = (await traceOf(t, "demo")).filter((line) => line.message.method === "tools/call");

@@ -1,5 +1,5 @@
 /** The tools a chat run offers the model: the enabled tool servers' model-visible tools. */
-import { asRequester } from "../mcp/session/requester.ts";
+import { asRequester } from "../mcp/requester.ts";
 import type { LanguageModelV4ToolResultOutput as ToolResultOutput } from "@ai-sdk/provider";
 import { dynamicTool, jsonSchema, type ToolSet } from "ai";
 import type { McpServerConfig, Workspace } from "../../wire/config/schema.ts";

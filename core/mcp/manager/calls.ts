@@ -1,4 +1,5 @@
 /** Requests to a connected tool server: tool calls with their events, and errors in the contract's terms. */
+import { outputSchemaDetails } from "./output_errors.ts";
 import { LassError } from "../../errors.ts";
 import type { EventBus } from "../../events.ts";
 import type { CallToolResult, McpSession } from "../session/types.ts";
@@ -242,6 +243,11 @@ export async function runRequest<T>(
       throw new LassError("upstream-error", `${what} failed: cannot reach ${entry.record.url}`);
     }
     const message = host.scrub(entry, (error as Error).message);
-    throw new LassError("upstream-error", `${what} failed: ${message}`);
+    // A result that breaks the tool's output schema names each error at its path.
+    throw new LassError(
+      "upstream-error",
+      `${what} failed: ${message}`,
+      outputSchemaDetails(message),
+    );
   }
 }

@@ -2,6 +2,7 @@
  * What every connect of the manager opens with: the manager's settings, the session opener (the
  * MCP SDK, loaded on first use) and the built-in demo server, made once and shared.
  */
+import { withoutRequester } from "../requester.ts";
 import type { InProcessHandler, SessionOpener } from "../session/types.ts";
 import type { EstablishContext } from "./establish.ts";
 import type { SpecContext } from "./transport_spec.ts";
@@ -54,8 +55,12 @@ export class Opening {
   }
 }
 
-async function defaultOpen(...args: Parameters<SessionOpener>) {
-  return (await import("../session/client.ts")).openSession(...args);
+/**
+ * Opens a session as Lass's own work, whoever asked for the connection: what the session sends
+ * on its own later (list refreshes, listens, pings) is not marked as the asker's in the trace.
+ */
+function defaultOpen(...args: Parameters<SessionOpener>) {
+  return withoutRequester(async () => (await import("../session/client.ts")).openSession(...args));
 }
 
 async function defaultDemoServer(): Promise<DemoServer> {

@@ -11,7 +11,7 @@ import type {
   TraceOrigin,
   TraceRequester,
 } from "../../../wire/trace.ts";
-import { currentRequester } from "./requester.ts";
+import { currentRequester } from "../requester.ts";
 
 /** How many messages a server's ring keeps. */
 export const TRACE_CAPACITY = 2000;

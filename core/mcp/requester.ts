@@ -5,7 +5,7 @@
  * its own (connecting, refreshing lists, pings) have none.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { TraceRequester } from "../../../wire/trace.ts";
+import type { TraceRequester } from "../../wire/trace.ts";
 
 const current = new AsyncLocalStorage<TraceRequester>();
 
@@ -17,4 +17,10 @@ export function asRequester<T>(requester: TraceRequester, work: () => T): T {
 /** Who asks for the request being sent now, if anyone. */
 export function currentRequester(): TraceRequester | undefined {
   return current.getStore();
+}
+
+/** Runs `work` as Lass's own: no one asks for the requests it sends, nor for later ones it starts. */
+export function withoutRequester<T>(work: () => T): T {
+  // Not `exit`: under Deno 2.9 the store comes back after the first `await` inside it.
+  return current.run(undefined as unknown as TraceRequester, work);
 }
