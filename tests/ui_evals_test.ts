@@ -59,7 +59,7 @@ Deno.test({
         assert.equal(await problems.locator("p").innerText(), "the eval is invalid:");
         assert.match(
           await problems.innerText(),
-          /eval\.cases\.0\.prompt: a case needs `prompt` or `messages`/,
+          /eval\.cases\.0\.prompt: a case needs `prompt`, `messages` or `turns`/,
         );
       });
 

@@ -9,7 +9,10 @@ import type { Service } from "../service.ts";
 import type { EvalProgress, EvalShard } from "../../wire/evals.ts";
 import { referenceProblems } from "./check.ts";
 import { judge } from "./expect.ts";
-import { type EvalCase, type EvalFile, invalidEval } from "./file.ts";
+import { caseTurns, type EvalCase, type EvalFile, type EvalTurn, invalidEval } from "./file.ts";
+import { judgementReasons, judgeTurn } from "./judged.ts";
+import type { EvalJudgement } from "../../wire/evals.ts";
+import type { LlmProfile } from "../../wire/config/schema.ts";
 import { buildReport, type RunResult } from "./report.ts";
 import { type EvalReport } from "../../wire/evals.ts";
 import { type Shard, shardOf, shardRecord } from "./shard.ts";
@@ -28,6 +31,8 @@ export interface EvalOptions {
   approve?: "all" | "none";
   /** Where the file's fields sit in the input, for problem paths (e.g. `eval` in a request). */
   pathPrefix?: string;
+  /** The eval file's name, kept with the report. */
+  file?: string;
 }
 
 /** One planned run. */
@@ -53,11 +58,19 @@ export interface PreparedEval {
   }): Promise<EvalReport>;
 }
 
-/** The messages of a case's turn: its `prompt` as a user message, or its `messages`. */
-function caseMessages(testCase: EvalCase): ChatBody["messages"] {
-  return testCase.prompt !== undefined
-    ? [{ role: "user", content: testCase.prompt }]
-    : testCase.messages!;
+/** The messages a turn adds to the conversation: its `prompt` as a user message, or its `messages`. */
+function turnMessages(turn: EvalTurn): ChatBody["messages"] {
+  return turn.prompt !== undefined ? [{ role: "user", content: turn.prompt }] : turn.messages!;
+}
+
+/** The text of the latest user message, for the judge's `<request>`. */
+function requestText(messages: ChatBody["messages"]): string {
+  const content = messages.findLast((message) => message.role === "user")?.content;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.flatMap((part) =>
+    typeof part === "object" && part !== null && part.type === "text" ? [String(part.text)] : []
+  ).join("\n");
 }
 
 /**
@@ -112,18 +125,26 @@ interface RunAll extends Omit<EvalOptions, "shard"> {
   onProgress?: (line: EvalProgress) => void;
 }
 
-/** One turn of one run, judged. A turn that cannot start fails the run with the reason. */
-async function runOne(
+/** What a run needs besides its case and key. */
+interface RunContext {
+  workspace: string;
+  signal: AbortSignal;
+  runIds: Set<string>;
+  /** The judge of `expect.judge` without an `llmId`. */
+  judge: LlmProfile | undefined;
+}
+
+/** Runs one chat turn on the messages: its chunks, an `error` chunk when it cannot start. */
+async function chatTurn(
   service: Service,
-  testCase: EvalCase,
+  messages: ChatBody["messages"],
   key: RunKey,
-  context: { workspace: string; signal: AbortSignal; runIds: Set<string> },
-): Promise<RunResult> {
-  const started = performance.now();
+  context: RunContext,
+): Promise<ChatChunk[]> {
   const chunks: ChatChunk[] = [];
   try {
     const chat = prepareChat(service, {
-      messages: caseMessages(testCase),
+      messages,
       workspaceId: context.workspace,
       ...(key.llmId && { llmId: key.llmId }),
     });
@@ -137,17 +158,94 @@ async function runOne(
     chunks.push({ type: "error", message: (error as Error).message });
   }
   if (context.signal.aborted) throw context.signal.reason;
-  const verdict = judge(chunks, testCase.expect);
+  return chunks;
+}
+
+/**
+ * One run of a case: its turns one after the other as one conversation (each turn's messages
+ * after the previous turns' and their answers, tool results included), each judged by its own
+ * expectations. The first turn that fails ends the run; its reasons name it in a multi-turn case.
+ */
+async function runOne(
+  service: Service,
+  testCase: EvalCase,
+  key: RunKey,
+  context: RunContext,
+): Promise<RunResult> {
+  const started = performance.now();
+  const turns = caseTurns(testCase);
+  const numbered = testCase.turns !== undefined;
+  let conversation: ChatBody["messages"] = [];
+  let tokens = 0;
+  const judgements: EvalJudgement[] = [];
+  let failed: { turn: number; reasons: string[]; chunks: ChatChunk[] } | undefined;
+  let lastChunks: ChatChunk[] = [];
+  for (const [index, turn] of turns.entries()) {
+    const messages = [...conversation, ...turnMessages(turn)];
+    const chunks = await chatTurn(service, messages, key, context);
+    lastChunks = chunks;
+    const verdict = judge(chunks, turn.expect);
+    tokens += verdict.facts.tokens;
+    const reasons = [...verdict.reasons];
+    const spec = turn.expect.judge;
+    const profile = spec && judgeProfile(service, spec.llmId, context.judge);
+    if (spec && profile && verdict.facts.error === undefined) {
+      const judgement = await judgeTurn(spec, {
+        request: requestText(messages),
+        chunks,
+        answer: verdict.facts.text,
+      }, {
+        profile,
+        env: service.env,
+        run: key.run,
+        ...(numbered && { turn: index + 1 }),
+        signal: context.signal,
+      });
+      judgements.push(judgement);
+      reasons.push(...judgementReasons(judgement));
+    }
+    if (reasons.length > 0) {
+      failed = {
+        turn: index + 1,
+        reasons: numbered ? reasons.map((reason) => `turn ${index + 1}: ${reason}`) : reasons,
+        chunks,
+      };
+      break;
+    }
+    const finish = chunks.find((chunk) => chunk.type === "finish");
+    conversation = [
+      ...messages,
+      ...((finish?.type === "finish" ? finish.messages : []) as ChatBody["messages"]),
+    ];
+  }
+  if (failed && numbered && failed.turn < turns.length) {
+    const left = turns.length - failed.turn;
+    failed.reasons.push(
+      `turn ${failed.turn + 1}${left > 1 ? ` to ${turns.length}` : ""} did not run`,
+    );
+  }
   return {
     case: testCase.name,
     model: key.model,
     run: key.run,
-    passed: verdict.passed,
-    reasons: verdict.reasons,
-    tokens: verdict.facts.tokens,
+    passed: failed === undefined,
+    reasons: failed?.reasons ?? [],
+    ...(failed && numbered && { turn: failed.turn }),
+    tokens,
     durationMs: Math.round(performance.now() - started),
-    chunks,
+    chunks: failed?.chunks ?? lastChunks,
+    judgements,
   };
+}
+
+/** The judge's profile: the expectation's `llmId`, else the file's or workspace's judge. */
+function judgeProfile(
+  service: Service,
+  llmId: string | undefined,
+  fallback: LlmProfile | undefined,
+): LlmProfile | undefined {
+  if (!llmId) return fallback;
+  return service.config.config.llms.find((profile) => profile.id === llmId);
 }
 
 /**
@@ -196,6 +294,14 @@ async function connectToolServers(
   }
 }
 
+/** The judge of the file's judged expectations without an `llmId`: its `judge`, else the workspace's model. */
+function defaultJudge(service: Service, file: EvalFile, workspaceId: string) {
+  const config = service.config.config;
+  const workspace = config.workspaces.find((candidate) => candidate.id === workspaceId);
+  const id = file.judge ?? workspace?.llmId;
+  return id ? config.llms.find((profile) => profile.id === id) : config.llms[0];
+}
+
 /** Runs the planned runs, at most `concurrency` at a time, and builds the report. */
 async function runAll(service: Service, file: EvalFile, plan: RunAll): Promise<EvalReport> {
   const abort = new AbortController();
@@ -205,6 +311,7 @@ async function runAll(service: Service, file: EvalFile, plan: RunAll): Promise<E
   const runIds = new Set<string>();
   const stopAnswering = answerApprovals(service, runIds, plan.approve === "all");
   const results: RunResult[] = [];
+  const judge = defaultJudge(service, file, plan.workspace);
   plan.onProgress?.({
     type: "start",
     workspace: plan.workspace,
@@ -220,6 +327,7 @@ async function runAll(service: Service, file: EvalFile, plan: RunAll): Promise<E
         workspace: plan.workspace,
         signal: abort.signal,
         runIds,
+        judge,
       });
       results.push(result);
       plan.onProgress?.({
@@ -250,9 +358,19 @@ async function runAll(service: Service, file: EvalFile, plan: RunAll): Promise<E
   const order = file.cases.flatMap((testCase) =>
     plan.models.map((model) => `${testCase.name}\n${model}`)
   );
-  return buildReport(
+  const report = buildReport(
     { workspace: plan.workspace, models: plan.models, ...(plan.shard && { shard: plan.shard }) },
     results,
     order,
   );
+  return await keep(service, plan.file === undefined ? report : { ...report, file: plan.file });
+}
+
+/** Keeps the report among the kept ones; one that cannot be kept says why in `keepError`. */
+async function keep(service: Service, report: EvalReport): Promise<EvalReport> {
+  try {
+    return await service.evalReports.save(report);
+  } catch (error) {
+    return { ...report, keepError: (error as Error).message };
+  }
 }
