@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { generateText, Output } from "ai";
 import { z } from "zod";
-import { parseEval } from "../core/evals/file.ts";
+import { parseEval, readEvalText } from "../core/evals/file.ts";
 import { prepareEval } from "../core/evals/runner.ts";
 import { createDemoModel } from "../core/llm/demo_model.ts";
 import { demoJudgement, rubricTerms } from "../core/llm/_demo_judge.ts";
@@ -222,6 +222,22 @@ Deno.test("judged expectations on the demo model: one passes, one fails, one is 
     assert.deepEqual(
       [advisory.judgements![0].score, advisory.judgements![0].passed, advisory.failures],
       [0, false, []],
+    );
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("examples/conversation.eval.yaml passes on the demo model with its judged turns", async () => {
+  const t = await startService();
+  try {
+    const path = new URL("../examples/conversation.eval.yaml", import.meta.url);
+    const file = parseEval(readEvalText(await Deno.readTextFile(path), "conversation.eval.yaml"));
+    const report = await prepareEval(t.service, file).run();
+    assert.equal(report.passRate, 1, JSON.stringify(report.cases.map((c) => c.failures)));
+    assert.deepEqual(
+      report.cases.map((c) => c.judgements?.map((j) => [j.turn, j.score, j.gate])),
+      [[[2, 1, true]], [[undefined, 0.67, false]]],
     );
   } finally {
     await t.close();
