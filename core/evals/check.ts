@@ -73,11 +73,18 @@ export function referenceProblems(
           problems.push(...detailsFromIssues(parsed.error.issues, `${where}messages.${index}`));
         }
       });
-      const llmId = turn.expect.judge?.llmId;
-      if (llmId !== undefined && !hasProfile(llmId)) {
+      const spec = turn.expect.judge;
+      if (spec?.llmId !== undefined && !hasProfile(spec.llmId)) {
         problems.push({
           path: `${where}expect.judge.llmId`,
-          message: `no model profile has id "${llmId}"`,
+          message: `no model profile has id "${spec.llmId}"`,
+        });
+      } else if (
+        spec && spec.llmId === undefined && judge === undefined && config.llms.length === 0
+      ) {
+        problems.push({
+          path: `${where}expect.judge`,
+          message: "no model profile to judge with: the config has none",
         });
       }
     }

@@ -1,19 +1,15 @@
 /**
- * Running an eval: every case × model × repeat is one chat turn on the service, run in process
- * with a concurrency limit, judged by its expectations and gathered into a report.
+ * Running an eval: every case × model × repeat is one run on the service (a chat turn, or the
+ * turns of a conversation: `run_case.ts`), in process with a concurrency limit, gathered into a
+ * report that is kept.
  */
-import { type ChatBody, resolveChat } from "../chat/request.ts";
-import { prepareChat } from "../chat/run.ts";
-import type { ChatChunk } from "../../wire/chat.ts";
+import { resolveChat } from "../chat/request.ts";
 import type { Service } from "../service.ts";
 import type { EvalProgress, EvalShard } from "../../wire/evals.ts";
 import { referenceProblems } from "./check.ts";
-import { judge } from "./expect.ts";
-import { caseTurns, type EvalCase, type EvalFile, type EvalTurn, invalidEval } from "./file.ts";
-import { judgementReasons, judgeTurn } from "./judged.ts";
-import type { EvalJudgement } from "../../wire/evals.ts";
-import type { LlmProfile } from "../../wire/config/schema.ts";
+import { type EvalFile, invalidEval } from "./file.ts";
 import { buildReport, type RunResult } from "./report.ts";
+import { type RunKey, runOne } from "./run_case.ts";
 import { type EvalReport } from "../../wire/evals.ts";
 import { type Shard, shardOf, shardRecord } from "./shard.ts";
 import { defaultWorkspace } from "../config/workspaces.ts";
@@ -35,16 +31,6 @@ export interface EvalOptions {
   file?: string;
 }
 
-/** One planned run. */
-export interface RunKey {
-  caseIndex: number;
-  /** The model profile id, or undefined for the workspace's own model or agent. */
-  llmId: string | undefined;
-  /** The report's name of the model. */
-  model: string;
-  run: number;
-}
-
 /** An eval checked against the config, its runs planned. */
 export interface PreparedEval {
   workspace: string;
@@ -56,21 +42,6 @@ export interface PreparedEval {
     signal?: AbortSignal;
     onProgress?: (line: EvalProgress) => void;
   }): Promise<EvalReport>;
-}
-
-/** The messages a turn adds to the conversation: its `prompt` as a user message, or its `messages`. */
-function turnMessages(turn: EvalTurn): ChatBody["messages"] {
-  return turn.prompt !== undefined ? [{ role: "user", content: turn.prompt }] : turn.messages!;
-}
-
-/** The text of the latest user message, for the judge's `<request>`. */
-function requestText(messages: ChatBody["messages"]): string {
-  const content = messages.findLast((message) => message.role === "user")?.content;
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.flatMap((part) =>
-    typeof part === "object" && part !== null && part.type === "text" ? [String(part.text)] : []
-  ).join("\n");
 }
 
 /**
@@ -123,129 +94,6 @@ interface RunAll extends Omit<EvalOptions, "shard"> {
   runs: RunKey[];
   signal?: AbortSignal;
   onProgress?: (line: EvalProgress) => void;
-}
-
-/** What a run needs besides its case and key. */
-interface RunContext {
-  workspace: string;
-  signal: AbortSignal;
-  runIds: Set<string>;
-  /** The judge of `expect.judge` without an `llmId`. */
-  judge: LlmProfile | undefined;
-}
-
-/** Runs one chat turn on the messages: its chunks, an `error` chunk when it cannot start. */
-async function chatTurn(
-  service: Service,
-  messages: ChatBody["messages"],
-  key: RunKey,
-  context: RunContext,
-): Promise<ChatChunk[]> {
-  const chunks: ChatChunk[] = [];
-  try {
-    const chat = prepareChat(service, {
-      messages,
-      workspaceId: context.workspace,
-      ...(key.llmId && { llmId: key.llmId }),
-    });
-    context.runIds.add(chat.runId);
-    try {
-      for await (const chunk of chat.run(context.signal)) chunks.push(chunk);
-    } finally {
-      context.runIds.delete(chat.runId);
-    }
-  } catch (error) {
-    chunks.push({ type: "error", message: (error as Error).message });
-  }
-  if (context.signal.aborted) throw context.signal.reason;
-  return chunks;
-}
-
-/**
- * One run of a case: its turns one after the other as one conversation (each turn's messages
- * after the previous turns' and their answers, tool results included), each judged by its own
- * expectations. The first turn that fails ends the run; its reasons name it in a multi-turn case.
- */
-async function runOne(
-  service: Service,
-  testCase: EvalCase,
-  key: RunKey,
-  context: RunContext,
-): Promise<RunResult> {
-  const started = performance.now();
-  const turns = caseTurns(testCase);
-  const numbered = testCase.turns !== undefined;
-  let conversation: ChatBody["messages"] = [];
-  let tokens = 0;
-  const judgements: EvalJudgement[] = [];
-  let failed: { turn: number; reasons: string[]; chunks: ChatChunk[] } | undefined;
-  let lastChunks: ChatChunk[] = [];
-  for (const [index, turn] of turns.entries()) {
-    const messages = [...conversation, ...turnMessages(turn)];
-    const chunks = await chatTurn(service, messages, key, context);
-    lastChunks = chunks;
-    const verdict = judge(chunks, turn.expect);
-    tokens += verdict.facts.tokens;
-    const reasons = [...verdict.reasons];
-    const spec = turn.expect.judge;
-    const profile = spec && judgeProfile(service, spec.llmId, context.judge);
-    if (spec && profile && verdict.facts.error === undefined) {
-      const judgement = await judgeTurn(spec, {
-        request: requestText(messages),
-        chunks,
-        answer: verdict.facts.text,
-      }, {
-        profile,
-        env: service.env,
-        run: key.run,
-        ...(numbered && { turn: index + 1 }),
-        signal: context.signal,
-      });
-      judgements.push(judgement);
-      reasons.push(...judgementReasons(judgement));
-    }
-    if (reasons.length > 0) {
-      failed = {
-        turn: index + 1,
-        reasons: numbered ? reasons.map((reason) => `turn ${index + 1}: ${reason}`) : reasons,
-        chunks,
-      };
-      break;
-    }
-    const finish = chunks.find((chunk) => chunk.type === "finish");
-    conversation = [
-      ...messages,
-      ...((finish?.type === "finish" ? finish.messages : []) as ChatBody["messages"]),
-    ];
-  }
-  if (failed && numbered && failed.turn < turns.length) {
-    const left = turns.length - failed.turn;
-    failed.reasons.push(
-      `turn ${failed.turn + 1}${left > 1 ? ` to ${turns.length}` : ""} did not run`,
-    );
-  }
-  return {
-    case: testCase.name,
-    model: key.model,
-    run: key.run,
-    passed: failed === undefined,
-    reasons: failed?.reasons ?? [],
-    ...(failed && numbered && { turn: failed.turn }),
-    tokens,
-    durationMs: Math.round(performance.now() - started),
-    chunks: failed?.chunks ?? lastChunks,
-    judgements,
-  };
-}
-
-/** The judge's profile: the expectation's `llmId`, else the file's or workspace's judge. */
-function judgeProfile(
-  service: Service,
-  llmId: string | undefined,
-  fallback: LlmProfile | undefined,
-): LlmProfile | undefined {
-  if (!llmId) return fallback;
-  return service.config.config.llms.find((profile) => profile.id === llmId);
 }
 
 /**
