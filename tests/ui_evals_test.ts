@@ -195,6 +195,16 @@ Deno.test({
         const past = page.getByRole("region", { name: "Past runs" });
         await past.getByRole("button", { name: "Compare" }).click();
         await past.locator(".eval-diff-summary").waitFor();
+        // Each option's label stays on the row of its input.
+        for (const name of ["Models", "Repeat"]) {
+          const label = await page.locator(`label:text-is("${name}")`).boundingBox();
+          const input = await page.getByLabel(name, { exact: true }).boundingBox();
+          assert.ok(label && input, `${name} and its input are shown`);
+          assert.ok(
+            Math.abs(label.y + label.height / 2 - (input.y + input.height / 2)) < input.height / 2,
+            `the ${name} label and its input share a row`,
+          );
+        }
         const fits = await page.evaluate(() =>
           [...document.querySelectorAll<HTMLElement>(".evals-page, .eval-past, .eval-compare")]
             .every((element) => element.scrollWidth <= element.clientWidth + 1) &&

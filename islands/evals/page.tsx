@@ -243,22 +243,27 @@ export default function EvalsPage() {
           onInput={(event) => text.value = event.currentTarget.value}
         />
         <div class="eval-options">
-          <label for="eval-models">Models</label>
-          <input
-            id="eval-models"
-            value={models.value}
-            placeholder="the file's models"
-            onInput={(event) => models.value = event.currentTarget.value}
-          />
-          <label for="eval-repeat">Repeat</label>
-          <input
-            id="eval-repeat"
-            type="number"
-            min={1}
-            max={1000}
-            value={repeat.value}
-            onInput={(event) => repeat.value = event.currentTarget.value}
-          />
+          {/* Each label stays on the row of its input, also on a phone. */}
+          <span class="eval-field">
+            <label for="eval-models">Models</label>
+            <input
+              id="eval-models"
+              value={models.value}
+              placeholder="the file's models"
+              onInput={(event) => models.value = event.currentTarget.value}
+            />
+          </span>
+          <span class="eval-field">
+            <label for="eval-repeat">Repeat</label>
+            <input
+              id="eval-repeat"
+              type="number"
+              min={1}
+              max={1000}
+              value={repeat.value}
+              onInput={(event) => repeat.value = event.currentTarget.value}
+            />
+          </span>
           <span class="eval-approve">
             <input
               id="eval-approve"
