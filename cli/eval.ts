@@ -107,10 +107,10 @@ function judgementLines(report: EvalReport): string[] {
         j.turn !== undefined ? ` · turn ${j.turn}` : ""
       }`;
       const mark = j.passed ? "✓" : j.gate ? "✗" : "·";
-      const advisory = j.gate ? "" : " (advisory)";
+      const advisory = j.gate ? "" : ", advisory";
       const why = j.error ?? j.reasons.join("; ");
-      return `${mark} judged ${where}: ${j.score} of threshold ${j.threshold}${advisory} by ` +
-        `${j.judge}${why ? `: ${why}` : ""}`;
+      return `${mark} judged ${where}: score ${j.score} (threshold ${j.threshold}${advisory}) ` +
+        `by ${j.judge}${why ? `: ${why}` : ""}`;
     })
   );
 }

@@ -226,3 +226,26 @@ Deno.test("lass eval --baseline prints the change per case; --fail-on-regression
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+Deno.test("lass eval prints a SCORE column and each judged turn's score, threshold and reasons", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "lass-judged-"));
+  try {
+    const example = new URL("../examples/conversation.eval.yaml", import.meta.url).pathname;
+    // No config file: the default one (the playground workspace on the demo model) is created.
+    const flags = ["--config", join(dir, "service.json"), "--data-dir", join(dir, "data")];
+    const ran = await evalCommand([example, ...flags]);
+    assert.equal(ran.code, 0, ran.out);
+    assert.match(ran.out, /^CASE\s+MODEL\s+PASSED\s+RATE\s+SCORE\s+TOKENS\s+TIME$/m);
+    assert.match(ran.out, /^greets\s+demo\s+1\/1\s+100%\s+0\.67\s/m);
+    assert.match(
+      ran.out,
+      /^✓ judged adds, then echoes the sum · demo · run 1 · turn 2: score 1 \(threshold 0\.7\) by demo: 1 of 1 key terms/m,
+    );
+    assert.match(
+      ran.out,
+      /^· judged greets · demo · run 1: score 0\.67 \(threshold 0\.8, advisory\) by demo: .*missing "friendly"/m,
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
