@@ -1,6 +1,7 @@
 /** `lass eval`: runs an eval file's cases on models in process, or merges shard reports. */
+import { basename } from "node:path";
 import { percent } from "../core/evals/junit.ts";
-import type { EvalReport } from "../wire/evals.ts";
+import type { EvalCaseReport, EvalReport } from "../wire/evals.ts";
 import { LassError } from "../core/errors.ts";
 import type { EvalProgress } from "../wire/evals.ts";
 import { plural } from "../wire/words.ts";
@@ -14,14 +15,17 @@ import { table } from "./table.ts";
 /** The help of `lass eval`. */
 export const EVAL_HELP = `Usage: lass eval <file.eval.yaml|json> [options]
        lass eval --merge <report.json>... [--json <file>] [--junit <file>] [--min-pass-rate R]
+       lass eval <file> --baseline <report.json> [--fail-on-regression]
 
 Runs each case of the eval file as one chat turn on each model, --repeat times, and checks the
 turn against the case's expectations (tools called with which arguments, in order, tools not
-called, the answer's text, steps and tokens). Prints a table of pass rates per case and model on
-stdout and each failed run on stderr. The file's reference: docs/evals.md.
+called, the answer's text, steps and tokens, a judge model's score against a rubric). A case with
+turns runs them as one conversation. Prints a table of pass rates per case and model on stdout
+and each failed run on stderr. Every report is kept in <data dir>/evals/reports/ (the newest 100).
+The file's reference: docs/evals.md.
 
-Exit code 0 when the pass rate reaches --min-pass-rate, 1 below it, 2 for a usage error or an
-invalid eval file (every problem at its path).
+Exit code 0 when the pass rate reaches --min-pass-rate (and, with --fail-on-regression, no pass
+rate fell), 1 otherwise, 2 for a usage error or an invalid eval file (every problem at its path).
 
 Options:
   --model <id>          A model profile to run on; repeat the flag for several (default the
@@ -39,6 +43,10 @@ Options:
                         no live server is started or reached (docs/recordings.md)
   --merge               Join the shard reports given as arguments into one report: the shards
                         of one run (same file, models, --repeat), each once, none missing
+  --baseline <file>     Compare with an earlier report (a --json file, or a kept one from
+                        <data dir>/evals/reports/): per case and model the change in pass rate,
+                        tokens, cost and time per run
+  --fail-on-regression  With --baseline: exit 1 when any case's pass rate fell
 ${COMMON_HELP}
 `;
 
@@ -84,15 +92,40 @@ async function readArgumentFile(path: string): Promise<string> {
   }
 }
 
+/** The mean judge score of a case's judged turns, or `-` without any. */
+function meanScore(entry: EvalCaseReport): string {
+  const scores = (entry.judgements ?? []).map((judgement) => judgement.score);
+  if (scores.length === 0) return "-";
+  return (scores.reduce((sum, score) => sum + score, 0) / scores.length).toFixed(2);
+}
+
+/** Each judged turn: its score against its threshold, and the judge's reasons. */
+function judgementLines(report: EvalReport): string[] {
+  return report.cases.flatMap((entry) =>
+    (entry.judgements ?? []).map((j) => {
+      const where = `${entry.name} · ${entry.model} · run ${j.run}${
+        j.turn !== undefined ? ` · turn ${j.turn}` : ""
+      }`;
+      const mark = j.passed ? "✓" : j.gate ? "✗" : "·";
+      const advisory = j.gate ? "" : ", advisory";
+      const why = j.error ?? j.reasons.join("; ");
+      return `${mark} judged ${where}: score ${j.score} (threshold ${j.threshold}${advisory}) ` +
+        `by ${j.judge}${why ? `: ${why}` : ""}`;
+    })
+  );
+}
+
 /** The report as a person reads it: a row per case and model, the failures, the totals. */
 function formatReport(report: EvalReport, minPassRate: number): string {
+  const judged = report.cases.some((entry) => entry.judgements?.length);
   const rows = [
-    ["CASE", "MODEL", "PASSED", "RATE", "TOKENS", "TIME"],
+    ["CASE", "MODEL", "PASSED", "RATE", ...(judged ? ["SCORE"] : []), "TOKENS", "TIME"],
     ...report.cases.map((entry) => [
       entry.name,
       entry.model,
       `${entry.passed}/${entry.runs}`,
       percent(entry.passRate),
+      ...(judged ? [meanScore(entry)] : []),
       String(entry.tokens),
       `${(entry.durationMs / 1000).toFixed(1)} s`,
     ]),
@@ -100,13 +133,19 @@ function formatReport(report: EvalReport, minPassRate: number): string {
   const failures = report.cases.flatMap((entry) =>
     entry.failures.map((f) => `✗ ${entry.name} · ${entry.model} · run ${f.run}: ${f.reason}`)
   );
+  const judgements = judgementLines(report);
   const verdict = report.passRate >= minPassRate
     ? "ok"
     : `below the minimum pass rate ${percent(minPassRate)}`;
   const totals =
     `${plural(report.runs, "run")}, ${report.passed} passed (${percent(report.passRate)}), ` +
     `${report.tokens} tokens: ${verdict}`;
-  return [table(rows), ...(failures.length > 0 ? [failures.join("\n")] : []), totals].join("\n\n");
+  return [
+    table(rows),
+    ...(judgements.length > 0 ? [judgements.join("\n")] : []),
+    ...(failures.length > 0 ? [failures.join("\n")] : []),
+    totals,
+  ].join("\n\n");
 }
 
 /** Shows progress: a spinner on a terminal, and each failed run as a line on stderr. */
@@ -179,6 +218,7 @@ async function runFile(path: string, values: RunFlags): Promise<EvalReport> {
         concurrency: values.concurrency,
         shard,
         approve: values.approve,
+        file: basename(path),
       });
     } catch (error) {
       invalid(error);
@@ -191,21 +231,25 @@ async function runFile(path: string, values: RunFlags): Promise<EvalReport> {
   }
 }
 
+/** Reads a report file (a `--json` file or a kept one); a refusal names the file. */
+async function readReportFile(path: string): Promise<EvalReport> {
+  const { parseReport } = await import("../core/evals/merge.ts");
+  const text = await readArgumentFile(path);
+  try {
+    return parseReport(JSON.parse(text), path);
+  } catch (error) {
+    if (error instanceof SyntaxError) {
+      throw new CliError(`${path} is not JSON: ${error.message}`);
+    }
+    invalid(error);
+  }
+}
+
 /** Reads and merges shard reports; a refusal names the file. */
 async function mergeFiles(paths: string[]): Promise<EvalReport> {
-  const { mergeReports, parseReport } = await import("../core/evals/merge.ts");
+  const { mergeReports } = await import("../core/evals/merge.ts");
   const reports = [];
-  for (const path of paths) {
-    const text = await readArgumentFile(path);
-    try {
-      reports.push(parseReport(JSON.parse(text), path));
-    } catch (error) {
-      if (error instanceof SyntaxError) {
-        throw new CliError(`${path} is not JSON: ${error.message}`);
-      }
-      invalid(error);
-    }
-  }
+  for (const path of paths) reports.push(await readReportFile(path));
   try {
     return mergeReports(reports, paths);
   } catch (error) {
@@ -227,6 +271,8 @@ function parseEvalFlags(args: string[]) {
       junit: { type: "string" },
       merge: { type: "boolean" },
       replay: { type: "string" },
+      baseline: { type: "string" },
+      "fail-on-regression": { type: "boolean" },
     },
     "eval",
     true,
@@ -249,6 +295,13 @@ export async function run(args: string[]): Promise<number> {
   } else if (positionals.length !== 1) {
     throw new CliError("give one eval file (see lass eval --help)");
   }
+  if (values["fail-on-regression"] && values.baseline === undefined) {
+    throw new CliError("--fail-on-regression needs --baseline <report.json> to compare with");
+  }
+  // The baseline is read before the run: a wrong path fails at once, not after every run.
+  const baseline = values.baseline === undefined
+    ? undefined
+    : await readReportFile(values.baseline);
   const report = values.merge ? await mergeFiles(positionals) : await runFile(positionals[0], {
     ...values,
     repeat: count(values.repeat, "--repeat"),
@@ -266,5 +319,19 @@ export async function run(args: string[]): Promise<number> {
   if (values.junit !== undefined) {
     await writeReportFile(values.junit, evalJunit(report, minPassRate), "JUnit report");
   }
-  return report.passRate >= minPassRate ? 0 : 1;
+  let regressions = 0;
+  if (baseline) {
+    const [{ diffReports }, { formatDiff }] = await Promise.all([
+      import("../core/evals/diff.ts"),
+      import("./eval_diff.ts"),
+    ]);
+    const diff = diffReports(baseline, report);
+    regressions = diff.regressions;
+    // With the report as JSON on stdout, the comparison goes to stderr.
+    const print = values.json === "-" ? console.error : console.log;
+    print(`\n${formatDiff(diff, values.baseline!)}`);
+  }
+  if (report.keepError) console.error(`warning: the report was not kept: ${report.keepError}`);
+  const regressed = values["fail-on-regression"] === true && regressions > 0;
+  return report.passRate >= minPassRate && !regressed ? 0 : 1;
 }

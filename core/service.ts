@@ -21,6 +21,7 @@ import { PinKeeper } from "./mcp/pinning/keeper.ts";
 import { defaultLockPath } from "./mcp/pinning/pin_files.ts";
 import { createSampler } from "./mcp/requests/sampling.ts";
 import { SessionStore } from "./sessions.ts";
+import { EvalReportStore } from "./evals/reports.ts";
 import { homeDir } from "./skills/paths.ts";
 import { SkillRegistry } from "./skills/registry.ts";
 
@@ -54,6 +55,8 @@ export interface Service {
   readonly events: EventBus;
   readonly interactions: InteractionRegistry;
   readonly sessions: SessionStore;
+  /** The eval reports kept in `<data dir>/evals/reports/`, the newest 100. */
+  readonly evalReports: EvalReportStore;
   /** One connection per configured tool server. */
   readonly mcp: ToolServerManager;
   /** The tool servers' pins: the lock file beside the config, the first definitions seen. */
@@ -143,6 +146,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     events,
     interactions,
     sessions,
+    evalReports: new EvalReportStore(fs, join(options.dataDir, "evals", "reports")),
     mcp,
     pins,
     skills,

@@ -1,10 +1,11 @@
 /**
- * Evals over HTTP: `POST /api/evals/run` streams an eval's progress and report as NDJSON, and
- * `GET /api/evals/files[/:name]` lists and reads the eval files beside the config file.
+ * Evals over HTTP: `POST /api/evals/run` streams an eval's progress and report as NDJSON,
+ * `GET /api/evals/files[/:name]` lists and reads the eval files beside the config file, and
+ * `GET /api/evals/reports[/:id[/diff]]` lists, reads and compares the kept reports.
  */
 import { z } from "zod";
 import type { FileSystem } from "../core/files.ts";
-import { readBody } from "./body.ts";
+import { readBody, validateQuery } from "./body.ts";
 import type { Routes } from "./context.ts";
 import { json } from "./http.ts";
 import { ndjsonGeneratorResponse } from "./ndjson.ts";
@@ -19,6 +20,9 @@ const EvalRunBodySchema = z.strictObject({
   shard: z.string().optional(),
   approve: z.enum(["all", "none"]).optional(),
 });
+
+/** The query of `GET /api/evals/reports/:id/diff`: the kept report to compare with. */
+const DiffQuery = z.strictObject({ baseline: z.string().min(1) });
 
 /** The file access of the eval folder routes: `node:fs`, loaded on first use. */
 async function nodeFs(): Promise<FileSystem> {
@@ -55,6 +59,23 @@ export const evalRoutes: Routes = {
         evalLines(prepared, { signal: abort.signal, warnings }),
         () => abort.abort(new DOMException("the client went away", "AbortError")),
       );
+    },
+  },
+  "/api/evals/reports": {
+    GET: async (_req, { service }) => json({ reports: await service.evalReports.list() }),
+  },
+  "/api/evals/reports/:id": {
+    GET: async (_req, { service, params }) => json(await service.evalReports.read(params.id)),
+  },
+  "/api/evals/reports/:id/diff": {
+    GET: async (_req, { service, params, url }) => {
+      const { baseline } = validateQuery(DiffQuery, url);
+      const [current, base] = await Promise.all([
+        service.evalReports.read(params.id),
+        service.evalReports.read(baseline),
+      ]);
+      const { diffReports } = await import("../core/evals/diff.ts");
+      return json(diffReports(base, current));
     },
   },
   "/api/evals/files": {

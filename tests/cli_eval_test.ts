@@ -131,7 +131,10 @@ Deno.test("lass eval exits 2 for an invalid file with every problem at its path,
     assert.equal(invalid.stdout, "");
     assert.match(invalid.stderr, /^lass: the eval is invalid:$/m);
     assert.match(invalid.stderr, /^ {2}cases\.0\.expect\.maxSteps: /m);
-    assert.match(invalid.stderr, /^ {2}cases\.0\.prompt: a case needs `prompt` or `messages`$/m);
+    assert.match(
+      invalid.stderr,
+      /^ {2}cases\.0\.prompt: a case needs `prompt`, `messages` or `turns`$/m,
+    );
     const ghost = await f.eval(EXAMPLE, "--model", "ghost");
     assert.equal(ghost.code, 2);
     assert.match(ghost.stderr, /models\.0: no model profile has id "ghost"/);
@@ -258,7 +261,7 @@ Deno.test("lass eval reports every problem of a file at once, warns about misspe
       invalid.stderr,
       "lass: the eval is invalid:\n" +
         '  workspace: no workspace has id "nows"\n' +
-        "  cases.0.prompt: a case needs `prompt` or `messages`\n",
+        "  cases.0.prompt: a case needs `prompt`, `messages` or `turns`\n",
     );
     await writeFile(
       f.path("typo.eval.yaml"),

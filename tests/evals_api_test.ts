@@ -222,7 +222,7 @@ Deno.test("POST /api/evals/run reports schema and reference problems together, i
     assert.equal(bad.status, 400);
     assert.deepEqual(bad.body.error.details, [
       { path: "eval.workspace", message: 'no workspace has id "nows"' },
-      { path: "eval.cases.1.prompt", message: "a case needs `prompt` or `messages`" },
+      { path: "eval.cases.1.prompt", message: "a case needs `prompt`, `messages` or `turns`" },
     ]);
   } finally {
     await t.close();

@@ -17,7 +17,7 @@ Deno.test("schema and reference problems are reported together, in the order of 
     assert.deepEqual(problems(() => checkEval(t.service, raw)), [
       { path: "workspace", message: 'no workspace has id "nows"' },
       { path: "models.1", message: 'no model profile has id "ghost"' },
-      { path: "cases.2.prompt", message: "a case needs `prompt` or `messages`" },
+      { path: "cases.2.prompt", message: "a case needs `prompt`, `messages` or `turns`" },
       { path: "cases.10.name", message: "Invalid input: expected string, received undefined" },
     ]);
     // Under a request's field, the request's own fields come after the eval's.

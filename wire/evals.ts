@@ -21,10 +21,33 @@ export interface EvalRunRequest {
 export interface EvalFailure {
   /** The run's number within its case and model, from 1. */
   run: number;
+  /** The turn that failed (from 1), in a case with `turns`; the turns after it did not run. */
+  turn?: number;
   /** Every failed expectation, joined with "; ". */
   reason: string;
   reasons: string[];
   chunks: ChatChunk[];
+}
+
+/** A judge model's score of one turn against an `expect.judge` rubric. */
+export interface EvalJudgement {
+  /** The run's number within its case and model, from 1. */
+  run: number;
+  /** The turn judged (from 1), in a case with `turns`. */
+  turn?: number;
+  /** The judge's model profile id. */
+  judge: string;
+  /** 0 to 1; 0 when the judge failed. */
+  score: number;
+  threshold: number;
+  /** `false`: advisory, a low score does not fail the run. */
+  gate: boolean;
+  /** Whether the score reached the threshold. */
+  passed: boolean;
+  /** The judge's reasons for the score. */
+  reasons: string[];
+  /** Why the judge gave no score (its model failed or answered out of shape). */
+  error?: string;
 }
 
 /** The result of one case on one model. */
@@ -40,6 +63,8 @@ export interface EvalCaseReport {
   /** Time of every run together. */
   durationMs: number;
   failures: EvalFailure[];
+  /** The judge's scores of the turns with `expect.judge`, by run (and turn). */
+  judgements?: EvalJudgement[];
 }
 
 /** A whole eval's report (`--json`, and the last line of `POST /api/evals/run`). */
@@ -54,6 +79,76 @@ export interface EvalReport {
   durationMs: number;
   /** The slice of the runs this report covers, when it is one shard of several. */
   shard?: EvalShard;
+  /** The id of the report as kept in `<data dir>/evals/reports/` (`GET /api/evals/reports/:id`). */
+  id?: string;
+  /** When the run finished and the report was kept. */
+  createdAt?: string;
+  /** The eval file's name, when the run came from a file. */
+  file?: string;
+  /** Why the report could not be kept (its numbers are still right). */
+  keepError?: string;
+}
+
+/** A kept report as `GET /api/evals/reports` lists it: its totals without the cases. */
+export interface EvalReportSummary {
+  id: string;
+  createdAt: string;
+  file?: string;
+  workspace: string;
+  models: string[];
+  /** The number of cases × models. */
+  cases: number;
+  runs: number;
+  passed: number;
+  passRate: number;
+  tokens: number;
+  durationMs: number;
+}
+
+/** `GET /api/evals/reports`: the kept reports, newest first (at most 100 are kept). */
+export interface EvalReportList {
+  reports: EvalReportSummary[];
+}
+
+/** One side of a compared case: per-run means, so runs with different `--repeat` compare. */
+export interface EvalDiffSide {
+  runs: number;
+  passRate: number;
+  tokensPerRun: number;
+  msPerRun: number;
+  /** US dollars per run, when the report has costs. */
+  usdPerRun?: number;
+}
+
+/** One case and model in two reports. */
+export interface EvalDiffRow {
+  name: string;
+  model: string;
+  /** `added`: only in the current report; `removed`: only in the baseline. */
+  status: "both" | "added" | "removed";
+  baseline?: EvalDiffSide;
+  current?: EvalDiffSide;
+  /** current − baseline of each number both sides have (pass rate as a fraction). */
+  change?: {
+    passRate: number;
+    tokensPerRun: number;
+    msPerRun: number;
+    usdPerRun?: number;
+  };
+  /** Whether the pass rate fell. */
+  regression: boolean;
+}
+
+/**
+ * Two reports compared (`lass eval --baseline`, `GET /api/evals/reports/:id/diff?baseline=`):
+ * a row per case and model of either, in the current report's order, the baseline's others after.
+ */
+export interface EvalDiff {
+  baseline: { id?: string; createdAt?: string; passRate: number };
+  current: { id?: string; createdAt?: string; passRate: number };
+  rows: EvalDiffRow[];
+  /** Rows whose pass rate fell. */
+  regressions: number;
 }
 
 /**

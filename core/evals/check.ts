@@ -38,6 +38,7 @@ export function referenceProblems(
   const config = service.config.config;
   const at = (path: string) => [options.pathPrefix, path].filter(Boolean).join(".");
   const problems: ErrorDetail[] = [];
+  const hasProfile = (id: string) => config.llms.some((profile) => profile.id === id);
   const workspace = field(input.raw, "workspace");
   if (workspace === undefined || typeof workspace === "string") {
     const workspaceId = workspace ?? defaultWorkspace(config)?.id;
@@ -57,15 +58,36 @@ export function referenceProblems(
       problems.push({ path: `${modelsPath}.${index}`, message: `no model profile has id "${id}"` });
     }
   });
+  const judge = field(input.raw, "judge");
+  if (typeof judge === "string" && judge !== "" && !hasProfile(judge)) {
+    problems.push({ path: at("judge"), message: `no model profile has id "${judge}"` });
+  }
   input.file?.cases.forEach((testCase, caseIndex) => {
-    testCase.messages?.forEach((message, index) => {
-      const parsed = modelMessageSchema.safeParse(message);
-      if (!parsed.success) {
-        problems.push(
-          ...detailsFromIssues(parsed.error.issues, at(`cases.${caseIndex}.messages.${index}`)),
-        );
+    const turns = testCase.turns?.map((turn, index) => ({ turn, path: `turns.${index}.` })) ??
+      [{ turn: testCase, path: "" }];
+    for (const { turn, path } of turns) {
+      const where = at(`cases.${caseIndex}.${path}`);
+      turn.messages?.forEach((message, index) => {
+        const parsed = modelMessageSchema.safeParse(message);
+        if (!parsed.success) {
+          problems.push(...detailsFromIssues(parsed.error.issues, `${where}messages.${index}`));
+        }
+      });
+      const spec = turn.expect.judge;
+      if (spec?.llmId !== undefined && !hasProfile(spec.llmId)) {
+        problems.push({
+          path: `${where}expect.judge.llmId`,
+          message: `no model profile has id "${spec.llmId}"`,
+        });
+      } else if (
+        spec && spec.llmId === undefined && judge === undefined && config.llms.length === 0
+      ) {
+        problems.push({
+          path: `${where}expect.judge`,
+          message: "no model profile to judge with: the config has none",
+        });
       }
-    });
+    }
   });
   return problems;
 }

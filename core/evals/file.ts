@@ -44,6 +44,23 @@ const TextSchema = z.strictObject({
   regex: Regex.optional().meta({ description: "A regular expression the answer must match" }),
 });
 
+/** A judged expectation: a judge model scores the turn from 0 to 1 against a rubric. */
+const JudgeSchema = z.strictObject({
+  rubric: z.string().trim().min(1, { message: "must not be empty" }).meta({
+    description: "What a good answer does, in words; the judge scores the turn against it",
+  }),
+  llmId: z.string().min(1).optional().meta({
+    description: "The judge's model profile id; default the file's `judge`, else the " +
+      "workspace's model",
+  }),
+  threshold: z.number().min(0).max(1).default(0.7).meta({
+    description: "The lowest score (0 to 1) that passes",
+  }),
+  gate: z.boolean().default(true).meta({
+    description: "`false`: advisory, the score is reported but never fails the run",
+  }),
+}).meta({ description: "Ask a judge model to score the turn against a rubric" });
+
 /** Every expectation of a case; a misspelt one is an error rather than a check that never fails. */
 const ExpectSchema = z.strictObject({
   calls: z.array(CallSchema).optional().meta({ description: "Tool calls the turn must make" }),
@@ -56,6 +73,7 @@ const ExpectSchema = z.strictObject({
   maxTokens: z.int().min(1).optional().meta({
     description: "At most this many tokens over the whole turn (input + output)",
   }),
+  judge: JudgeSchema.optional(),
 });
 
 /** A message as the chat body takes it; its content is checked against the AI SDK's schema. */
@@ -64,7 +82,19 @@ const MessageSchema = z.looseObject({
   content: z.unknown(),
 });
 
-/** One case: a prompt (or messages) and what the turn must do. Extra fields are kept. */
+/** One turn of a multi-turn case: its prompt (or messages) and what that turn must do. */
+const TurnSchema = z.strictObject({
+  prompt: z.string().min(1).optional().meta({ description: "The user message of the turn" }),
+  messages: z.array(MessageSchema).min(1).optional().meta({
+    description: "Model messages appended to the conversation instead of `prompt`",
+  }),
+  expect: ExpectSchema.default({ ordered: false }),
+});
+
+/**
+ * One case: a prompt (or messages) and what the turn must do, or `turns` run as one conversation.
+ * Extra fields are kept.
+ */
 const CaseSchema = z.looseObject({
   name: z.string().min(1, { message: "must not be empty" }).meta({
     description: "Unique within the file; the report's key with the model",
@@ -72,6 +102,10 @@ const CaseSchema = z.looseObject({
   prompt: z.string().min(1).optional().meta({ description: "The user message of the turn" }),
   messages: z.array(MessageSchema).min(1).optional().meta({
     description: "Model messages instead of `prompt` (a conversation so far)",
+  }),
+  turns: z.array(TurnSchema).min(1).optional().meta({
+    description: "Turns run one after the other as one conversation (tool results carried " +
+      "on), each checked against its own `expect`; instead of `prompt` or `messages`",
   }),
   expect: ExpectSchema.default({ ordered: false }),
 });
@@ -85,6 +119,10 @@ export const EvalFileSchema = z.looseObject({
   models: z.array(z.string().min(1)).min(1).optional().meta({
     description: "Model profile ids; default the workspace's model. `--model` overrides",
   }),
+  judge: z.string().min(1).optional().meta({
+    description: "The model profile id that scores `expect.judge` when the expectation names " +
+      "none; default the workspace's model",
+  }),
   cases: z.array(CaseSchema).min(1, { message: "needs at least one case" }),
 });
 
@@ -94,6 +132,18 @@ export type EvalFile = z.output<typeof EvalFileSchema>;
 export type EvalCase = EvalFile["cases"][number];
 /** The expectations of a case. */
 export type EvalExpect = EvalCase["expect"];
+/** One turn of a case: its messages (or prompt) and what it must do. */
+export type EvalTurn = NonNullable<EvalCase["turns"]>[number];
+
+/** The turns of a case: its `turns`, or the case itself as its one turn. */
+export function caseTurns(testCase: EvalCase): EvalTurn[] {
+  if (testCase.turns) return testCase.turns;
+  return [{
+    ...(testCase.prompt !== undefined && { prompt: testCase.prompt }),
+    ...(testCase.messages !== undefined && { messages: testCase.messages }),
+    expect: testCase.expect,
+  }];
+}
 
 /** The eval file's JSON Schema, for editors (`schema/eval.schema.json`). */
 export function evalJsonSchema(): Record<string, unknown> {
@@ -121,9 +171,47 @@ function field(value: unknown, key: string): unknown {
     : undefined;
 }
 
+/** The problem of a case or turn without exactly one of its message fields, or undefined. */
+function messageProblem(value: unknown, fields: string[]): string | undefined {
+  const given = fields.filter((key) => field(value, key) !== undefined);
+  if (given.length === 1) return undefined;
+  const what = fields.includes("turns") ? "a case" : "a turn";
+  const quoted = (keys: string[]) => keys.map((key) => `\`${key}\``);
+  if (given.length === 0) {
+    const names = quoted(fields);
+    return `${what} needs ${names.slice(0, -1).join(", ")} or ${names.at(-1)}`;
+  }
+  return `${what} has ${quoted(given).join(" and ")}: one of them, not ${
+    given.length === 2 ? "both" : "all"
+  }`;
+}
+
+/** The problems of one case's message fields: the case's and each of its turns'. */
+function caseMessageProblems(testCase: unknown, index: number) {
+  const problems: { path: string; message: string }[] = [];
+  const at = `cases.${index}`;
+  const problem = messageProblem(testCase, ["prompt", "messages", "turns"]);
+  if (problem) problems.push({ path: `${at}.prompt`, message: problem });
+  const turns = field(testCase, "turns");
+  if (turns === undefined) return problems;
+  if (field(testCase, "expect") !== undefined) {
+    problems.push({
+      path: `${at}.expect`,
+      message: "a case with `turns` puts each `expect` in its turn",
+    });
+  }
+  if (!Array.isArray(turns)) return problems;
+  turns.forEach((turn, t) => {
+    const missing = messageProblem(turn, ["prompt", "messages"]);
+    if (missing) problems.push({ path: `${at}.turns.${t}.prompt`, message: missing });
+  });
+  return problems;
+}
+
 /**
  * The rules across fields, checked on the raw value so they are reported beside every schema
- * problem: a case has `prompt` or `messages` (not both), and case names are unique.
+ * problem: a case has one of `prompt`, `messages` or `turns` (each turn `prompt` or `messages`),
+ * and case names are unique.
  */
 function crossFieldProblems(value: unknown): { path: string; message: string }[] {
   const cases = field(value, "cases");
@@ -131,15 +219,7 @@ function crossFieldProblems(value: unknown): { path: string; message: string }[]
   const problems: { path: string; message: string }[] = [];
   const seen = new Map<unknown, number>();
   cases.forEach((testCase, index) => {
-    const hasPrompt = field(testCase, "prompt") !== undefined;
-    if (hasPrompt === (field(testCase, "messages") !== undefined)) {
-      problems.push({
-        path: `cases.${index}.prompt`,
-        message: hasPrompt
-          ? "a case has `prompt` or `messages`, not both"
-          : "a case needs `prompt` or `messages`",
-      });
-    }
+    problems.push(...caseMessageProblems(testCase, index));
     const name = field(testCase, "name");
     if (typeof name !== "string") return;
     const first = seen.get(name);

@@ -136,7 +136,11 @@ export function mergeReports(reports: EvalReport[], names?: string[]): EvalRepor
       const key = `${entry.name}\n${entry.model}`;
       const merged = byKey.get(key);
       if (!merged) {
-        byKey.set(key, { ...entry, failures: [...entry.failures] });
+        byKey.set(key, {
+          ...entry,
+          failures: [...entry.failures],
+          ...(entry.judgements && { judgements: [...entry.judgements] }),
+        });
         continue;
       }
       merged.runs += entry.runs;
@@ -144,12 +148,16 @@ export function mergeReports(reports: EvalReport[], names?: string[]): EvalRepor
       merged.tokens += entry.tokens;
       merged.durationMs += entry.durationMs;
       merged.failures.push(...entry.failures);
+      if (entry.judgements?.length) {
+        merged.judgements = [...merged.judgements ?? [], ...entry.judgements];
+      }
     }
   }
   const cases = [...byKey.values()];
   for (const entry of cases) {
     entry.passRate = rate(entry.passed, entry.runs);
     entry.failures.sort((a, b) => a.run - b.run);
+    entry.judgements?.sort((a, b) => a.run - b.run || (a.turn ?? 0) - (b.turn ?? 0));
   }
   const models = [...new Set(sorted.flatMap((report) => report.models))];
   return { workspace: sorted[0].workspace, models, cases, ...totals(cases) };

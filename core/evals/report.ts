@@ -1,6 +1,6 @@
 /** Eval reports built from run results (`merge.ts` joins shard reports). */
 import type { ChatChunk } from "../../wire/chat.ts";
-import type { EvalCaseReport, EvalReport, EvalShard } from "../../wire/evals.ts";
+import type { EvalCaseReport, EvalJudgement, EvalReport, EvalShard } from "../../wire/evals.ts";
 
 /** The outcome of one run (one turn of one case on one model). */
 export interface RunResult {
@@ -10,9 +10,14 @@ export interface RunResult {
   run: number;
   passed: boolean;
   reasons: string[];
+  /** The turn that failed, in a case with `turns`. */
+  turn?: number;
   tokens: number;
   durationMs: number;
+  /** The failed turn's chunks, or the last turn's when the run passed. */
   chunks: ChatChunk[];
+  /** The judge's scores of the run's turns with `expect.judge`. */
+  judgements?: EvalJudgement[];
 }
 
 /** passed / runs, and 1 for no runs (nothing failed). */
@@ -66,10 +71,14 @@ export function buildReport(head: ReportHead, results: RunResult[], order: strin
     entry.runs++;
     entry.tokens += result.tokens;
     entry.durationMs += result.durationMs;
+    if (result.judgements?.length) {
+      entry.judgements = [...entry.judgements ?? [], ...result.judgements];
+    }
     if (result.passed) entry.passed++;
     else {
       entry.failures.push({
         run: result.run,
+        ...(result.turn !== undefined && { turn: result.turn }),
         reason: result.reasons.join("; "),
         reasons: result.reasons,
         chunks: result.chunks,

@@ -1,16 +1,15 @@
 /**
- * Running an eval: every case × model × repeat is one chat turn on the service, run in process
- * with a concurrency limit, judged by its expectations and gathered into a report.
+ * Running an eval: every case × model × repeat is one run on the service (a chat turn, or the
+ * turns of a conversation: `run_case.ts`), in process with a concurrency limit, gathered into a
+ * report that is kept.
  */
-import { type ChatBody, resolveChat } from "../chat/request.ts";
-import { prepareChat } from "../chat/run.ts";
-import type { ChatChunk } from "../../wire/chat.ts";
+import { resolveChat } from "../chat/request.ts";
 import type { Service } from "../service.ts";
 import type { EvalProgress, EvalShard } from "../../wire/evals.ts";
 import { referenceProblems } from "./check.ts";
-import { judge } from "./expect.ts";
-import { type EvalCase, type EvalFile, invalidEval } from "./file.ts";
+import { type EvalFile, invalidEval } from "./file.ts";
 import { buildReport, type RunResult } from "./report.ts";
+import { type RunKey, runOne } from "./run_case.ts";
 import { type EvalReport } from "../../wire/evals.ts";
 import { type Shard, shardOf, shardRecord } from "./shard.ts";
 import { defaultWorkspace } from "../config/workspaces.ts";
@@ -28,16 +27,8 @@ export interface EvalOptions {
   approve?: "all" | "none";
   /** Where the file's fields sit in the input, for problem paths (e.g. `eval` in a request). */
   pathPrefix?: string;
-}
-
-/** One planned run. */
-export interface RunKey {
-  caseIndex: number;
-  /** The model profile id, or undefined for the workspace's own model or agent. */
-  llmId: string | undefined;
-  /** The report's name of the model. */
-  model: string;
-  run: number;
+  /** The eval file's name, kept with the report. */
+  file?: string;
 }
 
 /** An eval checked against the config, its runs planned. */
@@ -51,13 +42,6 @@ export interface PreparedEval {
     signal?: AbortSignal;
     onProgress?: (line: EvalProgress) => void;
   }): Promise<EvalReport>;
-}
-
-/** The messages of a case's turn: its `prompt` as a user message, or its `messages`. */
-function caseMessages(testCase: EvalCase): ChatBody["messages"] {
-  return testCase.prompt !== undefined
-    ? [{ role: "user", content: testCase.prompt }]
-    : testCase.messages!;
 }
 
 /**
@@ -112,44 +96,6 @@ interface RunAll extends Omit<EvalOptions, "shard"> {
   onProgress?: (line: EvalProgress) => void;
 }
 
-/** One turn of one run, judged. A turn that cannot start fails the run with the reason. */
-async function runOne(
-  service: Service,
-  testCase: EvalCase,
-  key: RunKey,
-  context: { workspace: string; signal: AbortSignal; runIds: Set<string> },
-): Promise<RunResult> {
-  const started = performance.now();
-  const chunks: ChatChunk[] = [];
-  try {
-    const chat = prepareChat(service, {
-      messages: caseMessages(testCase),
-      workspaceId: context.workspace,
-      ...(key.llmId && { llmId: key.llmId }),
-    });
-    context.runIds.add(chat.runId);
-    try {
-      for await (const chunk of chat.run(context.signal)) chunks.push(chunk);
-    } finally {
-      context.runIds.delete(chat.runId);
-    }
-  } catch (error) {
-    chunks.push({ type: "error", message: (error as Error).message });
-  }
-  if (context.signal.aborted) throw context.signal.reason;
-  const verdict = judge(chunks, testCase.expect);
-  return {
-    case: testCase.name,
-    model: key.model,
-    run: key.run,
-    passed: verdict.passed,
-    reasons: verdict.reasons,
-    tokens: verdict.facts.tokens,
-    durationMs: Math.round(performance.now() - started),
-    chunks,
-  };
-}
-
 /**
  * Answers the approval questions of the eval's own turns as `approve` says, so no run waits for
  * a person. Returns the stop function.
@@ -196,6 +142,14 @@ async function connectToolServers(
   }
 }
 
+/** The judge of the file's judged expectations without an `llmId`: its `judge`, else the workspace's model. */
+function defaultJudge(service: Service, file: EvalFile, workspaceId: string) {
+  const config = service.config.config;
+  const workspace = config.workspaces.find((candidate) => candidate.id === workspaceId);
+  const id = file.judge ?? workspace?.llmId;
+  return id ? config.llms.find((profile) => profile.id === id) : config.llms[0];
+}
+
 /** Runs the planned runs, at most `concurrency` at a time, and builds the report. */
 async function runAll(service: Service, file: EvalFile, plan: RunAll): Promise<EvalReport> {
   const abort = new AbortController();
@@ -205,6 +159,7 @@ async function runAll(service: Service, file: EvalFile, plan: RunAll): Promise<E
   const runIds = new Set<string>();
   const stopAnswering = answerApprovals(service, runIds, plan.approve === "all");
   const results: RunResult[] = [];
+  const judge = defaultJudge(service, file, plan.workspace);
   plan.onProgress?.({
     type: "start",
     workspace: plan.workspace,
@@ -220,6 +175,7 @@ async function runAll(service: Service, file: EvalFile, plan: RunAll): Promise<E
         workspace: plan.workspace,
         signal: abort.signal,
         runIds,
+        judge,
       });
       results.push(result);
       plan.onProgress?.({
@@ -250,9 +206,19 @@ async function runAll(service: Service, file: EvalFile, plan: RunAll): Promise<E
   const order = file.cases.flatMap((testCase) =>
     plan.models.map((model) => `${testCase.name}\n${model}`)
   );
-  return buildReport(
+  const report = buildReport(
     { workspace: plan.workspace, models: plan.models, ...(plan.shard && { shard: plan.shard }) },
     results,
     order,
   );
+  return await keep(service, plan.file === undefined ? report : { ...report, file: plan.file });
+}
+
+/** Keeps the report among the kept ones; one that cannot be kept says why in `keepError`. */
+async function keep(service: Service, report: EvalReport): Promise<EvalReport> {
+  try {
+    return await service.evalReports.save(report);
+  } catch (error) {
+    return { ...report, keepError: (error as Error).message };
+  }
 }

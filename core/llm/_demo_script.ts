@@ -14,6 +14,7 @@ import {
   schemaValue,
   toolInput,
 } from "./_demo_args.ts";
+import { judgeAnswer } from "./_demo_judge.ts";
 
 /** The A2UI v0.9 basic catalog id. */
 const BASIC_CATALOG_ID = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
@@ -264,11 +265,23 @@ function fittedForm(tool: LanguageModelV4FunctionTool): Record<string, unknown> 
 
 // ---- the answer script ----
 
-/** The plan for a JSON response format: an object built from its schema, like tool arguments. */
+/**
+ * The plan for a JSON response format: a judge's verdict when asked to judge (`_demo_judge.ts`),
+ * else an object built from its schema, like tool arguments.
+ */
 function jsonPlan(input: DemoInput): DemoPlan {
   const format = input.responseFormat;
   const schema: unknown = format?.type === "json" ? format.schema : undefined;
-  const value = schemaValue(schema, latestUserText(input.prompt));
+  const message = latestUserText(input.prompt);
+  const judged = judgeAnswer(message, schema);
+  if (judged !== undefined) {
+    return {
+      reasoning: "I am asked to judge an answer, so I score the rubric's key terms found in it.",
+      text: judged,
+      calls: [],
+    };
+  }
+  const value = schemaValue(schema, message);
   return {
     reasoning: "A JSON answer is required, so I will fill the schema from the message.",
     text: JSON.stringify(value),

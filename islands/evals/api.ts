@@ -1,5 +1,14 @@
 /** The Evals page's routes, typed, through the one API client. */
-import type { EvalFileList, EvalFileText, EvalLine, EvalRunRequest } from "../../wire/evals.ts";
+import type {
+  EvalDiff,
+  EvalFileList,
+  EvalFileText,
+  EvalLine,
+  EvalReport,
+  EvalReportList,
+  EvalReportSummary,
+  EvalRunRequest,
+} from "../../wire/evals.ts";
 import { api } from "../state.ts";
 
 /** The eval files beside the config file. */
@@ -18,4 +27,22 @@ export function runEval(
   signal: AbortSignal,
 ): Promise<AsyncGenerator<EvalLine>> {
   return api().postLines<EvalLine>("/api/evals/run", body, signal);
+}
+
+/** The kept reports, newest first. */
+export async function listEvalReports(): Promise<EvalReportSummary[]> {
+  return (await api().json<EvalReportList>("GET", "/api/evals/reports")).reports;
+}
+
+/** One kept report. */
+export function readEvalReport(id: string): Promise<EvalReport> {
+  return api().json<EvalReport>("GET", `/api/evals/reports/${encodeURIComponent(id)}`);
+}
+
+/** Two kept reports compared: `id` against `baseline`. */
+export function diffEvalReports(id: string, baseline: string): Promise<EvalDiff> {
+  return api().json<EvalDiff>(
+    "GET",
+    `/api/evals/reports/${encodeURIComponent(id)}/diff?baseline=${encodeURIComponent(baseline)}`,
+  );
 }

@@ -6,6 +6,8 @@ export interface Cell {
   passed: number;
   /** Whether the report with the failed runs' turns is in. */
   final: boolean;
+  /** The mean score of the judged turns, when the case has `expect.judge`. */
+  score?: number;
 }
 
 /** `67%`: a rate as a whole percentage (one decimal below 10%). */
@@ -48,8 +50,11 @@ export function Matrix({ cases, models, cell, open, onOpen }: MatrixProps) {
               if (!value || value.runs === 0) {
                 return <td key={model} class="eval-cell waiting">…</td>;
               }
-              const label = `${value.passed}/${value.runs} · ${percent(value.passed / value.runs)}`;
+              const label = `${value.passed}/${value.runs} · ${percent(value.passed / value.runs)}${
+                value.score !== undefined ? ` · score ${value.score.toFixed(2)}` : ""
+              }`;
               const failed = value.passed < value.runs;
+              const what = failed ? "failed" : "judged";
               return (
                 <td
                   key={model}
@@ -57,12 +62,12 @@ export function Matrix({ cases, models, cell, open, onOpen }: MatrixProps) {
                   data-case={name}
                   data-model={model}
                 >
-                  {failed && value.final
+                  {(failed || value.score !== undefined) && value.final
                     ? (
                       <button
                         type="button"
                         aria-pressed={open === `${name}\n${model}`}
-                        aria-label={`${label}: show the failed runs of ${name} on ${model}`}
+                        aria-label={`${label}: show the ${what} runs of ${name} on ${model}`}
                         onClick={() => onOpen(name, model)}
                       >
                         {label}

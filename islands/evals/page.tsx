@@ -1,19 +1,21 @@
 /**
  * The Evals page: an eval file pasted or picked from the config's folder, run on the server
- * (`POST /api/evals/run`), its case × model matrix filling as runs finish, and a failed run's
- * turn one click away.
+ * (`POST /api/evals/run`), its case × model matrix filling as runs finish, a failed run's turn
+ * one click away, and the kept runs: the latest shown on return, any two compared.
  */
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import type { ErrorDetail } from "../../wire/errors.ts";
-import type { EvalFileList, EvalReport } from "../../wire/evals.ts";
+import type { EvalReport, EvalReportSummary } from "../../wire/evals.ts";
 import { plural } from "../../wire/words.ts";
 import { ApiError } from "../api.ts";
-import { formatDuration } from "../format.ts";
+import { formatDuration, timeAgo } from "../format.ts";
 import { describeError } from "../state.ts";
-import { listEvalFiles, readEvalFile, runEval } from "./api.ts";
+import { listEvalReports, readEvalReport, runEval } from "./api.ts";
+import { FilePicker, Problems, Warnings } from "./form_parts.tsx";
 import { type Cell, Matrix, percent } from "./matrix.tsx";
-import { FailedRun } from "./turn.tsx";
+import { PastRuns } from "./past_runs.tsx";
+import { FailedRun, Judgements } from "./turn.tsx";
 
 /** What the editor holds at first: two cases the demo model and demo tools pass. */
 const SAMPLE = `# An eval: cases run as chat turns on the workspace (docs/evals.md)
@@ -27,6 +29,15 @@ cases:
           args: { a: 2, b: 3 }
       text: { contains: ["5"] }
       maxSteps: 3
+      # A judge model scores the answer against a rubric (the demo model looks for its key terms)
+      judge: { rubric: 'States the sum "5"' }
+  - name: adds, then echoes
+    # Turns run as one conversation, each checked on its own
+    turns:
+      - prompt: Add 4 and 5 with a tool
+        expect: { calls: [{ tool: demo__add }] }
+      - prompt: Echo "done" with a tool
+        expect: { calls: [{ tool: demo__echo }] }
   - name: answers without tools
     prompt: Reply with the word pong
     expect:
@@ -47,85 +58,6 @@ interface Progress {
   message?: string;
 }
 
-/** The files beside the config, and loading one into the editor. */
-function FilePicker({ onLoad }: { onLoad: (text: string) => void }) {
-  const list = useSignal<EvalFileList | null>(null);
-  const chosen = useSignal("");
-  const error = useSignal<string | null>(null);
-  useEffect(() => {
-    listEvalFiles().then((files) => {
-      list.value = files;
-      chosen.value = files.files[0]?.name ?? "";
-    }, (failure) => error.value = describeError(failure));
-  }, []);
-  const load = async () => {
-    error.value = null;
-    try {
-      onLoad((await readEvalFile(chosen.value)).text);
-    } catch (failure) {
-      error.value = describeError(failure);
-    }
-  };
-  if (error.value) return <p class="error" role="alert">{error.value}</p>;
-  if (!list.value) return <p class="hint">Looking for eval files…</p>;
-  if (list.value.files.length === 0) {
-    return (
-      <p class="hint">
-        No <code>*.eval.yaml</code> files in <code>{list.value.folder}</code>, the config's folder.
-      </p>
-    );
-  }
-  return (
-    <div class="eval-files">
-      <label for="eval-file">File in {list.value.folder}</label>
-      <select
-        id="eval-file"
-        value={chosen.value}
-        onChange={(event) => chosen.value = event.currentTarget.value}
-      >
-        {list.value.files.map((file) => (
-          <option key={file.name} value={file.name}>{file.name}</option>
-        ))}
-      </select>
-      <button type="button" onClick={load}>Load</button>
-    </div>
-  );
-}
-
-/** The problems of a refused eval, each at its path. */
-function Problems({ message, details }: { message: string; details: ErrorDetail[] }) {
-  return (
-    <div class="eval-problems" role="alert">
-      {/* With details, the message's summary (up to its first colon) heads their list. */}
-      <p class="error">{details.length > 0 ? `${message.replace(/: .*$/s, "")}:` : message}</p>
-      {details.length > 0
-        ? (
-          <ul>
-            {details.map((d) => (
-              <li key={`${d.path}:${d.message}`}>
-                <code>{d.path || "(top level)"}</code>: {d.message}
-              </li>
-            ))}
-          </ul>
-        )
-        : null}
-    </div>
-  );
-}
-
-/** Warnings about the eval that still runs (a misspelt extra field), each at its path. */
-function Warnings({ warnings }: { warnings: { path: string; message: string }[] }) {
-  return (
-    <ul class="eval-warnings" aria-label="Warnings">
-      {warnings.map((w) => (
-        <li key={`${w.path}:${w.message}`}>
-          <code>{w.path}</code>: {w.message}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 /** A progress line folded into the page's state. */
 function counted(progress: Progress, name: string, model: string, passed: boolean): Progress {
   const key = `${name}\n${model}`;
@@ -143,23 +75,50 @@ function counted(progress: Progress, name: string, model: string, passed: boolea
 function reported(progress: Progress, report: EvalReport): Progress {
   const cells = new Map<string, Cell>();
   for (const entry of report.cases) {
+    const scores = (entry.judgements ?? []).map((judgement) => judgement.score);
     cells.set(`${entry.name}\n${entry.model}`, {
       runs: entry.runs,
       passed: entry.passed,
       final: true,
+      ...(scores.length > 0 &&
+        { score: scores.reduce((sum, score) => sum + score, 0) / scores.length }),
     });
   }
   const cases = [...new Set(report.cases.map((entry) => entry.name))];
   return { ...progress, status: "done", report, cells, cases, models: report.models };
 }
 
-/** The summary line of a finished run. */
+/** The page's state showing a finished (or kept) report. */
+function shownReport(report: EvalReport): Progress {
+  const empty: Progress = {
+    status: "done",
+    runs: report.runs,
+    done: report.runs,
+    models: report.models,
+    cases: [],
+    cells: new Map(),
+  };
+  return reported(empty, report);
+}
+
+/** The summary line of a finished run, and when it ran if it is a kept one. */
 function Summary({ report }: { report: EvalReport }) {
   return (
-    <p class="eval-summary" role="status">
-      {report.passed} of {plural(report.runs, "run")} passed ({percent(report.passRate)}),{" "}
-      {report.tokens} tokens, {formatDuration(report.durationMs)} of turns
-    </p>
+    <>
+      <p class="eval-summary" role="status">
+        {report.passed} of {plural(report.runs, "run")} passed ({percent(report.passRate)}),{" "}
+        {report.tokens} tokens, {formatDuration(report.durationMs)} of turns
+      </p>
+      {report.createdAt
+        ? (
+          <p class="hint eval-when">
+            Run {timeAgo(report.createdAt)}
+            {report.file ? ` from ${report.file}` : ""}
+          </p>
+        )
+        : null}
+      {report.keepError ? <p class="hint">This run was not kept: {report.keepError}</p> : null}
+    </>
   );
 }
 
@@ -174,7 +133,36 @@ export default function EvalsPage() {
   const warnings = useSignal<{ path: string; message: string }[]>([]);
   const open = useSignal<string | null>(null);
   const running = useSignal<AbortController | null>(null);
-  useEffect(() => () => running.peek()?.abort(), []);
+  const kept = useSignal<EvalReportSummary[]>([]);
+  const shown = useSignal<string | null>(null);
+  const keptError = useSignal<string | null>(null);
+
+  /** Shows a kept run in place of the page's results. */
+  const show = async (id: string) => {
+    try {
+      const report = await readEvalReport(id);
+      progress.value = shownReport(report);
+      shown.value = id;
+      open.value = null;
+    } catch (failure) {
+      keptError.value = describeError(failure);
+    }
+  };
+  /** Reads the kept runs; on first load, shows the latest when nothing else is shown. */
+  const refreshKept = async (showLatest: boolean) => {
+    try {
+      kept.value = await listEvalReports();
+      keptError.value = null;
+      const latest = kept.value[0];
+      if (showLatest && latest && !progress.peek() && !running.peek()) await show(latest.id);
+    } catch (failure) {
+      keptError.value = describeError(failure);
+    }
+  };
+  useEffect(() => {
+    refreshKept(true);
+    return () => running.peek()?.abort();
+  }, []);
 
   const run = async (event: Event) => {
     event.preventDefault();
@@ -184,6 +172,7 @@ export default function EvalsPage() {
     warnings.value = [];
     open.value = null;
     progress.value = null;
+    shown.value = null;
     const chosen = models.value.split(/[\s,]+/).filter((id) => id !== "");
     try {
       const lines = await runEval({
@@ -209,6 +198,8 @@ export default function EvalsPage() {
           progress.value = counted(now, line.case, line.model, line.passed);
         } else if (line.type === "report" && now) {
           progress.value = reported(now, line);
+          shown.value = line.id ?? null;
+          refreshKept(false);
         } else if (line.type === "error" && now) {
           progress.value = { ...now, status: "failed", message: line.message };
         }
@@ -252,22 +243,27 @@ export default function EvalsPage() {
           onInput={(event) => text.value = event.currentTarget.value}
         />
         <div class="eval-options">
-          <label for="eval-models">Models</label>
-          <input
-            id="eval-models"
-            value={models.value}
-            placeholder="the file's models"
-            onInput={(event) => models.value = event.currentTarget.value}
-          />
-          <label for="eval-repeat">Repeat</label>
-          <input
-            id="eval-repeat"
-            type="number"
-            min={1}
-            max={1000}
-            value={repeat.value}
-            onInput={(event) => repeat.value = event.currentTarget.value}
-          />
+          {/* Each label stays on the row of its input, also on a phone. */}
+          <span class="eval-field">
+            <label for="eval-models">Models</label>
+            <input
+              id="eval-models"
+              value={models.value}
+              placeholder="the file's models"
+              onInput={(event) => models.value = event.currentTarget.value}
+            />
+          </span>
+          <span class="eval-field">
+            <label for="eval-repeat">Repeat</label>
+            <input
+              id="eval-repeat"
+              type="number"
+              min={1}
+              max={1000}
+              value={repeat.value}
+              onInput={(event) => repeat.value = event.currentTarget.value}
+            />
+          </span>
           <span class="eval-approve">
             <input
               id="eval-approve"
@@ -314,13 +310,16 @@ export default function EvalsPage() {
             />
             {openEntry
               ? (
-                <section class="eval-failures" aria-label={`Failed runs of ${openEntry.name}`}>
+                <section class="eval-failures" aria-label={`Runs of ${openEntry.name}`}>
                   <h2>
                     {openEntry.name} on {openEntry.model}: {plural(
                       openEntry.failures.length,
                       "failed run",
                     )}
                   </h2>
+                  {openEntry.judgements?.length
+                    ? <Judgements judgements={openEntry.judgements} />
+                    : null}
                   {openEntry.failures.map((failure) => (
                     <FailedRun key={failure.run} failure={failure} />
                   ))}
@@ -329,6 +328,10 @@ export default function EvalsPage() {
               : null}
           </div>
         )
+        : null}
+      {keptError.value ? <p class="error" role="alert">{keptError.value}</p> : null}
+      {kept.value.length > 0
+        ? <PastRuns runs={kept.value} shown={shown.value} onShow={show} />
         : null}
     </section>
   );

@@ -1,6 +1,6 @@
 /** A failed eval run: which expectations failed, and its turn as the chunks told it. */
 import type { ChatChunk } from "../../wire/chat.ts";
-import type { EvalFailure } from "../../wire/evals.ts";
+import type { EvalFailure, EvalJudgement } from "../../wire/evals.ts";
 import { RunEventsLink } from "../events/link.tsx";
 import { formatDuration, showValue } from "../format.ts";
 
@@ -76,7 +76,7 @@ export function FailedRun({ failure }: { failure: EvalFailure }) {
   const start = failure.chunks.find((chunk) => chunk.type === "start");
   return (
     <article class="eval-failure" aria-label={`Run ${failure.run}`}>
-      <h3>Run {failure.run}</h3>
+      <h3>Run {failure.run}{failure.turn !== undefined ? `, turn ${failure.turn}` : ""}</h3>
       <ul class="eval-reasons">
         {failure.reasons.map((reason) => <li key={reason}>{reason}</li>)}
       </ul>
@@ -87,5 +87,37 @@ export function FailedRun({ failure }: { failure: EvalFailure }) {
         <pre class="eval-chunks">{JSON.stringify(failure.chunks, null, 2)}</pre>
       </details>
     </article>
+  );
+}
+
+/** The judge's scores of a case's judged turns: score against threshold, and its reasons. */
+export function Judgements({ judgements }: { judgements: EvalJudgement[] }) {
+  return (
+    <section class="eval-judgements" aria-label="Judged turns">
+      <h3>Judged</h3>
+      <ul>
+        {judgements.map((j) => (
+          <li
+            key={`${j.run}-${j.turn ?? 0}`}
+            class={j.passed ? "pass" : j.gate ? "fail" : "advisory"}
+          >
+            <strong>
+              Run {j.run}
+              {j.turn !== undefined ? `, turn ${j.turn}` : ""}: score {j.score}
+            </strong>{" "}
+            (threshold {j.threshold}
+            {j.gate ? "" : ", advisory"}, judged by <code>{j.judge}</code>)
+            {j.error ? <p class="error">{j.error}</p> : null}
+            {j.reasons.length > 0
+              ? (
+                <ul class="eval-judge-reasons">
+                  {j.reasons.map((reason, i) => <li key={i}>{reason}</li>)}
+                </ul>
+              )
+              : null}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
