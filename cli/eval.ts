@@ -14,6 +14,7 @@ import { table } from "./table.ts";
 /** The help of `lass eval`. */
 export const EVAL_HELP = `Usage: lass eval <file.eval.yaml|json> [options]
        lass eval --merge <report.json>... [--json <file>] [--junit <file>] [--min-pass-rate R]
+       lass eval --from-session <id> [--turn <n>]... [--name <name>] [--out <file.eval.yaml>]
 
 Runs each case of the eval file as one chat turn on each model, --repeat times, and checks the
 turn against the case's expectations (tools called with which arguments, in order, tools not
@@ -39,6 +40,14 @@ Options:
                         no live server is started or reached (docs/recordings.md)
   --merge               Join the shard reports given as arguments into one report: the shards
                         of one run (same file, models, --repeat), each once, none missing
+  --from-session <id>   Make a case of a stored chat: its prompts, and the tool calls it made
+                        with their arguments as expectations. Prints an eval file with the case
+                        (the chat's workspace and model as its settings) on stdout
+  --turn <n>            With --from-session: only this user turn (from 0); repeat the flag for
+                        several (default every turn that finished)
+  --name <name>         With --from-session: the case's name (default the chat's title)
+  --out <file>          With --from-session: add the case to this eval file (its comments and
+                        cases stay), or create it; a name it has gets " (2)" unless --name
 ${COMMON_HELP}
 `;
 
@@ -227,6 +236,10 @@ function parseEvalFlags(args: string[]) {
       junit: { type: "string" },
       merge: { type: "boolean" },
       replay: { type: "string" },
+      "from-session": { type: "string" },
+      turn: { type: "string", multiple: true },
+      name: { type: "string" },
+      out: { type: "string" },
     },
     "eval",
     true,
@@ -237,6 +250,11 @@ function parseEvalFlags(args: string[]) {
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseEvalFlags(args);
   if (values.help) return console.log(EVAL_HELP), 0;
+  const { fromSession, checkFromSessionFlags } = await import("./eval_from_session.ts");
+  checkFromSessionFlags(values, positionals);
+  if (values["from-session"] !== undefined) {
+    return await fromSession(values["from-session"], values);
+  }
   const minPassRate = passRate(values["min-pass-rate"]);
   if (values.approve !== undefined && values.approve !== "all" && values.approve !== "none") {
     throw new CliError(`--approve must be all or none, not ${JSON.stringify(values.approve)}`);

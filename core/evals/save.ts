@@ -14,7 +14,7 @@ import { checkEvalFile, invalidEval, readEvalText } from "./file.ts";
 import { isEvalFileName, MAX_EVAL_FILE_BYTES } from "./folder.ts";
 
 /** The first line of a file Lass creates for a case. */
-const HEADER = " Eval cases saved from Lass chats: lass eval <this file> runs them (docs/evals.md)";
+export const NEW_FILE_HEADER = " Eval cases saved from Lass chats: lass eval <this file> runs them (docs/evals.md)";
 
 /** One write at a time: two saves into one file both keep their case. */
 const writes = new SerialQueue();
@@ -135,7 +135,7 @@ export function saveCaseAt(
       entry = renamed(entry, freeName(wanted, caseNames(before)));
     }
     const result = existing === undefined
-      ? newFileText(name, input, entry, HEADER)
+      ? newFileText(name, input, entry, NEW_FILE_HEADER)
       : appendedText(name, existing, entry);
     checkResult(result.value, name);
     const mode = existing === undefined ? 0o644 : ((await fs.stat(path))?.mode ?? 0o644) & 0o777;
