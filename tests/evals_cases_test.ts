@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import { copyFile, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
+import { appendedText, caseEntry, newFileText } from "../core/evals/append.ts";
 import { checkEval } from "../core/evals/check.ts";
+import { caseFromSession } from "../core/evals/from_session.ts";
 import { prepareEval } from "../core/evals/runner.ts";
 import { chat, chatConfig, user } from "./_chat.ts";
 import { type Json, post, startService, type TestService } from "./_helpers.ts";
@@ -270,4 +272,64 @@ Deno.test("POST /api/evals/files/:name/cases appends to an existing file, keepin
   } finally {
     await t.close();
   }
+});
+
+Deno.test("a case added to eval file texts of every shape; a chat's files and empty calls", () => {
+  const entry = () => caseEntry("# mine\nname: n\nprompt: p\n");
+  // No newline at the end, a trailing comment after the list: both kept.
+  assert.equal(
+    appendedText("a.eval.yaml", "cases:\n- name: a\n  prompt: b\n# end", entry()).text,
+    "cases:\n- name: a\n  prompt: b\n\n# mine\n- name: n\n  prompt: p\n# end",
+  );
+  assert.equal(
+    appendedText("a.eval.yaml", "cases:\n  - name: a\n    prompt: b", entry()).text,
+    "cases:\n  - name: a\n    prompt: b\n\n  # mine\n  - name: n\n    prompt: p\n",
+  );
+  // A file of comments only, one without cases, one with a flow list.
+  assert.equal(
+    appendedText("a.eval.yaml", "# only a comment\n", entry()).text,
+    "# only a comment\n\ncases:\n  # mine\n  - name: n\n    prompt: p\n",
+  );
+  assert.deepEqual(
+    parseYaml(appendedText("a.eval.yaml", "workspace: w # here\n", entry()).text),
+    { workspace: "w", cases: [{ name: "n", prompt: "p" }] },
+  );
+  const flow = appendedText("a.eval.yaml", "cases: [{ name: a, prompt: b }] # flow\n", entry());
+  assert.deepEqual(parseYaml(flow.text).cases.map((c: Json) => c.name), ["a", "n"]);
+  assert.match(flow.text, /# flow/);
+  assert.throws(() => appendedText("a.eval.yaml", "cases: 3\n", entry()), /cases is not a list/);
+  assert.throws(() => appendedText("a.eval.json", "[1]", entry()), /is not a mapping/);
+  assert.throws(() => caseEntry("- name: n"), /is not a mapping/);
+  assert.deepEqual(
+    JSON.parse(newFileText("b.eval.json", { workspace: "w" }, entry()).text),
+    { workspace: "w", cases: [{ name: "n", prompt: "p" }] },
+  );
+
+  const image = { type: "image", image: "data:image/png;base64,AAAA" };
+  const made = caseFromSession({
+    id: "s",
+    title: "T",
+    workspaceId: "w",
+    agentId: "helper",
+    llmId: "demo",
+    createdAt: "2026-01-01T00:00:00.000Z",
+    updatedAt: "2026-01-01T00:00:00.000Z",
+    messages: [
+      { role: "system", content: "be brief" },
+      { role: "user", content: [{ type: "text", text: "what is this?" }, image] },
+      {
+        role: "assistant",
+        content: [{ type: "tool-call", toolCallId: "1", toolName: "demo__now", input: {} }],
+      },
+    ],
+  });
+  assert.deepEqual(made, {
+    case: {
+      name: "T",
+      messages: [{ role: "user", content: [{ type: "text", text: "what is this?" }, image] }],
+      expect: { calls: [{ tool: "demo__now" }] },
+    },
+    workspace: "w",
+    turns: [0],
+  });
 });
