@@ -167,7 +167,8 @@ export function provenance(session: Session, turns: number[], now = new Date()):
     : `${turns.length === 1 ? "turn" : "turns"} ${
       turns.map((index) => index + 1).join(", ")
     } of ${total}`;
-  return ` From the chat "${session.title}" (session ${session.id}, ${which}), ` +
+  const title = session.title.replace(/\s+/g, " ").trim();
+  return ` From the chat "${title}" (session ${session.id}, ${which}), ` +
     `${now.toISOString().slice(0, 10)}`;
 }
 

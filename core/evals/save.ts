@@ -14,7 +14,8 @@ import { checkEvalFile, invalidEval, readEvalText } from "./file.ts";
 import { isEvalFileName, MAX_EVAL_FILE_BYTES } from "./folder.ts";
 
 /** The first line of a file Lass creates for a case. */
-export const NEW_FILE_HEADER = " Eval cases saved from Lass chats: lass eval <this file> runs them (docs/evals.md)";
+export const NEW_FILE_HEADER =
+  " Eval cases saved from Lass chats: lass eval <this file> runs them (docs/evals.md)";
 
 /** One write at a time: two saves into one file both keep their case. */
 const writes = new SerialQueue();
