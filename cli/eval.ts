@@ -16,6 +16,7 @@ import { table } from "./table.ts";
 export const EVAL_HELP = `Usage: lass eval <file.eval.yaml|json> [options]
        lass eval --merge <report.json>... [--json <file>] [--junit <file>] [--min-pass-rate R]
        lass eval <file> --baseline <report.json> [--fail-on-regression]
+       lass eval --from-session <id> [--turn <n>]... [--name <name>] [--out <file.eval.yaml>]
 
 Runs each case of the eval file as one chat turn on each model, --repeat times, and checks the
 turn against the case's expectations (tools called with which arguments, in order, tools not
@@ -47,6 +48,14 @@ Options:
                         <data dir>/evals/reports/): per case and model the change in pass rate,
                         tokens, cost and time per run
   --fail-on-regression  With --baseline: exit 1 when any case's pass rate fell
+  --from-session <id>   Make a case of a stored chat: its prompts, and the tool calls it made
+                        with their arguments as expectations. Prints an eval file with the case
+                        (the chat's workspace and model as its settings) on stdout
+  --turn <n>            With --from-session: only this user turn (from 0); repeat the flag for
+                        several (default every turn that finished)
+  --name <name>         With --from-session: the case's name (default the chat's title)
+  --out <file>          With --from-session: add the case to this eval file (its comments and
+                        cases stay), or create it; a name it has gets " (2)" unless --name
 ${COMMON_HELP}
 `;
 
@@ -273,6 +282,10 @@ function parseEvalFlags(args: string[]) {
       replay: { type: "string" },
       baseline: { type: "string" },
       "fail-on-regression": { type: "boolean" },
+      "from-session": { type: "string" },
+      turn: { type: "string", multiple: true },
+      name: { type: "string" },
+      out: { type: "string" },
     },
     "eval",
     true,
@@ -283,6 +296,11 @@ function parseEvalFlags(args: string[]) {
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseEvalFlags(args);
   if (values.help) return console.log(EVAL_HELP), 0;
+  const { fromSession, checkFromSessionFlags } = await import("./eval_from_session.ts");
+  checkFromSessionFlags(values, positionals);
+  if (values["from-session"] !== undefined) {
+    return await fromSession(values["from-session"], values);
+  }
   const minPassRate = passRate(values["min-pass-rate"]);
   if (values.approve !== undefined && values.approve !== "all" && values.approve !== "none") {
     throw new CliError(`--approve must be all or none, not ${JSON.stringify(values.approve)}`);

@@ -1,6 +1,7 @@
 /** The sidebar: new chat, the stored chats (newest first) with rename and delete, and what waits. */
 import { useSignal } from "@preact/signals";
 import { InteractionCard } from "./chat/interaction.tsx";
+import { SaveCaseButton } from "./evals/save_case_button.tsx";
 import { chatOfRun } from "./chat/registry.ts";
 import { timeAgo } from "./format.ts";
 import {
@@ -117,6 +118,12 @@ function SessionItem({ session, current, onDeleted }: ItemProps) {
         )
         : (
           <span class="session-actions">
+            <SaveCaseButton
+              sessionId={session.id}
+              class="icon"
+              label={`Save "${session.title}" as an eval case`}
+              text="⊕"
+            />
             <button
               type="button"
               class="icon"

@@ -1,10 +1,13 @@
 /**
  * Evals over HTTP: `POST /api/evals/run` streams an eval's progress and report as NDJSON,
- * `GET /api/evals/files[/:name]` lists and reads the eval files beside the config file, and
- * `GET /api/evals/reports[/:id[/diff]]` lists, reads and compares the kept reports.
+ * `GET /api/evals/files[/:name]` lists and reads the eval files beside the config file,
+ * `GET /api/evals/reports[/:id[/diff]]` lists, reads and compares the kept reports,
+ * `POST /api/evals/cases` makes a case of a stored chat and `POST /api/evals/files/:name/cases`
+ * adds a case to one of those files.
  */
 import { z } from "zod";
 import type { FileSystem } from "../core/files.ts";
+import { SESSION_ID_PATTERN } from "../core/sessions.ts";
 import { readBody, validateQuery } from "./body.ts";
 import type { Routes } from "./context.ts";
 import { json } from "./http.ts";
@@ -23,6 +26,21 @@ const EvalRunBodySchema = z.strictObject({
 
 /** The query of `GET /api/evals/reports/:id/diff`: the kept report to compare with. */
 const DiffQuery = z.strictObject({ baseline: z.string().min(1) });
+/** The body of `POST /api/evals/cases` (see `wire/evals.ts`). */
+const EvalCaseBodySchema = z.strictObject({
+  sessionId: z.string().regex(SESSION_ID_PATTERN, {
+    message: "a session id is 1-128 letters, digits, '_' or '-'",
+  }),
+  turns: z.array(z.int().min(0)).min(1).optional(),
+  name: z.string().max(500).optional(),
+});
+
+/** The body of `POST /api/evals/files/:name/cases` (see `wire/evals.ts`). */
+const EvalCaseSaveBodySchema = z.strictObject({
+  case: z.union([z.record(z.string(), z.unknown()), z.string().min(1)]),
+  workspace: z.string().min(1).optional(),
+  models: z.array(z.string().min(1)).optional(),
+});
 
 /** The file access of the eval folder routes: `node:fs`, loaded on first use. */
 async function nodeFs(): Promise<FileSystem> {
@@ -82,6 +100,24 @@ export const evalRoutes: Routes = {
     GET: async (_req, { service }) => {
       const { listEvalFiles } = await import("../core/evals/folder.ts");
       return json(await listEvalFiles(await nodeFs(), service.config.path));
+    },
+  },
+  "/api/evals/cases": {
+    POST: async (req, { service }) => {
+      const body = await readBody(req, EvalCaseBodySchema);
+      const { caseDraft } = await import("../core/evals/from_session.ts");
+      return json(caseDraft(await service.sessions.get(body.sessionId), body));
+    },
+  },
+  "/api/evals/files/:name/cases": {
+    POST: async (req, { service, params }) => {
+      const body = await readBody(req, EvalCaseSaveBodySchema);
+      const { saveCaseInFolder } = await import("../core/evals/save.ts");
+      const { defaultWorkspace } = await import("../core/config/workspaces.ts");
+      const saved = await saveCaseInFolder(await nodeFs(), service.config.path, params.name, body, {
+        defaultWorkspace: defaultWorkspace(service.config.config)?.id,
+      });
+      return json(saved, { status: saved.created ? 201 : 200 });
     },
   },
   "/api/evals/files/:name": {

@@ -3,8 +3,11 @@ import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEMO_LLM, DEMO_SERVER } from "./_chat.ts";
-import type { Json } from "./_helpers.ts";
+import { parse as parseYaml } from "yaml";
+import { run as runEval } from "../cli/eval.ts";
+import type { CliError } from "../cli/errors.ts";
+import { chat, DEMO_LLM, DEMO_SERVER, user } from "./_chat.ts";
+import { type Json, startService } from "./_helpers.ts";
 import { START_FLAGS } from "../scripts/permissions.ts";
 import { runToEnd } from "./_process.ts";
 
@@ -277,6 +280,65 @@ Deno.test("lass eval reports every problem of a file at once, warns about misspe
     const shard = await f.eval(EXAMPLE, "--shard", "3/2");
     assert.equal(shard.code, 2);
     assert.equal(shard.stderr, "lass: --shard 3/2: the index must be between 1 and 2\n");
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("lass eval --from-session prints a chat's case as an eval file, and --out adds it to one", async () => {
+  const f = await folder();
+  try {
+    const t = await startService({ dir: f.dir, config: CONFIG });
+    try {
+      const ran = await chat(t, {
+        messages: [user("Add 2 and 3 with a tool")],
+        sessionId: "s1",
+        workspaceId: "playground",
+      });
+      assert.equal(ran.chunks.at(-1).type, "finish", JSON.stringify(ran.chunks.at(-1)));
+    } finally {
+      await t.close();
+    }
+    const printed = await f.eval("--from-session", "s1");
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.deepEqual(parseYaml(printed.stdout), {
+      workspace: "playground",
+      models: ["demo"],
+      cases: [{
+        name: "Add 2 and 3 with a tool",
+        prompt: "Add 2 and 3 with a tool",
+        expect: { calls: [{ tool: "demo__add", args: { a: 2, b: 3 } }] },
+      }],
+    });
+    assert.match(printed.stdout, /^# Eval cases saved from Lass chats/);
+    assert.match(
+      printed.stdout,
+      /^ {2}# From the chat "Add 2 and 3 with a tool" \(session s1, its turn\)/m,
+    );
+
+    // In process: --out adds to the example (its content kept), a second time with a new name.
+    const out = f.path("demo.eval.yaml");
+    const before = await readFile(EXAMPLE, "utf8");
+    await writeFile(out, before);
+    const flags = ["--from-session", "s1", "--data-dir", f.path("data"), "--out", out];
+    assert.equal(await runEval(flags), 0);
+    assert.equal(await runEval([...flags, "--turn", "0"]), 0);
+    const after = await readFile(out, "utf8");
+    assert.ok(after.startsWith(before), "the example's text is kept as it was");
+    assert.deepEqual(parseYaml(after).cases.slice(4).map((c: Json) => c.name), [
+      "Add 2 and 3 with a tool",
+      "Add 2 and 3 with a tool (2)",
+    ]);
+    await assert.rejects(runEval(["--turn", "0"]), /--turn goes with --from-session/);
+    await assert.rejects(
+      runEval(["--from-session", "s1", "--data-dir", f.path("data"), "--turn", "4"]),
+      (error: CliError) =>
+        error.exitCode === 2 && /turns.0: is 4; the session's turns are 0 to 0/.test(error.message),
+    );
+    await assert.rejects(
+      runEval(["--from-session", "nope", "--data-dir", f.path("data")]),
+      (error: CliError) => error.exitCode === 1 && /no session has id nope/.test(error.message),
+    );
   } finally {
     await f.close();
   }

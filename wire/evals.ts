@@ -219,3 +219,66 @@ export interface EvalFileText {
   name: string;
   text: string;
 }
+
+/** The body of `POST /api/evals/cases`: a case made from a stored chat. */
+export interface EvalCaseRequest {
+  sessionId: string;
+  /** The user turns to take, by index from 0 (failed turns count); default every finished turn. */
+  turns?: number[];
+  /** The case's name; default the chat's title (or the prompt, for one turn picked). */
+  name?: string;
+}
+
+/** A tool call a case expects, as a chat made it: the model's tool name and the arguments. */
+export interface DraftCall {
+  tool: string;
+  args?: Record<string, unknown>;
+}
+
+/** One turn of a case made from a chat: its prompt (or message) and the calls it made. */
+export interface DraftTurn {
+  prompt?: string;
+  /** The user message, when it is more than text (files, images). */
+  messages?: unknown[];
+  expect: { calls?: DraftCall[] };
+}
+
+/** A case made from a chat: one turn in the single-prompt form, several in the `turns` form. */
+export type DraftCase = { name: string } & (DraftTurn | { turns: DraftTurn[] });
+
+/** The answer of `POST /api/evals/cases`. */
+export interface EvalCaseDraft {
+  case: DraftCase;
+  /** The case as YAML (with a comment naming the chat), for an editor. */
+  yaml: string;
+  /** The chat's workspace: an eval file's `workspace`. */
+  workspace: string;
+  /** The chat's model profile, when it had one (not an agent): an eval file's `models`. */
+  models?: string[];
+  /** The user turns taken, by index. */
+  turns: number[];
+  session: { id: string; title: string };
+}
+
+/** The body of `POST /api/evals/files/:name/cases`: a case to append to an eval file. */
+export interface EvalCaseSaveRequest {
+  /** The case as an object, or as YAML text (its comments are kept). */
+  case: Record<string, unknown> | string;
+  /** A new file's `workspace`; for an existing file, a different one is a warning. */
+  workspace?: string;
+  /** A new file's `models`; for an existing file, a model it lacks is a warning. */
+  models?: string[];
+}
+
+/** The answer of `POST /api/evals/files/:name/cases` (201 when the file was created). */
+export interface EvalCaseSaved {
+  /** The eval file's name in the config's folder. */
+  file: string;
+  created: boolean;
+  /** The saved case's name. */
+  name: string;
+  /** Cases in the file now. */
+  cases: number;
+  /** What differs between the case's chat and the file, e.g. the workspace its cases run in. */
+  warnings: { path: string; message: string }[];
+}

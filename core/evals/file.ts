@@ -3,7 +3,7 @@
  * what the turn must do. The zod schema is the single source of the type, the checks with their
  * paths and the JSON Schema in `schema/eval.schema.json`.
  */
-import { parseDocument } from "yaml";
+import { type Document, parseDocument } from "yaml";
 import { z } from "zod";
 import { detailsFromIssues, LassError } from "../errors.ts";
 import { type ErrorDetail } from "../../wire/errors.ts";
@@ -271,17 +271,10 @@ export const KNOWN_FIELDS = {
 };
 
 /**
- * Reads an eval file's text: JSON when `name` ends in `.json`, else YAML. A syntax error is
- * 400 `invalid-request` with its line, at `path` (the text's place in the input, if any).
+ * The YAML document of a text; its first syntax error is 400 `invalid-request` with its line, at
+ * `path` (the text's place in the input, if any).
  */
-export function readEvalText(text: string, name: string, path = ""): unknown {
-  if (name.toLowerCase().endsWith(".json")) {
-    try {
-      return JSON.parse(text);
-    } catch (error) {
-      throw invalidEval([{ path, message: `not valid JSON: ${(error as Error).message}` }]);
-    }
-  }
+export function parseYaml(text: string, path = ""): Document.Parsed {
   const doc = parseDocument(text);
   const first = doc.errors[0];
   if (first) {
@@ -293,9 +286,29 @@ export function readEvalText(text: string, name: string, path = ""): unknown {
       message: `not valid YAML${line ? ` (line ${line})` : ""}: ${message}`,
     }]);
   }
+  return doc;
+}
+
+/** The value of a parsed YAML document; an alias that cannot be resolved is 400 at `path`. */
+export function yamlValue(doc: Document.Parsed, path = ""): unknown {
   try {
     return doc.toJS();
   } catch (error) {
     throw invalidEval([{ path, message: `not valid YAML: ${(error as Error).message}` }]);
   }
+}
+
+/**
+ * Reads an eval file's text: JSON when `name` ends in `.json`, else YAML. A syntax error is
+ * 400 `invalid-request` with its line, at `path` (the text's place in the input, if any).
+ */
+export function readEvalText(text: string, name: string, path = ""): unknown {
+  if (name.toLowerCase().endsWith(".json")) {
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw invalidEval([{ path, message: `not valid JSON: ${(error as Error).message}` }]);
+    }
+  }
+  return yamlValue(parseYaml(text, path), path);
 }

@@ -1,5 +1,8 @@
 /** The answer of a turn (or of a compare column): its parts, pending questions, and how it ended. */
 import type { Signal } from "@preact/signals";
+import { useContext } from "preact/hooks";
+import { SaveCaseButton } from "../evals/save_case_button.tsx";
+import { ChatContext } from "./context.ts";
 import { RunEventsLink } from "../events/link.tsx";
 import { formatDuration } from "../format.ts";
 import { InteractionCard } from "./interaction.tsx";
@@ -58,6 +61,7 @@ export function AnswerView({ turn, pending, column }: AnswerViewProps) {
     if (owner) byCall.set(owner, [...(byCall.get(owner) ?? []), interaction]);
     else loose.push(interaction);
   }
+  const chat = useContext(ChatContext);
   const durationMs = turn.durationMs.value;
   const usage = turn.usage.value;
   return (
@@ -105,13 +109,22 @@ export function AnswerView({ turn, pending, column }: AnswerViewProps) {
           </div>
         )
         : null}
-      {status === "done" && (durationMs !== undefined || turn.model.value)
+      {status === "done"
         ? (
           <p class="turn-meta">
             {turn.model.value ? <span>{turn.model.value}</span> : null}
             {durationMs !== undefined ? <span>{formatDuration(durationMs)}</span> : null}
             {usage?.totalTokens !== undefined ? <span>{usage.totalTokens} tokens</span> : null}
             {runId ? <RunEventsLink runId={runId} /> : null}
+            {chat && !column && turn.sessionIndex !== undefined
+              ? (
+                <SaveCaseButton
+                  sessionId={chat.id}
+                  turn={turn.sessionIndex}
+                  class="icon turn-action"
+                />
+              )
+              : null}
           </p>
         )
         : null}

@@ -103,6 +103,8 @@ export class Chat {
   /** Called once a new chat's first turn is saved (the page then shows its URL). */
   onSaved?: (chat: Chat) => void;
   #history: ModelMessage[] = [];
+  /** User messages the stored session has: the next turn's index in it. */
+  #userTurns = 0;
   #abort: AbortController | undefined;
 
   constructor(id = newSessionId()) {
@@ -119,6 +121,7 @@ export class Chat {
       const compares = (record.meta?.compares ?? {}) as Record<string, StoredCompare>;
       batch(() => {
         this.#history = historyToSend(record.messages, endings);
+        this.#userTurns = record.messages.filter((message) => message.role === "user").length;
         this.turns.value = turnsOfSession(record.messages, meta, endings, compares);
         this.workspaceId.value = record.workspaceId;
         this.llmId.value = record.agentId ? "" : record.llmId ?? "";
@@ -177,6 +180,10 @@ export class Chat {
       };
       // Once the server has the turn, it saves it, however it ends.
       let reached = false;
+      const onReached = () => {
+        reached = true;
+        turn.sessionIndex = this.#userTurns++;
+      };
       try {
         if (abort.signal.aborted) throw new DOMException("stopped", "AbortError");
         const answered = columns
@@ -184,9 +191,9 @@ export class Chat {
             turn,
             { ...body, columns: columns.map(columnRequest) },
             abort,
-            () => reached = true,
+            onReached,
           )
-          : await this.#streamTurn(turn, body, abort, () => reached = true);
+          : await this.#streamTurn(turn, body, abort, onReached);
         if (answered) this.#history = [...this.#history, user, ...answered];
         else if (turn.status.value !== "error") {
           batch(() => {

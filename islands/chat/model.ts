@@ -72,6 +72,8 @@ export interface Turn {
   durationMs: Signal<number | undefined>;
   /** Set on a compare turn: its columns (see `compare_model.ts`). */
   compare?: CompareView;
+  /** The index of its user message among the session's user messages, once the session has it. */
+  sessionIndex?: number;
 }
 
 /** The columns of a compare turn. */
@@ -246,6 +248,7 @@ export function turnsFromMessages(
   const turns: Turn[] = [];
   const calls = new Map<string, ToolCallView>();
   let current: Turn | undefined;
+  let users = 0;
   const partsOf = (turn: Turn) => turn.parts.value;
   for (const [index, message] of messages.entries()) {
     if (message.role === "system") continue;
@@ -257,6 +260,7 @@ export function turnsFromMessages(
         !ending ? "done" : "error" in ending ? "error" : "stopped",
       );
       if (ending && "error" in ending) current.error.value = ending.error;
+      current.sessionIndex = users++;
       turns.push(current);
       continue;
     }

@@ -1,5 +1,9 @@
 /** The Evals page's routes, typed, through the one API client. */
 import type {
+  EvalCaseDraft,
+  EvalCaseRequest,
+  EvalCaseSaved,
+  EvalCaseSaveRequest,
   EvalDiff,
   EvalFileList,
   EvalFileText,
@@ -44,5 +48,19 @@ export function diffEvalReports(id: string, baseline: string): Promise<EvalDiff>
   return api().json<EvalDiff>(
     "GET",
     `/api/evals/reports/${encodeURIComponent(id)}/diff?baseline=${encodeURIComponent(baseline)}`,
+  );
+}
+
+/** A case made of a stored chat's turns (not saved). */
+export function draftCase(body: EvalCaseRequest): Promise<EvalCaseDraft> {
+  return api().json<EvalCaseDraft>("POST", "/api/evals/cases", body);
+}
+
+/** Adds a case to an eval file beside the config file, creating the file when it is missing. */
+export function saveCase(file: string, body: EvalCaseSaveRequest): Promise<EvalCaseSaved> {
+  return api().json<EvalCaseSaved>(
+    "POST",
+    `/api/evals/files/${encodeURIComponent(file)}/cases`,
+    body,
   );
 }
