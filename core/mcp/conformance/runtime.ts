@@ -49,8 +49,7 @@ const probeVersion: VersionProbe = (command) =>
 
 /** Whether this process is Deno running a script: not Node, not a `deno compile` binary. */
 function isDenoScript(execPath: string): boolean {
-  const deno = (globalThis as { Deno?: { version?: { deno?: string } } }).Deno;
-  return deno?.version?.deno !== undefined && /^deno(\.exe)?$/i.test(basename(execPath)) &&
+  return process.versions.deno !== undefined && /^deno(\.exe)?$/i.test(basename(execPath)) &&
     !import.meta.url.includes("/deno-compile-");
 }
 
@@ -62,8 +61,7 @@ export async function findSuiteRuntime(lookup: RuntimeLookup = {}): Promise<Suit
   const execPath = lookup.execPath ?? process.execPath;
   const probe = lookup.probe ?? probeVersion;
   if (lookup.runningDeno ?? isDenoScript(execPath)) {
-    const version = (globalThis as { Deno?: { version?: { deno?: string } } }).Deno?.version?.deno;
-    return { kind: "deno", command: execPath, version: version ?? "" };
+    return { kind: "deno", command: execPath, version: process.versions.deno ?? "" };
   }
   const deno = await probe("deno");
   if (deno) return { kind: "deno", command: "deno", version: deno.replace(/^deno\s+/, "") };
