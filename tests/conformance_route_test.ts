@@ -102,6 +102,23 @@ Deno.test("POST /api/mcp/:id/conformance: 404 for an unknown server, 400 naming 
   );
 });
 
+Deno.test("POST /api/mcp/:id/conformance: a scenario that does not finish in time fails with why, and the suite is stopped", async () => {
+  const hanging = breaking({ id: "hanging", env: { HANG_SIMPLE_TEXT: "1" } });
+  await withServedService([hanging], async (_t, base) => {
+    const lines = await conformanceLines(base, "hanging", {
+      scenarios: ["tools-call-simple-text"],
+      scenarioTimeoutMs: 1000,
+    });
+    const { report } = lines.at(-1) as Extract<ConformanceLine, { type: "report" }>;
+    assert.equal(report.failed, 1);
+    assert.deepEqual(report.scenarios[0].checks, []);
+    assert.equal(
+      report.scenarios[0].reason,
+      "no result within 1000 ms; the suite was stopped",
+    );
+  });
+});
+
 Deno.test("the suite says plainly what it needs: Deno or Node 22, and its package", async () => {
   const noDeno = (node?: string) => (command: string) =>
     Promise.resolve(command === "node" ? node : command === "npx" ? "10.0.0" : undefined);
