@@ -38,10 +38,10 @@ changed since pinned is an error, shown with a word diff of its description and 
 the rest. --lock writes the file when it does not exist; --update rewrites it with what the
 servers offer now. Servers with "pinning": "off" are left out.
 
-${CONFORMANCE_HELP}
-
 Prints a table (server, status, era, tools, problems) and then each problem. Exit code 0 when
 nothing is an error (warnings do not fail), 1 when something is, 2 for a usage error.
+
+${CONFORMANCE_HELP}
 
 Options:
   --workspace <id>    The workspace to check (default the active one)

@@ -43,8 +43,8 @@ Node 22 or newer) and the suite's package in the cache or the npm registry reach
   --server <id>       Only this tool server (repeatable; any server of the config)
   --scenario <name>   Only this scenario (repeatable), e.g. server-initialize, tools-list
   --via <how>         auto (default), direct or proxy
-  --url <url>         Use a running Lass (its proxy) instead of one in this process [LASS_URL]
-  --token <token>     Its service token (or the token= of the URL it printed)      [LASS_TOKEN]`;
+  --url <url>         Use a running Lass instead of one in this process          [LASS_URL]
+  --token <token>     Its service token (or the token= of the URL it printed)    [LASS_TOKEN]`;
 
 /** What of the config the command needs: workspaces and their servers. */
 interface ConfigView {
