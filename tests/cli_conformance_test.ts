@@ -7,19 +7,19 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { cliHome, runLass, serveLass } from "./_cli.ts";
+import { cliHome, runLass } from "./_cli.ts";
 import { everythingStdio, startEverything } from "./_everything.ts";
+import { TOKEN, withServedService } from "./_helpers.ts";
 
 const BREAKING = new URL("./fixtures/conformance_breaking_server.ts", import.meta.url).pathname;
 const SCENARIOS = ["server-initialize", "tools-call-simple-text"]
   .flatMap((name) => ["--scenario", name]);
 
-/** A workspace of server-everything over HTTP and stdio, and the breaking fixture. */
+/** A workspace of server-everything over HTTP and the breaking fixture (stdio). */
 function config(httpUrl: string) {
   return {
     mcpServers: [
       { id: "ev-http", name: "Everything (HTTP)", transport: "http", url: httpUrl },
-      everythingStdio({ id: "ev-stdio" }),
       {
         id: "breaking",
         name: "Breaking",
@@ -28,12 +28,12 @@ function config(httpUrl: string) {
         args: ["run", "-A", BREAKING],
       },
     ],
-    workspaces: [{ id: "w", name: "W", mcpServerIds: ["ev-http", "ev-stdio", "breaking"] }],
+    workspaces: [{ id: "w", name: "W", mcpServerIds: ["ev-http", "breaking"] }],
     activeWorkspaceId: "w",
   };
 }
 
-Deno.test("lass check --conformance: server-everything passes over HTTP and stdio; a broken scenario is named, in JUnit too, exit 1; --url uses a running Lass", async () => {
+Deno.test("lass check --conformance: server-everything passes over HTTP (directly) and over stdio (through the proxy of a running Lass, --url); a broken scenario is named, in JUnit too, exit 1", async () => {
   const everything = await startEverything("streamableHttp");
   const home = await cliHome(config(everything.url));
   try {
@@ -48,7 +48,6 @@ Deno.test("lass check --conformance: server-everything passes over HTTP and stdi
     ]);
     assert.equal(ran.code, 1, ran.stdout + ran.stderr);
     assert.match(ran.stdout, /^ev-http \(via direct\): 2 passed, 0 failed, 0 skipped$/m);
-    assert.match(ran.stdout, /^ev-stdio \(via proxy\): 2 passed, 0 failed, 0 skipped$/m);
     assert.match(ran.stdout, /^breaking \(via proxy\): 1 passed, 1 failed, 0 skipped$/m);
     assert.match(ran.stdout, /^SCENARIO\s+RESULT\s+CHECKS\s+PROBLEM$/m);
     assert.match(
@@ -62,13 +61,13 @@ Deno.test("lass check --conformance: server-everything passes over HTTP and stdi
     assert.equal(ran.stdout.match(/^error:/gm)?.length, 1, ran.stdout);
     assert.match(
       ran.stdout,
-      /3 servers: 1 server failed \(@modelcontextprotocol\/conformance@0\.1\.16\)/,
+      /2 servers: 1 server failed \(@modelcontextprotocol\/conformance@0\.1\.16\)/,
     );
 
     const xml = await readFile(junit, "utf8");
     const cases = [...xml.matchAll(/<testcase name="([^"]+)" classname="([^"]+)"[^>]*?(\/?)>/g)]
       .map((m) => `${m[2]} ${m[1]}${m[3] ? "" : " (has a child)"}`);
-    assert.equal(cases.length, 6);
+    assert.equal(cases.length, 4);
     assert.deepEqual(cases.filter((c) => c.endsWith("(has a child)")), [
       "lass.conformance.breaking tools-call-simple-text (has a child)",
     ]);
@@ -79,28 +78,24 @@ Deno.test("lass check --conformance: server-everything passes over HTTP and stdi
     assert.equal(stray.code, 2);
     assert.match(stray.stderr, /--server goes with --conformance/);
 
-    // A running Lass: the suite reaches the stdio server through that Lass's proxy.
-    const lass = await serveLass(home.args);
-    try {
+    // A running Lass: the suite reaches server-everything over stdio through its proxy.
+    await withServedService([everythingStdio({ id: "ev-stdio" })], async (_t, base) => {
       const remote = await runLass([
         "check",
         "--conformance",
         "--url",
-        lass.origin,
+        base,
         "--token",
-        lass.token,
+        TOKEN,
         "--server",
         "ev-stdio",
-        "--scenario",
-        "ping",
+        ...SCENARIOS,
       ]);
       assert.equal(remote.code, 0, remote.stdout + remote.stderr);
-      assert.match(remote.stdout, /^ev-stdio \(via proxy\): 1 passed, 0 failed, 0 skipped$/m);
-      assert.match(remote.stdout, /^ping\s+passed\s+1\/1$/m);
+      assert.match(remote.stdout, /^ev-stdio \(via proxy\): 2 passed, 0 failed, 0 skipped$/m);
+      assert.match(remote.stdout, /^server-initialize\s+passed\s+1\/1$/m);
       assert.match(remote.stdout, /1 server: no scenario failed/);
-    } finally {
-      await lass.stop();
-    }
+    });
   } finally {
     await home.close();
     await everything.stop();
