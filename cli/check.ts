@@ -18,10 +18,13 @@ import {
 import { Spinner } from "./spinner.ts";
 import { table } from "./table.ts";
 import { formatPins } from "./pins_text.ts";
+import { CONFORMANCE_HELP } from "./check_conformance.ts";
 
 /** The help of `lass check`. */
 export const CHECK_HELP = `Usage: lass check [--workspace <id> | --all] [--lock [file]] [--update]
                   [--junit <file>] [--json]
+       lass check --conformance [--server <id>]... [--scenario <name>]... [--via <how>]
+                  [--url <url> --token <token>] [--workspace <id> | --all] [--junit <file>] [--json]
 
 Connects every tool server of the workspace, lists its tools, prompts and resources, and checks
 what model providers refuse: tool names (1-64 letters, digits, _ and -; <server>__<tool> within
@@ -37,6 +40,8 @@ servers offer now. Servers with "pinning": "off" are left out.
 
 Prints a table (server, status, era, tools, problems) and then each problem. Exit code 0 when
 nothing is an error (warnings do not fail), 1 when something is, 2 for a usage error.
+
+${CONFORMANCE_HELP}
 
 Options:
   --workspace <id>    The workspace to check (default the active one)
@@ -181,10 +186,30 @@ export async function run(args: string[]): Promise<number> {
     update: { type: "boolean" },
     junit: { type: "string" },
     json: { type: "boolean" },
+    conformance: { type: "boolean" },
+    server: { type: "string", multiple: true },
+    scenario: { type: "string", multiple: true },
+    via: { type: "string" },
+    url: { type: "string" },
+    token: { type: "string" },
   }, "check");
   if (values.help) return console.log(CHECK_HELP), 0;
   if (values.all && values.workspace !== undefined) {
     throw new CliError("--all and --workspace cannot go together (see lass check --help)");
+  }
+  const conformanceOnly = ["server", "scenario", "via", "url", "token"] as const;
+  if (!values.conformance) {
+    const stray = conformanceOnly.find((name) => values[name] !== undefined);
+    if (stray) throw new CliError(`--${stray} goes with --conformance (see lass check --help)`);
+  } else {
+    if (values.lock !== undefined || values.update) {
+      throw new CliError(
+        "--lock and --update do not go with --conformance (see lass check --help)",
+      );
+    }
+    await validateWithoutCompiling();
+    const { runConformanceCheck } = await import("./check_conformance.ts");
+    return await runConformanceCheck(values);
   }
   await validateWithoutCompiling();
   const lass = await openLass(values, RUN_ONCE);

@@ -11,6 +11,8 @@ export interface JUnitCase {
   failure?: { message: string; text?: string };
   /** The case could not run at all. */
   error?: { message: string; text?: string };
+  /** The case was left out on purpose, and why. */
+  skipped?: { message: string };
   /** Extra output shown beside the case. */
   systemOut?: string;
 }
@@ -41,6 +43,9 @@ function caseXml(testCase: JUnitCase): string {
     escapeXml(testCase.className)
   }" time="${seconds(testCase.timeMs)}"`;
   const inner: string[] = [];
+  if (testCase.skipped) {
+    inner.push(`      <skipped message="${escapeXml(testCase.skipped.message)}"/>`);
+  }
   for (const kind of ["failure", "error"] as const) {
     const problem = testCase[kind];
     if (!problem) continue;
@@ -58,7 +63,7 @@ function caseXml(testCase: JUnitCase): string {
     : `    <testcase ${attributes}>\n${inner.join("\n")}\n    </testcase>`;
 }
 
-function count(cases: JUnitCase[], kind: "failure" | "error"): number {
+function count(cases: JUnitCase[], kind: "failure" | "error" | "skipped"): number {
   return cases.filter((testCase) => testCase[kind] !== undefined).length;
 }
 
@@ -76,7 +81,7 @@ export function junitXml(suites: JUnitSuite[], name = "lass"): string {
     lines.push(
       `  <testsuite name="${escapeXml(suite.name)}" tests="${suite.cases.length}" failures="${
         count(suite.cases, "failure")
-      }" errors="${count(suite.cases, "error")}" skipped="0" time="${
+      }" errors="${count(suite.cases, "error")}" skipped="${count(suite.cases, "skipped")}" time="${
         seconds(total(suite.cases))
       }">`,
       ...suite.cases.map(caseXml),

@@ -11,6 +11,7 @@ import { bootstrapRoutes } from "./bootstrap.ts";
 import { catalogRoutes } from "./catalogs.ts";
 import { chatRoutes } from "./chat.ts";
 import { configRoutes } from "./config.ts";
+import { conformanceRoutes } from "./conformance.ts";
 import { evalRoutes } from "./evals.ts";
 import { eventRoutes } from "./events.ts";
 import { exportRoutes } from "./export.ts";
@@ -34,6 +35,7 @@ export const ROUTES: Routes = {
   ...catalogRoutes,
   ...chatRoutes,
   ...configRoutes,
+  ...conformanceRoutes,
   ...evalRoutes,
   ...eventRoutes,
   ...exportRoutes,

@@ -24,7 +24,7 @@ const CONFIG = {
 
 Deno.test({
   name:
-    "web UI inspector: Save as cassette downloads the session's cassette; Verify shows the drift of a changed answer",
+    "web UI inspector: Save as cassette downloads the session's cassette; Verify shows the drift of a changed answer; Run conformance lists each scenario",
   ignore: skipBrowser,
   fn: async () => {
     const ui = await startUi({ config: CONFIG });
@@ -88,6 +88,21 @@ Deno.test({
 
       await recordings.getByLabel("Verify against a cassette").setInputFiles(saved);
       await report.getByText(/Same as recorded/).waitFor();
+
+      // Run conformance: the suite's scenarios through the proxy, each row as it finishes.
+      const conformance = page.getByRole("group", { name: "Conformance" });
+      await conformance.getByLabel("scenarios").fill("server-initialize, prompts-get-simple");
+      await conformance.getByRole("button", { name: "Run conformance" }).click();
+      const outcome = conformance.getByRole("status");
+      await outcome.getByText(/Not conformant: 1 passed, 1 failed, 0 skipped \(via proxy/).waitFor({
+        timeout: 60_000,
+      });
+      const rows = await outcome.locator("tbody tr").allInnerTexts();
+      assert.deepEqual(rows.map((row) => row.split("\t").slice(0, 2)), [
+        ["server-initialize", "passed"],
+        ["prompts-get-simple", "failed"],
+      ]);
+      assert.match(rows[1], /PromptsGetSimple: Failed: MCP error/);
 
       // The saved cassette as a new server of transport replay: tested, then saved.
       await page.goto(withToken(ui.base, "/settings/servers/new"));

@@ -11,6 +11,7 @@ import { describeError, navigate } from "../state.ts";
 import { Activity } from "./activity.tsx";
 import { ServerControls } from "./controls.tsx";
 import { RecordingControls } from "./recordings.tsx";
+import { ConformanceControls } from "./conformance.tsx";
 import { PromptsTab } from "./prompts.tsx";
 import { ProxyPanel } from "./proxy_panel.tsx";
 import { ResourcesTab } from "./resources.tsx";
@@ -208,6 +209,7 @@ export function ServerView({ state, all }: ServerViewProps) {
       {state.status === "connected" ? <ServerControls key={state.id} state={state} /> : null}
       {/* Always shown: verify reconnects the server, and its report must outlive that. */}
       <RecordingControls key={state.id} state={state} />
+      <ConformanceControls key={state.id} serverId={state.id} />
       <RootsEditor key={state.id} serverId={state.id} />
       <TasksPanel key={state.id} serverId={state.id} />
       <ProxyPanel key={state.id} serverId={state.id} />
