@@ -43,6 +43,8 @@ export interface ToolResult {
 export interface CallOutcome {
   result: ToolResult;
   durationMs: number;
+  /** `passed`: the structured content was checked against the tool's output schema. */
+  outputSchema?: "passed";
 }
 
 /** `POST /api/mcp/:id/prompt`: the `prompts/get` result. */

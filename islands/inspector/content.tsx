@@ -3,8 +3,8 @@
  * links of tool results and prompt messages, and the contents of a read resource (text, JSON
  * pretty-printed, images, other blobs as their size and a download).
  */
+import { JsonBlock } from "../copy_button.tsx";
 import { useSignal } from "@preact/signals";
-import { showValue } from "../format.ts";
 import { describeError } from "../state.ts";
 import {
   type ContentBlock,
@@ -94,7 +94,7 @@ export function ResourceContentsView({ contents }: { contents: ResourceContents 
             name={fileName(contents.uri, "resource")}
           />
         )
-        : <pre class="json">{showValue(contents)}</pre>}
+        : <JsonBlock value={contents} />}
     </div>
   );
 }
@@ -153,11 +153,11 @@ export function ContentBlockView({ block, serverId }: { block: ContentBlock; ser
     case "resource":
       return block.resource
         ? <ResourceContentsView contents={block.resource} />
-        : <pre class="json">{showValue(block)}</pre>;
+        : <JsonBlock value={block} />;
     case "resource_link":
       return <ResourceLink block={block} serverId={serverId} />;
     default:
-      return <pre class="json">{showValue(block)}</pre>;
+      return <JsonBlock value={block} />;
   }
 }
 

@@ -4,11 +4,12 @@
  * between them, newest first. It is read from the server's trace, so it outlives tool switches
  * and reloads. A past tool call, prompt or resource read can be sent again.
  */
+import { JsonBlock } from "../copy_button.tsx";
 import { type Signal, useSignal } from "@preact/signals";
 import { useEffect, useMemo, useRef } from "preact/hooks";
 import { plural } from "../../wire/words.ts";
 import { clock } from "../events/row.tsx";
-import { formatDuration, showValue } from "../format.ts";
+import { formatDuration } from "../format.ts";
 import { type Exchange, type TimelineItem, timelineOf } from "./timeline.ts";
 import { RerunButton, type RerunEntry, RerunResult, rerunRows } from "./rerun.tsx";
 import { FromFilter, fromOrigin, type Origin, proxyClientsOf } from "./from_filter.tsx";
@@ -46,7 +47,7 @@ function Polls({ polls }: { polls: Exchange[] }) {
             <span class="method">{poll.method}</span>{" "}
             <span class={`badge ${BADGES[poll.status]}`}>{poll.status}</span>{" "}
             {poll.ms !== undefined ? <span class="duration">{formatDuration(poll.ms)}</span> : null}
-            {poll.response ? <pre class="json">{showValue(poll.response.message)}</pre> : null}
+            {poll.response ? <JsonBlock value={poll.response.message} /> : null}
           </li>
         ))}
       </ol>
@@ -66,7 +67,7 @@ function Message({ title, message }: { title: string; message?: TraceMessage }) 
           {message.unanswered ? " · no answer: the connection closed (recorded by Lass)" : ""}
         </span>
       </h4>
-      <pre class="json">{showValue(message.message)}</pre>
+      <JsonBlock value={message.message} />
     </>
   );
 }

@@ -92,8 +92,18 @@ export function useCall<T>(): [Signal<CallState<T>>, (call: () => Promise<T>) =>
 
 /** A failed call: its sentence, and details that no field showed. */
 export function CallError({ error, details }: { error: string; details?: ErrorDetail[] }) {
+  // A result that broke the tool's output schema: each error at its path in the result.
+  const schema = details?.some((detail) => detail.path.startsWith("structuredContent"));
   return (
     <div class="call-error" role="alert">
+      {schema
+        ? (
+          <p class="output-check is-failed">
+            <span aria-hidden="true">✗</span>{" "}
+            The structured content does not match the tool's output schema
+          </p>
+        )
+        : null}
       <p class="error">{error}</p>
       {details && details.length > 0
         ? (

@@ -1,7 +1,9 @@
 /** The Prompts tab: each prompt's arguments as fields, Get, and the messages it returns. */
+import { JsonBlock } from "../copy_button.tsx";
 import { RichText } from "../rich_text.tsx";
 import { useSignal } from "@preact/signals";
-import { showValue } from "../format.ts";
+import { useEffect, useRef } from "preact/hooks";
+import { takeEdit, waitingEdit } from "./edit_request.ts";
 import { ContentBlockView } from "./content.tsx";
 import { CompletionInput } from "./completion_input.tsx";
 import { Block, CallError, ItemPicker, useCall } from "./panel.tsx";
@@ -15,6 +17,16 @@ function PromptPanel(
 ) {
   const values = useSignal<Record<string, string>>({});
   const [call, run] = useCall<PromptResult>();
+  const panel = useRef<HTMLElement>(null);
+  // A past request of this prompt from History ("Edit and send"): its arguments fill the form.
+  const edit = waitingEdit(serverId, "prompt");
+  useEffect(() => {
+    if (!edit || edit.name !== prompt.name) return;
+    values.value = edit.args;
+    takeEdit();
+    panel.current?.scrollIntoView({ block: "start" });
+    panel.current?.querySelector<HTMLElement>("input, textarea, select")?.focus();
+  }, [edit]);
   const idPrefix = `prompt-${serverId}-${prompt.name}`.replace(/[^\w-]/g, "_");
   const submit = (event: Event) => {
     event.preventDefault();
@@ -24,7 +36,7 @@ function PromptPanel(
   };
   const state = call.value;
   return (
-    <article class="prompt-panel" aria-label={`Prompt ${prompt.name}`}>
+    <article ref={panel} class="prompt-panel" aria-label={`Prompt ${prompt.name}`}>
       <header class="item-head">
         <h2>{prompt.title ?? prompt.name}</h2>
         {prompt.title ? <code>{prompt.name}</code> : null}
@@ -106,7 +118,7 @@ function PromptPanel(
             </ol>
             <details class="raw">
               <summary>Raw result</summary>
-              <pre class="json">{showValue(state.value)}</pre>
+              <JsonBlock value={state.value} />
             </details>
           </Block>
         )
@@ -118,6 +130,10 @@ function PromptPanel(
 /** The prompts of a connected server. */
 export function PromptsTab({ state }: { state: ToolServerState }) {
   const selected = useSignal<string | null>(state.prompts[0]?.name ?? null);
+  const edit = waitingEdit(state.id, "prompt");
+  if (edit && selected.peek() !== edit.name && state.prompts.some((p) => p.name === edit.name)) {
+    selected.value = edit.name;
+  }
   if (state.prompts.length === 0) return <p class="hint">This server offers no prompts.</p>;
   const prompt = state.prompts.find((candidate) => candidate.name === selected.value) ??
     state.prompts[0];

@@ -3,11 +3,12 @@
  * by method (a response counts as its request's method). A message shows as one line of JSON and
  * opens pretty-printed.
  */
+import { JsonBlock } from "../copy_button.tsx";
 import { type Signal, useSignal } from "@preact/signals";
 import { useMemo } from "preact/hooks";
 import { plural } from "../../wire/words.ts";
 import { clock } from "../events/row.tsx";
-import { formatDuration, showValue } from "../format.ts";
+import { formatDuration } from "../format.ts";
 import { timelineOf } from "./timeline.ts";
 import { FromFilter, fromOrigin, type Origin, proxyClientsOf } from "./from_filter.tsx";
 import type { TraceMessage } from "../../wire/trace.ts";
@@ -85,7 +86,7 @@ function RawRow({ message, method }: { message: TraceMessage; method: string }) 
         {message.truncated ? <span class="badge badge-waiting">clipped</span> : null}
       </button>
       {open.value
-        ? <pre class="json">{showValue(message.message)}</pre>
+        ? <JsonBlock value={message.message} />
         : <code class="raw-line">{lineOf(message)}</code>}
     </li>
   );

@@ -1,12 +1,15 @@
 /**
  * History's "Run again": sends a past tool call, prompt or resource read again, then opens the new
- * request's row at the top, brings it into view and shows the answer there.
+ * request's row at the top, brings it into view and shows the answer there. Beside it, "Edit and
+ * send" loads the request into its form, and a tool call's "Copy as…".
  */
+import { JsonBlock } from "../copy_button.tsx";
 import { type Signal, useSignal } from "@preact/signals";
-import { showValue } from "../format.ts";
 import { describeError } from "../state.ts";
 import { type CallOutcome, mcpApi } from "../tool_servers.ts";
 import { CallResult } from "./tool_panel.tsx";
+import { CopyAs } from "./copy_as.tsx";
+import { editAgain } from "./edit_request.ts";
 import { type Exchange, rerunOf, type TimelineItem } from "./timeline.ts";
 
 /** What a Run again answered: a tool's outcome, a prompt's or a read's result, or the failure. */
@@ -55,7 +58,7 @@ export function RerunResult({ entry, serverId }: { entry: RerunEntry; serverId: 
       <h4>Result of Run again</h4>
       {answer.kind === "failed"
         ? <p role="alert">{answer.message}</p>
-        : <pre class="json">{showValue(answer.result)}</pre>}
+        : <JsonBlock value={answer.result} />}
     </section>
   );
 }
@@ -108,13 +111,25 @@ export function RerunButton({ serverId, exchange, reruns, lastSeq }: RerunButton
     reruns.value = reruns.value.map((each) => each.id === entry.id ? { ...each, answer } : each);
   };
   return (
-    <p class="rerun">
-      <button type="button" disabled={busy.value} onClick={send}>
-        {busy.value ? "Sending…" : "Run again"}
-      </button>
-      <span class="hint" role="status">
-        {outcome.value ? `${outcome.value} Its answer is in the new row at the top.` : ""}
-      </span>
-    </p>
+    <>
+      <p class="rerun">
+        <button type="button" disabled={busy.value} onClick={send}>
+          {busy.value ? "Sending…" : "Run again"}
+        </button>
+        <button
+          type="button"
+          title="Load it into its form above, to change it and send it"
+          onClick={() => editAgain(serverId, rerun)}
+        >
+          Edit and send
+        </button>
+        <span class="hint" role="status">
+          {outcome.value ? `${outcome.value} Its answer is in the new row at the top.` : ""}
+        </span>
+      </p>
+      {rerun.kind === "tool"
+        ? <CopyAs serverId={serverId} tool={rerun.name} args={rerun.args} />
+        : null}
+    </>
   );
 }

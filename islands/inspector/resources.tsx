@@ -3,9 +3,10 @@
  * is, a template after its variables are filled in. Contents show as text, pretty JSON, images,
  * or other blobs as their size and a download.
  */
+import { JsonBlock } from "../copy_button.tsx";
 import { RichText } from "../rich_text.tsx";
 import { useSignal } from "@preact/signals";
-import { showValue } from "../format.ts";
+import { takeEdit, waitingEdit } from "./edit_request.ts";
 import { formatBytes, ResourceContentsView } from "./content.tsx";
 import { Block, CallError, type CallState, ItemPicker, useCall } from "./panel.tsx";
 import { mcpApi, type ResourceResult } from "../tool_servers.ts";
@@ -28,7 +29,7 @@ function Contents({ state }: { state: CallState<ResourceResult> }) {
       ))}
       <details class="raw">
         <summary>Raw result</summary>
-        <pre class="json">{showValue(state.value)}</pre>
+        <JsonBlock value={state.value} />
       </details>
     </Block>
   );
@@ -161,6 +162,12 @@ export function ResourcesTab({ state }: { state: ToolServerState }) {
     ? `t:${state.resourceTemplates[0].uriTemplate}`
     : null;
   const selected = useSignal<string | null>(first);
+  // A past read from History ("Edit and send"): its resource is picked.
+  const edit = waitingEdit(state.id, "resource");
+  if (edit) {
+    if (state.resources.some((r) => r.uri === edit.uri)) selected.value = `r:${edit.uri}`;
+    takeEdit();
+  }
   const key = selected.value ?? "";
   const resource = state.resources.find((r) => `r:${r.uri}` === key);
   const template = state.resourceTemplates.find((t) => `t:${t.uriTemplate}` === key);

@@ -23,6 +23,8 @@ import { ToolsTab } from "./tools.tsx";
 import type { ServerStatus, ToolServerState } from "../../wire/tool_servers.ts";
 import { tabId, type TabItem, TabList } from "./tab_list.tsx";
 import { DriftBanner } from "../drift_banner.tsx";
+import { editRequest } from "./edit_request.ts";
+import type { Rerun } from "./timeline.ts";
 
 const STATUS_CLASS: Record<ServerStatus, string> = {
   connected: "badge-ok",
@@ -134,8 +136,20 @@ function About({ state }: { state: ToolServerState }) {
 
 type Tab = "tools" | "prompts" | "resources";
 
+/** The tab of each kind of past request. */
+const EDIT_TABS: Record<Rerun["kind"], Tab> = {
+  tool: "tools",
+  prompt: "prompts",
+  resource: "resources",
+};
+
 function Tabs({ state }: { state: ToolServerState }) {
   const tab = useSignal<Tab>("tools");
+  // "Edit and send" in History: the request's tab opens, and its form takes it.
+  const waiting = editRequest.value;
+  if (waiting?.serverId === state.id && tab.peek() !== EDIT_TABS[waiting.rerun.kind]) {
+    tab.value = EDIT_TABS[waiting.rerun.kind];
+  }
   const tabs: TabItem<Tab>[] = [
     ["tools", "Tools", state.tools.length] as const,
     ["prompts", "Prompts", state.prompts.length] as const,

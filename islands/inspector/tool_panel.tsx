@@ -3,11 +3,15 @@
  * arguments as raw JSON), Call (with progress, elapsed time and Cancel while it runs), and the
  * result with its content blocks, structured content, duration and the raw answer.
  */
+import { JsonBlock } from "../copy_button.tsx";
 import { RichText } from "../rich_text.tsx";
 import { useSignal } from "@preact/signals";
+import { useEffect, useRef } from "preact/hooks";
+import { takeEdit, waitingEdit } from "./edit_request.ts";
+import { CopyAs } from "./copy_as.tsx";
 import { initialValue } from "../json_schema.ts";
 import { FieldErrors, SchemaFields } from "../schema_fields.tsx";
-import { formatDuration, showValue } from "../format.ts";
+import { formatDuration } from "../format.ts";
 import { ContentBlocks } from "./content.tsx";
 import { CallError } from "./panel.tsx";
 import { CancelledCall, RunningCall, useToolCall } from "./running_call.tsx";
@@ -65,14 +69,26 @@ export function CallResult({ outcome, serverId, label = "Result" }: CallResultPr
       {result.structuredContent !== undefined
         ? (
           <>
-            <h4>Structured content</h4>
-            <pre class="json structured">{showValue(result.structuredContent)}</pre>
+            <h4>
+              Structured content
+              {outcome.outputSchema === "passed"
+                ? (
+                  <span
+                    class="output-check is-passed"
+                    title="Lass checked it against the tool's output schema"
+                  >
+                    <span aria-hidden="true">✓</span> matches the output schema
+                  </span>
+                )
+                : null}
+            </h4>
+            <JsonBlock value={result.structuredContent} class="structured" />
           </>
         )
         : null}
       <details class="raw">
         <summary>Raw result</summary>
-        <pre class="json">{showValue(outcome)}</pre>
+        <JsonBlock value={outcome} />
       </details>
     </section>
   );
@@ -96,6 +112,17 @@ export function ToolPanel({ serverId, tool }: ToolPanelProps) {
   const timeout = useSignal("");
   const idPrefix = `tool-${serverId}-${tool.name}`.replace(/[^\w-]/g, "_");
   const hasFields = Object.keys((schema.properties ?? {}) as object).length > 0;
+  const panel = useRef<HTMLElement>(null);
+  // A past call of this tool from History ("Edit and send"): its arguments fill the form.
+  const edit = waitingEdit(serverId, "tool");
+  useEffect(() => {
+    if (!edit || edit.name !== tool.name) return;
+    args.value = edit.args;
+    raw.value = null;
+    takeEdit();
+    panel.current?.scrollIntoView({ block: "start" });
+    panel.current?.querySelector<HTMLElement>(".tool-form input, .tool-form textarea")?.focus();
+  }, [edit]);
 
   const parseRaw = (): Record<string, unknown> | null => {
     try {
@@ -134,7 +161,7 @@ export function ToolPanel({ serverId, tool }: ToolPanelProps) {
   const errors = state.state === "failed" ? fieldErrorsOf(state.details) : {};
   const rawId = `${idPrefix}-raw`;
   return (
-    <article class="tool-panel" aria-label={`Tool ${tool.name}`}>
+    <article ref={panel} class="tool-panel" aria-label={`Tool ${tool.name}`}>
       <header class="item-head">
         <h2>{tool.title ?? tool.name}</h2>
         {tool.title ? <code>{tool.name}</code> : null}
@@ -210,6 +237,7 @@ export function ToolPanel({ serverId, tool }: ToolPanelProps) {
           </button>
         </div>
       </form>
+      <CopyAs serverId={serverId} tool={tool.name} args={args.value} />
       {state.state === "running"
         ? (
           <RunningCall
@@ -226,12 +254,12 @@ export function ToolPanel({ serverId, tool }: ToolPanelProps) {
       <details class="schemas">
         <summary>Schemas</summary>
         <h4>Input schema</h4>
-        <pre class="json">{showValue(tool.inputSchema)}</pre>
+        <JsonBlock value={tool.inputSchema} />
         {tool.outputSchema
           ? (
             <>
               <h4>Output schema</h4>
-              <pre class="json">{showValue(tool.outputSchema)}</pre>
+              <JsonBlock value={tool.outputSchema} />
             </>
           )
           : null}

@@ -2,11 +2,16 @@
 import { useSignal } from "@preact/signals";
 import { ItemPicker } from "./panel.tsx";
 import { ToolPanel } from "./tool_panel.tsx";
+import { waitingEdit } from "./edit_request.ts";
 import type { ToolServerState } from "../../wire/tool_servers.ts";
 
 /** The tools of a connected server. */
 export function ToolsTab({ state }: { state: ToolServerState }) {
   const selected = useSignal<string | null>(state.tools[0]?.name ?? null);
+  const edit = waitingEdit(state.id, "tool");
+  if (edit && selected.peek() !== edit.name && state.tools.some((t) => t.name === edit.name)) {
+    selected.value = edit.name;
+  }
   if (state.tools.length === 0) return <p class="hint">This server offers no tools.</p>;
   const tool = state.tools.find((candidate) => candidate.name === selected.value) ??
     state.tools[0];
