@@ -717,7 +717,7 @@ Deno.test("malformed configs are rejected as invalid-request with a reason at js
   });
   const noMap = {
     message: "The config has no MCP server map: expected mcpServers, servers, " +
-      "context_servers, extensions or mcp_servers.",
+      "context_servers, extensions or mcp_servers, or a server.json's packages or remotes.",
     detail: "has no recognisable server map",
   };
   assert.deepEqual(rejection('{"theme": "dark", "ui_font_size": 16}'), noMap);
