@@ -350,3 +350,49 @@ Deno.test("POST /api/registry/add saves remotes as http and sse records with sec
     assert.equal(taken.body.error.code, "conflict");
   });
 });
+
+/**
+ * A stand-in `npx` on PATH that runs `npx -y <package>@<version> [args]` from Deno's npm cache,
+ * so the record the registry added runs unchanged without the network.
+ */
+async function npxFromDenoCache(): Promise<{ dir: string; restore: () => Promise<void> }> {
+  const dir = await Deno.makeTempDir({ prefix: "lass-npx-" });
+  await Deno.writeTextFile(
+    `${dir}/npx`,
+    `#!/bin/sh\n[ "$1" = "-y" ] && shift\nspec="$1"\nshift\n` +
+      `exec "${Deno.execPath()}" run -A "npm:$spec" "$@"\n`,
+    { mode: 0o755 },
+  );
+  const path = Deno.env.get("PATH") ?? "";
+  Deno.env.set("PATH", `${dir}:${path}`);
+  return {
+    dir,
+    restore: async () => {
+      Deno.env.set("PATH", path);
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+Deno.test("the record added for server-everything from the registry connects and lists its tools", async () => {
+  const npx = await npxFromDenoCache();
+  try {
+    await withFake(async (t) => {
+      const added = await post(t, "/api/registry/add", {
+        name: EVERYTHING_NAME,
+        version: EVERYTHING_VERSION,
+        package: 0,
+      });
+      assert.equal(added.status, 200, JSON.stringify(added.body));
+      assert.equal(added.body.server.command, "npx");
+      const { status, body } = await post(t, `/api/mcp/${added.body.server.id}/connect`);
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.equal(body.status, "connected", body.error);
+      assert.match(body.serverInfo.name, /everything/);
+      const tools = body.tools.map((tool: Json) => tool.name);
+      assert.ok(tools.includes("echo"), `tools: ${tools.join(", ")}`);
+    });
+  } finally {
+    await npx.restore();
+  }
+});
