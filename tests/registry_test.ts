@@ -396,3 +396,27 @@ Deno.test("the record added for server-everything from the registry connects and
     await npx.restore();
   }
 });
+
+Deno.test("a malformed server in a registry page is left out; the others are listed", async () => {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () =>
+      Response.json({
+        servers: [
+          { server: { description: "no name" } },
+          { server: { name: "io.example/fine", version: "1.0.0", remotes: [{ type: "sse" }] } },
+        ],
+        metadata: { count: 2, nextCursor: "" },
+      }),
+  );
+  try {
+    await withRegistry(`http://127.0.0.1:${server.addr.port}`, async (t) => {
+      const { status, body } = await get(t, "/api/registry/servers");
+      assert.equal(status, 200);
+      assert.deepEqual(body.servers.map((entry: Json) => entry.server.name), ["io.example/fine"]);
+      assert.equal(body.nextCursor, undefined, "an empty cursor means the last page");
+    });
+  } finally {
+    await server.shutdown();
+  }
+});

@@ -88,9 +88,9 @@ export const ServerResponseSchema = z.looseObject({
   _meta: z.looseObject({ [OFFICIAL_META]: OfficialMetaSchema.optional() }).optional(),
 });
 
-/** A page of the registry's server list. */
+/** A page of the registry's server list (each server is read on its own, see the client). */
 export const ServerListSchema = z.looseObject({
-  servers: z.array(ServerResponseSchema),
+  servers: z.array(z.unknown()),
   metadata: z.looseObject({
     nextCursor: z.string().nullish(),
     count: z.number().optional(),

@@ -71,7 +71,7 @@ export class RegistryClient {
     const nextCursor = page.metadata?.nextCursor || undefined;
     return {
       registryUrl,
-      servers: page.servers.map(entryOf),
+      servers: validEntries(page.servers),
       ...(nextCursor && { nextCursor }),
     };
   }
@@ -81,7 +81,7 @@ export class RegistryClient {
     const registryUrl = this.registryUrl;
     const url = new URL(`${registryUrl}/v0.1/servers/${encodeURIComponent(name)}/versions`);
     const page = await this.#get(url, ServerListSchema, `the server ${name}`);
-    return { registryUrl, name, versions: page.servers.map(entryOf) };
+    return { registryUrl, name, versions: validEntries(page.servers) };
   }
 
   /** One version of one server (`latest` for the newest). */
@@ -185,6 +185,17 @@ function causeOf(error: unknown): string {
     current = current.cause as typeof current;
   }
   return clip(message, 300);
+}
+
+/**
+ * The entries of a list that read as server versions; one the registry serves malformed (no name,
+ * a package without an identifier) is left out rather than failing the whole page.
+ */
+function validEntries(items: unknown[]): RegistryEntry[] {
+  return items.flatMap((item) => {
+    const parsed = ServerResponseSchema.safeParse(item);
+    return parsed.success ? [entryOf(parsed.data)] : [];
+  });
 }
 
 function entryOf(entry: z.output<typeof ServerResponseSchema>): RegistryEntry {
