@@ -420,3 +420,38 @@ Deno.test("a malformed server in a registry page is left out; the others are lis
     await server.shutdown();
   }
 });
+
+Deno.test("the registry routes refuse bad queries and bodies with their paths, before asking the registry", async () => {
+  await withFake(async (t, fake) => {
+    const limit = await get(t, "/api/registry/servers?limit=0");
+    assert.equal(limit.status, 400);
+    assert.deepEqual(limit.body.error.details, [
+      { path: "limit", message: "must be an integer from 1 to 100" },
+    ]);
+    const noName = await get(t, "/api/registry/versions");
+    assert.equal(noName.status, 400);
+    assert.equal(noName.body.error.details[0].path, "name");
+    const neither = await post(t, "/api/registry/add", { name: "a/b", version: "1" });
+    assert.equal(neither.status, 400);
+    assert.deepEqual(neither.body.error.details, [
+      { path: "package", message: "name exactly one of package and remote" },
+    ]);
+    const unknown = await post(t, "/api/registry/add", {
+      name: "a/b",
+      version: "1",
+      remote: 0,
+      headers: {},
+    });
+    assert.equal(unknown.status, 400);
+    assert.deepEqual(fake.requests, [], "the registry was not asked");
+    const noSuchRemote = await post(t, "/api/registry/add", {
+      name: "io.github.example/weather",
+      version: "0.5.0",
+      remote: 0,
+    });
+    assert.equal(noSuchRemote.status, 400);
+    assert.deepEqual(noSuchRemote.body.error.details, [
+      { path: "remote", message: "this version has no remotes" },
+    ]);
+  });
+});

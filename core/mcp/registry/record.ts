@@ -56,6 +56,12 @@ function planOf(draft: RecordDraft, context: InputContext): RecordPlan {
   return { draft, inputs: context.needs, envVariables, notes: context.notes };
 }
 
+function indexProblem(count: number, list: string): string {
+  return count === 0
+    ? `this version has no ${list}`
+    : `must be an index into ${list} (0-${count - 1})`;
+}
+
 function refuse(message: string, path: string, detail: string): LassError {
   return new LassError("invalid-request", message, [{ path, message: detail }]);
 }
@@ -137,7 +143,7 @@ export function planPackage(
     throw refuse(
       `${server.name} ${server.version ?? ""} has no package ${index}`.replace("  ", " "),
       "package",
-      `must be an index into packages (0-${(server.packages?.length ?? 0) - 1})`,
+      indexProblem(server.packages?.length ?? 0, "packages"),
     );
   }
   const type = pkg.registryType.toLowerCase();
@@ -222,7 +228,7 @@ export function planRemote(
     throw refuse(
       `${server.name} ${server.version ?? ""} has no remote ${index}`.replace("  ", " "),
       "remote",
-      `must be an index into remotes (0-${(server.remotes?.length ?? 0) - 1})`,
+      indexProblem(server.remotes?.length ?? 0, "remotes"),
     );
   }
   const transport = REMOTE_TRANSPORTS[remote.type];
