@@ -105,8 +105,6 @@ export type RegistryPackage = z.output<typeof RegistryPackageSchema>;
 export type RegistryTransport = z.output<typeof RegistryTransportSchema>;
 /** An argument of a package. */
 export type RegistryArgument = z.output<typeof RegistryArgumentSchema>;
-/** An environment variable or header of a package or remote. */
-export type RegistryKeyValue = z.output<typeof RegistryKeyValueSchema>;
 /** An input (a variable of a value template). */
 export type RegistryInput = z.output<typeof RegistryInputSchema>;
 /** The official registry's metadata of one server version. */
@@ -168,6 +166,3 @@ export interface RegistryAddResult {
   /** Sentences: what was left out, what the publisher suggests that Lass does otherwise. */
   notes: string[];
 }
-
-/** Registry types of packages that `POST /api/registry/add` turns into a stdio record. */
-export const RUNNABLE_PACKAGE_TYPES = ["npm", "pypi", "oci", "nuget"] as const;
