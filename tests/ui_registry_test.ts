@@ -5,7 +5,7 @@
  * 1400×900 and at a phone's 390×844.
  */
 import assert from "node:assert/strict";
-import { screenshot, skipBrowser, startUi, withToken } from "./_browser.ts";
+import { screenshot, skipBrowser, startUi, waitForCount, withToken } from "./_browser.ts";
 import { configWhere } from "./_settings.ts";
 import { EVERYTHING_VERSION, startFakeRegistry } from "./fixtures/fake_registry.ts";
 
@@ -39,9 +39,9 @@ Deno.test({
         assert.equal(await results.getByRole("listitem").count(), 6);
         await dialog.getByRole("searchbox", { name: "Search the registry" }).fill("forecasts");
         await dialog.getByRole("button", { name: "Search" }).click();
-        await results.getByRole("listitem").filter({ hasText: "weather" }).waitFor();
-        await results.getByText("io.github.example/database").waitFor({ state: "detached" });
-        assert.equal(await results.getByRole("listitem").count(), 1);
+        // The search's answer replaces the first page: wait for that, then look.
+        await waitForCount(results.getByRole("listitem"), 1);
+        await results.getByText("io.github.example/weather").waitFor();
         await dialog.getByRole("button", { name: "Choose io.github.example/weather" }).click();
         const server = dialog.getByRole("region", { name: "Server io.github.example/weather" });
         await server.getByText("uvx weather-mcp-server==0.5.0").waitFor();
@@ -106,6 +106,9 @@ Deno.test({
         const dialog = page.getByRole("dialog", { name: "Add from the MCP Registry" });
         await dialog.getByRole("searchbox", { name: "Search the registry" }).fill("remote");
         await dialog.getByRole("button", { name: "Search" }).click();
+        const found = dialog.getByRole("list", { name: "Registry servers" }).getByRole("listitem");
+        await waitForCount(found, 1);
+        await screenshot(page, "registry-list-390");
         await dialog.getByRole("button", { name: "Choose com.example/remote-api" }).click();
         const server = dialog.getByRole("region", { name: "Server com.example/remote-api" });
         await server.getByRole("radio").nth(1).check();

@@ -4,7 +4,7 @@
  * set, and Add.
  */
 import { useSignal } from "@preact/signals";
-import { useEffect } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import type {
   RegistryAddResult,
   RegistryEntry,
@@ -93,12 +93,17 @@ export function RegistryServerView({ entry, onBack, onAdded }: ViewProps) {
       ...extra,
     };
   };
+  /** The latest preview asked for: an earlier one that answers late is dropped. */
+  const latest = useRef(0);
   const refresh = async () => {
     if (!option.value) return;
+    const asked = ++latest.current;
     failure.value = null;
     try {
-      preview.value = await registryApi.add(body({ preview: true }));
+      const answer = await registryApi.add(body({ preview: true }));
+      if (asked === latest.current) preview.value = answer;
     } catch (error) {
+      if (asked !== latest.current) return;
       preview.value = null;
       failure.value = describeError(error);
     }

@@ -58,17 +58,21 @@ function RegistryForm({ onClose, onAdded }: RegistryFormProps) {
   const page = useSignal<RegistryServerPage | null>(null);
   const results = useSignal<RegistryEntry[]>([]);
   const chosen = useSignal<RegistryEntry | null>(null);
+  /** The latest search: an earlier one that answers late is dropped. */
+  const latest = useRef(0);
   const search = async (cursor?: string) => {
+    const asked = ++latest.current;
     busy.value = true;
     failure.value = null;
     try {
       const answer = await registryApi.search(query.value, cursor);
+      if (asked !== latest.current) return;
       page.value = answer;
       results.value = cursor ? [...results.value, ...answer.servers] : answer.servers;
     } catch (error) {
-      failure.value = describeError(error);
+      if (asked === latest.current) failure.value = describeError(error);
     } finally {
-      busy.value = false;
+      if (asked === latest.current) busy.value = false;
     }
   };
   useEffect(() => {
