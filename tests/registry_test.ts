@@ -455,3 +455,12 @@ Deno.test("the registry routes refuse bad queries and bodies with their paths, b
     ]);
   });
 });
+
+Deno.test("a registryUrl whose env reference is not set is a 400 invalid-config naming the field", async () => {
+  await withRegistry("env:LASS_TEST_REGISTRY_UNSET", async (t) => {
+    const { status, body } = await get(t, "/api/registry/servers");
+    assert.equal(status, 400);
+    assert.equal(body.error.code, "invalid-config");
+    assert.deepEqual(body.error.details[0].path, "registryUrl");
+  });
+});

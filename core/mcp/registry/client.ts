@@ -54,9 +54,18 @@ export class RegistryClient {
     this.#options = options;
   }
 
-  /** The registry's base URL without a trailing slash. */
+  /**
+   * The registry's base URL without a trailing slash; `invalid-config` when it is not an http(s)
+   * URL (an env reference to a variable that is not set).
+   */
   get registryUrl(): string {
-    return this.#options.registryUrl().replace(/\/+$/, "");
+    const url = this.#options.registryUrl().replace(/\/+$/, "");
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+      throw new LassError("invalid-config", `registryUrl is not an http or https URL: "${url}"`, [
+        { path: "registryUrl", message: "must be an http or https URL (after env references)" },
+      ]);
+    }
+    return url;
   }
 
   /** A page of servers: searched by name and description, from `cursor`, at most `limit`. */
