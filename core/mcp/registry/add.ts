@@ -48,7 +48,7 @@ export async function addFromRegistry(
   if (!checked.success) {
     throw new LassError(
       "invalid-request",
-      `the registry's ${server.name} ${server.version ?? ""} does not make a valid record`,
+      `the registry's ${server.name} ${request.version} does not make a valid record`,
       detailsFromIssues(checked.error.issues, "server"),
     );
   }

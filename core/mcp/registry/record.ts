@@ -56,6 +56,11 @@ function planOf(draft: RecordDraft, context: InputContext): RecordPlan {
   return { draft, inputs: context.needs, envVariables, notes: context.notes };
 }
 
+/** `io.example/tool 1.0.0`, or the name alone when it has no version. */
+function serverLabel(server: ServerJson): string {
+  return server.version ? `${server.name} ${server.version}` : server.name;
+}
+
 function indexProblem(count: number, list: string): string {
   return count === 0
     ? `this version has no ${list}`
@@ -141,7 +146,7 @@ export function planPackage(
   const pkg = server.packages?.[index];
   if (!pkg) {
     throw refuse(
-      `${server.name} ${server.version ?? ""} has no package ${index}`.replace("  ", " "),
+      `${serverLabel(server)} has no package ${index}`,
       "package",
       indexProblem(server.packages?.length ?? 0, "packages"),
     );
@@ -184,8 +189,13 @@ export function planPackage(
     args = ["-y", ...registry, ...runtime, `${pkg.identifier}@${needVersion(pkg, index)}`];
     args.push(...packageArgs);
   } else if (type === "pypi") {
-    const index_ = customBase ? ["--index-url", base!] : [];
-    args = [...index_, ...runtime, `${pkg.identifier}==${needVersion(pkg, index)}`, ...packageArgs];
+    const indexUrl = customBase ? ["--index-url", base!] : [];
+    args = [
+      ...indexUrl,
+      ...runtime,
+      `${pkg.identifier}==${needVersion(pkg, index)}`,
+      ...packageArgs,
+    ];
   } else if (type === "oci") {
     // The container sees only the variables passed with -e (docker reads each value from its own
     // environment, which is the record's env).
@@ -226,7 +236,7 @@ export function planRemote(
   const remote: RegistryTransport | undefined = server.remotes?.[index];
   if (!remote) {
     throw refuse(
-      `${server.name} ${server.version ?? ""} has no remote ${index}`.replace("  ", " "),
+      `${serverLabel(server)} has no remote ${index}`,
       "remote",
       indexProblem(server.remotes?.length ?? 0, "remotes"),
     );
