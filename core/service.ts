@@ -4,7 +4,7 @@ import { ApprovalGate } from "./chat/approvals.ts";
 import { RunningCalls } from "./chat/running_calls.ts";
 import { TurnsInFlight } from "./chat/turns_in_flight.ts";
 import { ModelAdmission } from "./chat/model_admission.ts";
-import type { EnvLookup } from "./config/env_refs.ts";
+import { type EnvLookup, resolveEnvRef } from "./config/env_refs.ts";
 import { SCHEMA_FILE_NAME } from "./config/defaults.ts";
 import { ConfigStore } from "./config/store.ts";
 import { EventBus, type EventBusOptions } from "./events.ts";
@@ -15,6 +15,8 @@ import { detectedEnvKeys } from "./llm/presets.ts";
 import { type ManagerOptions } from "./mcp/manager/types.ts";
 import { ToolServerManager } from "./mcp/manager/manager.ts";
 import type { ToolServerProxy } from "./mcp/proxy/create.ts";
+import type { RegistryClient, RegistryClientOptions } from "./mcp/registry/client.ts";
+import { DEFAULT_REGISTRY_URL } from "../wire/config/field_defaults.ts";
 import { TaskFiles } from "./mcp/tasks/files.ts";
 import { OAuthSignIn } from "./mcp/oauth/sign_in.ts";
 import { PinKeeper } from "./mcp/pinning/keeper.ts";
@@ -47,6 +49,8 @@ export interface ServiceOptions {
       "open" | "demoServer" | "callTimeoutMs" | "recentUseMs" | "reconnectDelayMs" | "sampler"
     >
   >;
+  /** Overrides for the MCP Registry client (tests pass a clock or a short deadline). */
+  registry?: Partial<Pick<RegistryClientOptions, "fetch" | "now" | "timeoutMs">>;
 }
 
 /** The stateful parts of a running service, shared by every route. */
@@ -79,6 +83,8 @@ export interface Service {
   readonly dataDir: string;
   /** Lass's MCP proxy (`/mcp/:id`), made with its first use. */
   proxy(): Promise<ToolServerProxy>;
+  /** The client of the config's MCP Registry (`registryUrl`), made with its first use. */
+  registry(): Promise<RegistryClient>;
   /** Stops watching and waits until every write in progress is on disk. */
   close(): Promise<void>;
 }
@@ -141,6 +147,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
   });
   await mcp.restoreTasks();
   let proxy: Promise<ToolServerProxy> | undefined;
+  let registry: Promise<RegistryClient> | undefined;
   return {
     config,
     events,
@@ -167,6 +174,14 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     proxy: () =>
       proxy ??= import("./mcp/proxy/create.ts").then(({ createProxy }) =>
         createProxy(mcp, events, config, interactions)
+      ),
+    registry: () =>
+      registry ??= import("./mcp/registry/client.ts").then(({ RegistryClient }) =>
+        new RegistryClient({
+          registryUrl: () =>
+            resolveEnvRef(config.config.registryUrl ?? DEFAULT_REGISTRY_URL, options.env),
+          ...options.registry,
+        })
       ),
     close: async () => {
       await turns.close();

@@ -21,6 +21,7 @@ import { mcpRoutes } from "./mcp.ts";
 import { oauthRoutes } from "./oauth.ts";
 import { proxyRoutes } from "./proxy.ts";
 import { recordingRoutes } from "./recordings.ts";
+import { registryRoutes } from "./registry.ts";
 import { sessionRoutes } from "./sessions.ts";
 import { skillRoutes } from "./skills.ts";
 import { uiRoutes } from "./ui.ts";
@@ -45,6 +46,7 @@ export const ROUTES: Routes = {
   ...oauthRoutes,
   ...proxyRoutes,
   ...recordingRoutes,
+  ...registryRoutes,
   ...sessionRoutes,
   ...skillRoutes,
   ...uiRoutes,

@@ -31,6 +31,7 @@ export interface StartOptions {
   watchConfig?: boolean;
   heartbeatMs?: number;
   mcp?: ServiceOptions["mcp"];
+  registry?: ServiceOptions["registry"];
   keepTasks?: boolean;
   /** The folder of the config and data dir (kept on close); default a fresh temp dir (removed). */
   dir?: string;
@@ -61,6 +62,7 @@ export async function startService(options: StartOptions = {}): Promise<TestServ
     watchConfig: options.watchConfig ?? false,
     keepTasks: options.keepTasks,
     mcp: options.mcp,
+    registry: options.registry,
   });
   const handler = createHandler({
     service,

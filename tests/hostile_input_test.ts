@@ -6,6 +6,8 @@ import { checkJsonDepth, MAX_JSON_DEPTH } from "../routes/body.ts";
 import { Router } from "../routes/router.ts";
 import { createSandboxHandler } from "../routes/sandbox.ts";
 import { readJsonResponse, startService, TOKEN } from "./_helpers.ts";
+import { startFakeRegistry } from "./fixtures/fake_registry.ts";
+import { DEFAULT_REGISTRY_URL } from "../wire/config/field_defaults.ts";
 
 /** Sends one raw HTTP/1.1 request head and reads the answer until the server closes. */
 async function raw(port: number, head: string): Promise<{ status: number; body: string }> {
@@ -153,7 +155,15 @@ function corpus(): Body[] {
 }
 
 Deno.test("a fuzz sweep of every route of the table answers no 500", async () => {
-  const t = await startService();
+  // The registry routes ask a fake registry on loopback, never the internet (the sweep's
+  // `PUT /api/config` puts back the default registryUrl).
+  const registry = startFakeRegistry();
+  const t = await startService({
+    registry: {
+      fetch: (input, init) =>
+        fetch(String(input).replace(DEFAULT_REGISTRY_URL, registry.url), init),
+    },
+  });
   const logged: string[] = [];
   const handler = createHandler({
     service: t.service,
@@ -194,5 +204,6 @@ Deno.test("a fuzz sweep of every route of the table answers no 500", async () =>
     assert.deepEqual(logged, [], "nothing reached the 500 boundary");
   } finally {
     await t.close();
+    await registry.close();
   }
 });

@@ -540,6 +540,8 @@ Deno.test("the format is detected from the root key and the fields only one clie
     [{ mcp_servers: { a: stdio } }, "codex"],
     [{ mcpServers: { a: { httpUrl: "https://a.example.com/mcp" } } }, "gemini"],
     [{ mcpServers: { a: { ...stdio, trust: true } } }, "gemini"],
+    [{ name: "io.example/a", packages: [] }, "server-json"],
+    [{ server: { name: "io.example/a", remotes: [] }, _meta: {} }, "server-json"],
   ];
   for (const [config, format] of cases) {
     assert.equal(imported(config).format, format, JSON.stringify(config));
@@ -717,7 +719,7 @@ Deno.test("malformed configs are rejected as invalid-request with a reason at js
   });
   const noMap = {
     message: "The config has no MCP server map: expected mcpServers, servers, " +
-      "context_servers, extensions or mcp_servers.",
+      "context_servers, extensions or mcp_servers, or a server.json's packages or remotes.",
     detail: "has no recognisable server map",
   };
   assert.deepEqual(rejection('{"theme": "dark", "ui_font_size": 16}'), noMap);
@@ -844,4 +846,79 @@ Deno.test("POST /api/mcp/import answers the same-shape formats and the literal s
   } finally {
     await t.close();
   }
+});
+
+Deno.test("a registry server.json imports one record per package and remote, secrets as env references", () => {
+  const { format, servers, warnings, secrets } = imported(fixture("server.json"));
+  assert.equal(format, "server-json");
+  assert.deepEqual(secrets, []);
+  assert.deepEqual(servers, [
+    {
+      id: "toolbox-npm",
+      name: "toolbox-npm",
+      transport: "stdio",
+      command: "npx",
+      args: ["-y", "@example/toolbox@1.2.0", ".", "--mode", "local"],
+      env: { TOOLBOX_TOKEN: "env:TOOLBOX_TOKEN" },
+    },
+    {
+      id: "toolbox-pypi",
+      name: "toolbox-pypi",
+      transport: "stdio",
+      command: "uvx",
+      args: ["toolbox-mcp==1.2.0"],
+      env: { LOG_LEVEL: "info" },
+    },
+    {
+      id: "toolbox-oci",
+      name: "toolbox-oci",
+      transport: "stdio",
+      command: "docker",
+      args: ["run", "-i", "--rm", "-e", "TOOLBOX_TOKEN", "ghcr.io/example/toolbox:1.2.0"],
+      env: { TOOLBOX_TOKEN: "env:TOOLBOX_TOKEN" },
+    },
+    {
+      id: "toolbox-nuget",
+      name: "toolbox-nuget",
+      transport: "stdio",
+      command: "dnx",
+      args: ["Example.Toolbox@1.2.0", "--yes", "--", "serve"],
+    },
+    {
+      id: "toolbox-streamable-http",
+      name: "toolbox-streamable-http",
+      transport: "http",
+      url: "https://mcp.example.com/toolbox",
+      headers: { "X-Api-Key": "env:TOOLBOX_X_API_KEY" },
+    },
+    {
+      id: "toolbox-sse",
+      name: "toolbox-sse",
+      transport: "sse",
+      url: "https://mcp.example.com/toolbox/sse",
+    },
+  ]);
+  assert.deepEqual(warnings, [
+    "toolbox-npm: set TOOLBOX_TOKEN in Lass's environment before connecting",
+    "toolbox-oci: set TOOLBOX_TOKEN in Lass's environment before connecting",
+    "toolbox-mcpb: not imported: https://github.com/example/toolbox/releases/download/v1.2.0/" +
+    "toolbox.mcpb is an MCP bundle (mcpb), which Lass does not install or run: download it " +
+    "(SHA-256 fe333e598595000ae021bd27117db32ec69af6987f507ba7a63c90638ff633ce), check its " +
+    "hash, unpack it (npx @anthropic-ai/mcpb unpack <file> <folder>) and add the command its " +
+    "manifest.json names as a stdio server",
+    "toolbox-streamable-http: set TOOLBOX_X_API_KEY in Lass's environment before connecting",
+  ]);
+  const single = imported({
+    server: {
+      name: "io.example/solo",
+      packages: [{ registryType: "npm", identifier: "solo", version: "1.0.0" }],
+    },
+  });
+  assert.deepEqual(single.servers, [
+    { id: "solo", name: "solo", transport: "stdio", command: "npx", args: ["-y", "solo@1.0.0"] },
+  ]);
+  assert.deepEqual(rejection({ name: 5, packages: [] }, { format: "server-json" }), {
+    message: "The server.json is not valid.",
+    detail: "name: Invalid input: expected string, received number",
+  });
 });

@@ -97,7 +97,10 @@ export interface ToolServerState extends ConnectionState {
   subscriptions: string[];
 }
 
-/** A client whose config file can be imported (`POST /api/mcp/import`). */
+/**
+ * A client whose config file can be imported (`POST /api/mcp/import`), or `server-json`: a
+ * registry `server.json`.
+ */
 export type ImportFormat =
   | "claude-desktop"
   | "claude-code"
@@ -109,7 +112,8 @@ export type ImportFormat =
   | "continue"
   | "goose"
   | "codex"
-  | "gemini";
+  | "gemini"
+  | "server-json";
 
 /** A literal secret of an imported record, and the reference that would replace it. */
 export interface ImportSecret {

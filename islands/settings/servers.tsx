@@ -1,16 +1,22 @@
-/** Settings: tool servers (`mcpServers[]`) with live status, connect, sign-in, test and import. */
+/**
+ * Settings: tool servers (`mcpServers[]`) with live status, connect, sign-in, test, import and
+ * add from the MCP Registry.
+ */
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { followServers, serversError } from "../tool_servers.ts";
 import { RecordSection } from "./kit.tsx";
 import { ServerEditor } from "./servers_editor.tsx";
 import { ImportServers } from "./servers_import.tsx";
+import { RegistryServers } from "./servers_registry.tsx";
 import { ServerActions, ServerSummary } from "./servers_status.tsx";
 import type { SectionProps } from "./types.ts";
 
 /** The tool servers section. */
 export function ServersSection({ selected }: SectionProps) {
   const added = useSignal<string[] | null>(null);
+  /** Variables the last server added from the registry reads from Lass's environment. */
+  const toSet = useSignal<string[]>([]);
   useEffect(() => followServers(), []);
   return (
     <RecordSection
@@ -35,12 +41,36 @@ export function ServersSection({ selected }: SectionProps) {
               </p>
             )
             : null}
+          {toSet.value.length > 0
+            ? (
+              <p class="note" role="note">
+                Set {toSet.value.join(", ")}{" "}
+                in Lass's environment before connecting it: the record reads{" "}
+                {toSet.value.length === 1 ? "it" : "them"} from there.
+              </p>
+            )
+            : null}
           {serversError.value
             ? <p class="error" role="alert">Live status unavailable: {serversError.value}</p>
             : null}
         </>
       }
-      tools={<ImportServers onAdded={(ids) => added.value = ids} />}
+      tools={
+        <>
+          <ImportServers
+            onAdded={(ids) => {
+              added.value = ids;
+              toSet.value = [];
+            }}
+          />
+          <RegistryServers
+            onAdded={({ id, envVariables }) => {
+              added.value = [id];
+              toSet.value = envVariables;
+            }}
+          />
+        </>
+      }
       blank={() => ({ id: "", name: "", transport: "stdio", command: "" })}
       summary={(record) => <ServerSummary record={record} />}
       actions={(record) => <ServerActions record={record} />}

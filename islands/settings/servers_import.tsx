@@ -26,6 +26,7 @@ const FORMATS: Record<ImportFormat, string> = {
   goose: "Goose (YAML)",
   codex: "Codex (TOML)",
   gemini: "Gemini CLI",
+  "server-json": "MCP Registry server.json",
 };
 
 const EXAMPLE = `{
@@ -191,8 +192,8 @@ function ImportForm({ onClose, onAdded }: ImportFormProps) {
       </header>
       <p class="hint">
         Paste another client's config: Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Zed,
-        Cline, Gemini CLI (JSON), Continue or Goose (YAML), Codex (TOML). Nothing is saved until you
-        add.
+        Cline, Gemini CLI (JSON), Continue or Goose (YAML), Codex (TOML), or an MCP Registry
+        server.json. Nothing is saved until you add.
       </p>
       <div class="field">
         <label for="import-text">Client config</label>

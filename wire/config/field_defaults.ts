@@ -9,3 +9,6 @@ export const CONFIG_DEFAULTS = {
   sampling: "ask",
   renderToolName: "render_ui",
 } as const;
+
+/** The MCP Registry Lass searches when the config names no `registryUrl`: the official one. */
+export const DEFAULT_REGISTRY_URL = "https://registry.modelcontextprotocol.io";

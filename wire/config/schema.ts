@@ -8,12 +8,18 @@ import { LlmProfileSchema } from "./llm_profile_schema.ts";
 import { McpServerSchema } from "./mcp_server_schema.ts";
 import { AgentSchema, CatalogSchema, SkillSchema } from "./skill_agent_catalog_schemas.ts";
 import { WorkspaceSchema } from "./workspace_schema.ts";
+import { HttpUrl } from "./_record_fields.ts";
+import { DEFAULT_REGISTRY_URL } from "./field_defaults.ts";
 
 const ConfigObjectSchema = z.looseObject({
   $schema: z.string().optional(),
   version: z.literal(1, { message: "only config version 1 is supported" }).default(1),
   activeWorkspaceId: z.string().optional().meta({
     description: "The default workspace of chat when workspaceId is omitted",
+  }),
+  registryUrl: HttpUrl.optional().meta({
+    description: "The MCP Registry that Settings → Tool servers → Add from registry searches " +
+      `(the registry API, v0.1); default ${DEFAULT_REGISTRY_URL}, the official one`,
   }),
   llms: z.array(LlmProfileSchema).default([]),
   mcpServers: z.array(McpServerSchema).default([]),

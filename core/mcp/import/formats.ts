@@ -1,7 +1,8 @@
-/** Readers of the eleven MCP client config shapes that the import reads. */
+/** Readers of the eleven MCP client config shapes and `server.json`, which the import reads. */
 import type { ReadResult, ServerDraft, ServerEntry } from "./types.ts";
 import { LassError } from "../../errors.ts";
 import type { ImportFormat, ToolServerTransport } from "../../../wire/tool_servers.ts";
+import { isServerJson, readServerJson } from "./server_json.ts";
 
 type Root = Record<string, unknown>;
 type ReadOne = (raw: Root, notes: string[], key: string) => ServerDraft;
@@ -152,6 +153,7 @@ const ROOT_KEYS: Record<ImportFormat, string> = {
   goose: "extensions",
   codex: "mcp_servers",
   gemini: "mcpServers",
+  "server-json": "packages",
 };
 
 function serverMap(root: Root, format: ImportFormat): Root {
@@ -339,6 +341,7 @@ const READERS: Record<ImportFormat, (root: Root) => ReadResult> = {
   goose: (root) => read(root, "goose", readGoose),
   codex: (root) => read(root, "codex", readCodex),
   gemini: readGemini,
+  "server-json": readServerJson,
 };
 
 /** Reads the server entries of a parsed config in one format; throws when its map is missing. */
@@ -367,6 +370,7 @@ export function detectFormat(root: Root): ImportFormat | undefined {
   if (Array.isArray(root.mcpServers)) return "continue";
   if (isRecord(root.mcpServers)) return mcpServersFlavour(root, root.mcpServers);
   if (isRecord(root.extensions)) return "goose";
+  if (isServerJson(root)) return "server-json";
   if (typeof root.name === "string" && (root.command != null || root.url != null)) {
     return "continue";
   }

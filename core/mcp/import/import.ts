@@ -1,4 +1,7 @@
-/** Imports the MCP server lists of eleven clients' config files as `mcpServers[]` records. */
+/**
+ * Imports the MCP server lists of eleven clients' config files, and a registry `server.json`, as
+ * `mcpServers[]` records.
+ */
 import { parse as parseToml } from "smol-toml";
 import { parse as parseYaml } from "yaml";
 import { McpServerSchema } from "../../../wire/config/mcp_server_schema.ts";
@@ -6,6 +9,7 @@ import { detailsFromIssues, LassError } from "../../errors.ts";
 import { detectFormat, isRecord, MCP_SERVERS_FORMATS, readServers } from "./formats.ts";
 import { type ServerDraft, type ServerEntry } from "./types.ts";
 import { literalSecrets, secretWarning } from "./secrets.ts";
+import { slugId, uniqueId } from "../server_ids.ts";
 import type { ImportFormat, ImportResult, ImportSecret } from "../../../wire/tool_servers.ts";
 import type { McpServerInput } from "../../../wire/config/schema.ts";
 
@@ -22,6 +26,7 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = [
   "goose",
   "codex",
   "gemini",
+  "server-json",
 ];
 
 /** Options of {@link importClientConfig}. */
@@ -117,7 +122,7 @@ function listRoot(): LassError {
 function noServerMap(): LassError {
   return invalid(
     "The config has no MCP server map: expected mcpServers, servers, context_servers, " +
-      "extensions or mcp_servers.",
+      "extensions or mcp_servers, or a server.json's packages or remotes.",
     "has no recognisable server map",
   );
 }
@@ -351,21 +356,4 @@ function commandHints(draft: ServerDraft): string[] {
     hints.push(`it runs mcp-remote for ${url}; consider importing that URL as an http server`);
   }
   return hints;
-}
-
-/** The id for a server key: lowercase, runs of other characters as `-`, at most 64 long. */
-function slugId(key: string): string {
-  const slug = key.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
-    .replace(/[^a-z0-9_-]+/g, "-").replace(/^[-_]+/, "").slice(0, 64).replace(/[-_]+$/, "");
-  return slug || "server";
-}
-
-/** `base`, or `base-2`, `base-3`... (still at most 64 long), whichever is not taken yet. */
-function uniqueId(base: string, taken: Set<string>): string {
-  if (!taken.has(base)) return base;
-  for (let n = 2;; n++) {
-    const suffix = `-${n}`;
-    const id = base.slice(0, 64 - suffix.length).replace(/[-_]+$/, "") + suffix;
-    if (!taken.has(id)) return id;
-  }
 }
