@@ -6,11 +6,12 @@
  */
 import assert from "node:assert/strict";
 import { skipBrowser, startUi, waitForCount, withToken } from "./_browser.ts";
-import { chat, DEMO_LLM, DEMO_SERVER, user } from "./_chat.ts";
+import { chat, DEMO_LLM, DEMO_SERVER, failingServer, user } from "./_chat.ts";
 
 const CONFIG = {
   llms: [DEMO_LLM],
-  mcpServers: [DEMO_SERVER],
+  // `leaky` prints its TOKEN (an env reference, so a secret) to stderr when it starts.
+  mcpServers: [DEMO_SERVER, failingServer("leaky", "leak", { env: { TOKEN: "env:LEAK_TOKEN" } })],
   workspaces: [{ id: "w", name: "W", llmId: "demo", mcpServerIds: ["demo"] }],
   activeWorkspaceId: "w",
 };
@@ -20,7 +21,7 @@ Deno.test({
     "web UI inspector workbench: schema check, copy as, History filters, edit and send, find in Messages",
   ignore: skipBrowser,
   fn: async (test) => {
-    const ui = await startUi({ config: CONFIG });
+    const ui = await startUi({ config: CONFIG, env: { LEAK_TOKEN: "sekret-123" } });
     const context = await ui.context();
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: ui.base });
     const page = await context.newPage();
@@ -120,6 +121,32 @@ Deno.test({
         await page.getByLabel("Direction").selectOption("in");
         await waitForCount(messages, 0);
         await page.getByText("No message matches the filters.").waitFor();
+      });
+
+      await test.step("a stdio server's stderr: the kept lines, then live ones and held-back notes", async () => {
+        await t.service.mcp.connect("leaky");
+        await page.goto(withToken(ui.base, "/inspector/leaky"));
+        await page.getByRole("tab", { name: "stderr" }).click();
+        const lines = page.getByRole("list", { name: "stderr lines, oldest first" });
+        await lines.getByText("starting with token").waitFor();
+        assert.ok(!(await lines.innerText()).includes("sekret-123"), "the secret is taken out");
+        t.service.events.emit("mcp.log", {
+          serverId: "leaky",
+          level: "stderr",
+          message: "live one",
+        });
+        await lines.getByText("live one").waitFor();
+        t.service.events.emit("mcp.log", {
+          serverId: "leaky",
+          level: "warning",
+          dropped: 7,
+          message: "7 log lines were dropped (over 50 a second)",
+        });
+        await lines.getByText("7 lines held back").waitFor();
+        // The demo server runs in process: no stderr tab.
+        await page.goto(withToken(ui.base, "/inspector/demo"));
+        await page.getByRole("tab", { name: "History" }).waitFor();
+        assert.equal(await page.getByRole("tab", { name: "stderr" }).count(), 0);
       });
 
       await test.step("on a phone the filters wrap and nothing is wider than the screen", async () => {
