@@ -9,6 +9,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { McpServerSchema } from "../wire/config/mcp_server_schema.ts";
+import { redactConfig } from "../core/config/redact.ts";
 import { nodeFileSystem } from "../core/files_node.ts";
 import { OAuthStore } from "../core/mcp/oauth/store.ts";
 import { StoredParts } from "../core/mcp/oauth/_stored_parts.ts";
@@ -232,4 +233,26 @@ Deno.test("auth fetch: a refused token (Bearer or DPoP) asks for a fresh discove
   await fetch(URL_, { method: "POST", headers: { authorization: "Bearer t" }, body: "{}" });
   assert.equal(rejected, 1, "only the 401 to a request that carried a token");
   assert.deepEqual(challenges, ['DPoP error="invalid_token"', 'DPoP error="invalid_token"']);
+});
+
+Deno.test("oauth config export: the identity provider's literal secret is redacted, references stay", () => {
+  const redacted = redactConfig({
+    mcpServers: [{
+      id: "crm",
+      oauth: {
+        grantType: "enterprise-managed",
+        clientSecret: "literal-secret",
+        identityProvider: { clientSecret: "idp-literal", idToken: "env:ID_TOKEN" },
+      },
+    }, { id: "w", oauth: { grantType: "jwt-bearer", assertion: "env:WORKLOAD" } }],
+  }) as { mcpServers: { oauth: Record<string, unknown> }[] };
+  assert.deepEqual(redacted.mcpServers[0].oauth, {
+    grantType: "enterprise-managed",
+    clientSecret: "<redacted>",
+    identityProvider: { clientSecret: "<redacted>", idToken: "env:ID_TOKEN" },
+  });
+  assert.deepEqual(redacted.mcpServers[1].oauth, {
+    grantType: "jwt-bearer",
+    assertion: "env:WORKLOAD",
+  });
 });

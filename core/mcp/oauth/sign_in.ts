@@ -191,8 +191,12 @@ export class OAuthSignIn {
   /** Secret values known for a server (tokens, client secrets), for taking out of messages. */
   secrets(record: McpServerConfig): string[] {
     const oauth = typeof record.oauth === "object" ? record.oauth : {};
-    const idpSecret = oauth.identityProvider?.clientSecret;
-    const configured = [oauth.clientSecret, oauth.privateKey, idpSecret]
+    const idp = oauth.identityProvider;
+    // Tokens read from an env reference (a workload's JWT, the user's ID token) are secrets too.
+    const tokenRefs = [oauth.assertion, idp?.idToken].filter((source) =>
+      typeof source === "string"
+    );
+    const configured = [oauth.clientSecret, oauth.privateKey, idp?.clientSecret, ...tokenRefs]
       .filter((value): value is string => value !== undefined)
       .map((value) => resolveEnvRef(value, this.#options.env));
     return [...this.store.secrets(record.id), ...configured.filter((value) => value.length >= 4)];
