@@ -12,6 +12,7 @@ import { McpServerSchema } from "../wire/config/mcp_server_schema.ts";
 import { redactConfig } from "../core/config/redact.ts";
 import { nodeFileSystem } from "../core/files_node.ts";
 import { OAuthStore } from "../core/mcp/oauth/store.ts";
+import { MachineAuthProvider } from "../core/mcp/oauth/machine.ts";
 import { StoredParts } from "../core/mcp/oauth/_stored_parts.ts";
 import { DpopKeys } from "../core/mcp/oauth/dpop.ts";
 import { tokenReader } from "../core/mcp/oauth/token_source.ts";
@@ -255,4 +256,80 @@ Deno.test("oauth config export: the identity provider's literal secret is redact
     grantType: "jwt-bearer",
     assertion: "env:WORKLOAD",
   });
+});
+
+Deno.test("jwt-bearer and enterprise-managed grants: the assertion is read, or exchanged, for each grant", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "lass-grants-"));
+  try {
+    const store = new OAuthStore(nodeFileSystem, dir);
+    const deps = { store, refreshes: new RefreshCoalescer() };
+    let reads = 0;
+    const workload = new MachineAuthProvider({
+      serverId: "w",
+      serverUrl: URL_,
+      grant: "jwt-bearer",
+      clientId: "workload",
+      assertion: () => Promise.resolve(`jwt-${++reads}`),
+    }, deps);
+    assert.deepEqual(workload.clientInformation(), { client_id: "workload" });
+    const first = await workload.prepareTokenRequest("mcp");
+    assert.deepEqual(Object.fromEntries(first), {
+      grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+      assertion: "jwt-1",
+      scope: "mcp",
+    });
+    // The next grant (the token expired) reads the workload's token again.
+    assert.equal((await workload.prepareTokenRequest()).get("assertion"), "jwt-2");
+
+    const exchanges: URLSearchParams[] = [];
+    const enterprise = new MachineAuthProvider({
+      serverId: "e",
+      serverUrl: URL_,
+      grant: "enterprise-managed",
+      clientId: "lass-at-crm",
+      clientSecret: "crm-secret",
+      identityProvider: {
+        issuer: "http://127.0.0.1:9",
+        tokenEndpoint: "http://127.0.0.1:9/token",
+        clientId: "lass",
+        clientSecret: "idp-secret",
+        idToken: () => Promise.resolve("the-id-token"),
+      },
+    }, {
+      ...deps,
+      fetch: (_url, init) => {
+        exchanges.push(new URLSearchParams(String(init?.body)));
+        return Promise.resolve(Response.json({
+          access_token: `id-jag-${exchanges.length}`,
+          issued_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+          token_type: "N_A",
+        }));
+      },
+    });
+    enterprise.saveAuthorizationServerUrl("https://as.example.com");
+    enterprise.saveResourceUrl("https://crm.example.com/mcp");
+    const grant = await enterprise.prepareTokenRequest("crm.read");
+    assert.deepEqual(Object.fromEntries(grant), {
+      grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+      assertion: "id-jag-1",
+      scope: "crm.read",
+    });
+    assert.deepEqual(Object.fromEntries(exchanges[0]), {
+      grant_type: "urn:ietf:params:oauth:grant-type:token-exchange",
+      requested_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+      audience: "https://as.example.com",
+      resource: "https://crm.example.com/mcp",
+      subject_token: "the-id-token",
+      subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
+      client_id: "lass",
+      client_secret: "idp-secret",
+      scope: "crm.read",
+    });
+    assert.deepEqual(enterprise.clientInformation(), {
+      client_id: "lass-at-crm",
+      client_secret: "crm-secret",
+    });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
