@@ -159,8 +159,9 @@ async function runSuite(suite: Suite): Promise<{ results: Map<string, ScenarioRe
         "--command",
         `${Deno.execPath()} run -A ${CLIENT}`,
         ...suite.args,
+        // Per scenario, from its client's start: the clients wait for their turn (CLIENT_SLOTS).
         "--timeout",
-        "120000",
+        "300000",
         "-o",
         out,
       ],
