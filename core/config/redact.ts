@@ -101,6 +101,18 @@ function mapRecords(list: unknown, fn: (record: Json) => Json): unknown {
   );
 }
 
+/** An `oauth` object with its literal client secrets (its own, its identity provider's) redacted. */
+function redactOAuth(oauth: Json): Json {
+  const idp = oauth.identityProvider;
+  return {
+    ...oauth,
+    ...("clientSecret" in oauth && { clientSecret: redactValue(oauth.clientSecret) }),
+    ...(idp !== null && typeof idp === "object" && "clientSecret" in idp && {
+      identityProvider: { ...idp as Json, clientSecret: redactValue((idp as Json).clientSecret) },
+    }),
+  };
+}
+
 /**
  * Returns a copy of a stored config with literal API keys, header values, env values, secret
  * flags' values in `args`, OAuth client secrets and URL credentials replaced by `<redacted>`.
@@ -121,8 +133,7 @@ export function redactConfig(config: Json): Json {
       ...("env" in server && { env: redactMap(server.env) }),
       ...("args" in server && { args: redactArgs(server.args) }),
       ...("url" in server && { url: redactUrl(server.url) }),
-      ...(oauth !== null && typeof oauth === "object" && "clientSecret" in oauth &&
-        { oauth: { ...oauth, clientSecret: redactValue(oauth.clientSecret) } }),
+      ...(oauth !== null && typeof oauth === "object" && { oauth: redactOAuth(oauth as Json) }),
     };
   });
   out.agents = mapRecords(config.agents, (agent) => ({

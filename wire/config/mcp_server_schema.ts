@@ -1,31 +1,8 @@
 /** The `mcpServers[]` record of `service.json`: a tool server, its transport, OAuth and roots. */
 import { z } from "zod";
-import { hasEnvRef } from "./env_refs.ts";
 import { HttpUrl, Id, Name, Secretish, StringMap } from "./_record_fields.ts";
 import { CONFIG_DEFAULTS } from "./field_defaults.ts";
-
-/** How Lass obtains a tool server's OAuth tokens: a user in a browser, or the client alone. */
-export const OAUTH_GRANT_TYPES = ["authorization_code", "client_credentials"] as const;
-
-/** How a machine-to-machine client authenticates at the token endpoint. */
-export const OAUTH_CLIENT_AUTH_METHODS = [
-  "client_secret_basic",
-  "client_secret_post",
-  "private_key_jwt",
-] as const;
-
-/** JWT signing algorithms for `private_key_jwt` (asymmetric keys only). */
-export const OAUTH_SIGNING_ALGORITHMS = [
-  "RS256",
-  "RS384",
-  "RS512",
-  "PS256",
-  "PS384",
-  "PS512",
-  "ES256",
-  "ES384",
-  "ES512",
-] as const;
+import { OAuthSchema } from "./mcp_oauth_schema.ts";
 
 /**
  * The tool-server transports: `http` is Streamable HTTP; `replay` serves a recorded cassette in
@@ -115,34 +92,10 @@ export const McpServerSchema = z.strictObject({
     description: "Record every JSON-RPC message to and from the server (the last 2,000, " +
       "`GET /api/mcp/:id/trace`); `false` records nothing. A change applies without a reconnect",
   }),
-  oauth: z.union([
-    z.boolean(),
-    z.strictObject({
-      clientId: z.string().optional(),
-      clientSecret: Secretish.optional(),
-      scopes: z.array(z.string()).optional(),
-      grantType: z.enum(OAUTH_GRANT_TYPES).optional().meta({
-        description: "`authorization_code` (default): the user signs in in a browser; " +
-          "`client_credentials`: machine-to-machine, no user (needs clientId and clientSecret " +
-          "or privateKey)",
-      }),
-      tokenEndpointAuthMethod: z.enum(OAUTH_CLIENT_AUTH_METHODS).optional().meta({
-        description: "client_credentials: how the client authenticates at the token endpoint; " +
-          "default private_key_jwt with a privateKey, else the secret method the server lists",
-      }),
-      privateKey: Secretish.refine(hasEnvRef, {
-        message: "must be an env reference (env:NAME): a private key is not kept in the config",
-      }).optional().meta({
-        description: "client_credentials with private_key_jwt: the PEM (PKCS #8) or JWK private " +
-          "key, as an env reference",
-      }),
-      signingAlgorithm: z.enum(OAUTH_SIGNING_ALGORITHMS).optional().meta({
-        description: "private_key_jwt: the JWT signing algorithm; default RS256",
-      }),
-    }),
-  ]).optional().meta({
+  oauth: OAuthSchema.optional().meta({
     description: "http/sse: `false` disables OAuth sign-in; an object describes a " +
-      "pre-registered client, or a machine-to-machine one (`grantType: client_credentials`)",
+      "pre-registered client, or one that signs in without a user (`grantType`: " +
+      "`client_credentials`, `jwt-bearer`, `enterprise-managed`); see docs/oauth.md",
   }),
   proxy: z.boolean().default(true).meta({
     description: "Whether other MCP clients may reach this server through Lass's proxy " +
@@ -201,29 +154,4 @@ export const McpServerSchema = z.strictObject({
       ctx.addIssue({ code: "custom", path: [field], message: "applies only to replay" });
     }
   }
-  if (typeof server.oauth === "object") checkOAuth(server.oauth, ctx);
 });
-
-/** The grant and client-authentication fields of a tool server's `oauth` object. */
-function checkOAuth(oauth: Record<string, unknown>, ctx: z.RefinementCtx): void {
-  const issue = (field: string, message: string) =>
-    ctx.addIssue({ code: "custom", path: ["oauth", field], message });
-  if (oauth.grantType !== "client_credentials") {
-    for (const field of ["tokenEndpointAuthMethod", "privateKey", "signingAlgorithm"]) {
-      if (oauth[field] !== undefined) issue(field, "applies only to grantType client_credentials");
-    }
-    return;
-  }
-  if (!oauth.clientId) issue("clientId", "is required for grantType client_credentials");
-  const method = oauth.tokenEndpointAuthMethod;
-  if (method === "private_key_jwt" && !oauth.privateKey) {
-    issue("privateKey", "is required for private_key_jwt");
-  } else if (typeof method === "string" && method !== "private_key_jwt" && !oauth.clientSecret) {
-    issue("clientSecret", `is required for ${method}`);
-  } else if (!oauth.clientSecret && !oauth.privateKey) {
-    issue("clientSecret", "client_credentials needs clientSecret or privateKey");
-  }
-  if (oauth.signingAlgorithm !== undefined && !oauth.privateKey) {
-    issue("signingAlgorithm", "applies only with a privateKey");
-  }
-}

@@ -16,6 +16,7 @@ export class StoredParts {
   readonly #serverUrl: string;
   readonly #epoch: number;
   readonly #now: () => number;
+  #rediscover = false;
 
   constructor(store: OAuthStore, server: { serverId: string; serverUrl: string }, now = Date.now) {
     this.#store = store;
@@ -71,12 +72,25 @@ export class StoredParts {
   }
 
   /**
-   * The kept discovery state. A connection from before a sign-out (it is being replaced) signs
-   * in no more: no registration or grant from its background requests.
+   * The server refused the current token: the next authorization discovers the authorization
+   * server afresh instead of trusting the kept state (the resource may name another one now).
+   */
+  rediscover(): void {
+    this.#rediscover = true;
+  }
+
+  /**
+   * The kept discovery state, or none once after {@link rediscover}. A connection from before a
+   * sign-out (it is being replaced) signs in no more: no registration or grant from its
+   * background requests.
    */
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
     if (this.signedOut) {
       throw new Error("the server was signed out: this connection no longer signs in");
+    }
+    if (this.#rediscover) {
+      this.#rediscover = false;
+      return undefined;
     }
     return (await this.read()).discoveryState;
   }

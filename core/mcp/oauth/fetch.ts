@@ -86,6 +86,13 @@ export interface AuthFetchOptions {
   /** A 403 with `insufficient_scope` arrived: the next authorization must ask the user again. */
   insufficientScope(): void;
   /**
+   * The server refused the current access token (401): the next authorization discovers the
+   * authorization server afresh, as the resource may have moved to another one (SEP-2352).
+   */
+  tokenRejected?(): void;
+  /** Every 401's `WWW-Authenticate` header (or `null`). */
+  challenge?(header: string | null): void;
+  /**
    * Machine-to-machine sign-in: the key of a `client_credentials` grant, naming the server, the
    * client and the access token it would replace. Grants with one key share one answer (a 2xx
    * one for 30 s), so concurrent 401s run one grant.
@@ -126,6 +133,10 @@ export function createAuthFetch(options: AuthFetchOptions): FetchLike {
         return await base(url, { ...init, headers });
       }
     }
+    if (response.status === 401) {
+      options.challenge?.(response.headers.get("www-authenticate"));
+      if (tokenOf(init?.headers) !== undefined) options.tokenRejected?.();
+    }
     if (
       response.status === 403 &&
       /error\s*=\s*"?insufficient_scope/i.test(response.headers.get("www-authenticate") ?? "")
@@ -156,6 +167,14 @@ function bearerOf(headers: HeadersInit | undefined): string | undefined {
   if (!headers) return undefined;
   const value = new Headers(headers).get("authorization");
   const match = value ? /^Bearer\s+(.+)$/i.exec(value) : null;
+  return match ? match[1] : undefined;
+}
+
+/** The access token of request headers, in either scheme (`Bearer` or `DPoP`). */
+function tokenOf(headers: HeadersInit | undefined): string | undefined {
+  if (!headers) return undefined;
+  const value = new Headers(headers).get("authorization");
+  const match = value ? /^(?:Bearer|DPoP)\s+(.+)$/i.exec(value) : null;
   return match ? match[1] : undefined;
 }
 

@@ -1,12 +1,17 @@
 /**
- * Machine-to-machine sign-in (`oauth.grantType: "client_credentials"`): the MCP SDK's
- * `OAuthClientProvider` for a client that signs in alone, with a client secret
- * (`client_secret_basic` / `client_secret_post`) or a private-key JWT (`private_key_jwt`,
- * RFC 7523), and keeps its tokens in Lass's store. No browser, no authorization URL: the SDK's
- * `auth()` runs the grant whenever the server answers 401 (no token yet, or an expired one).
+ * Sign-in without a browser: the MCP SDK's `OAuthClientProvider` for a client that signs in
+ * alone, and keeps its tokens in Lass's store. Three grants: `client_credentials` (the client's
+ * own secret or private-key JWT), `jwt-bearer` (RFC 7523: a workload's identity token as the
+ * assertion, workload identity federation) and `enterprise-managed` (the user's ID token
+ * exchanged at the company's identity provider for an identity assertion grant, RFC 8693, then
+ * presented as a `jwt-bearer` assertion). The client authenticates with a client secret
+ * (`client_secret_basic` / `client_secret_post`), a private-key JWT (`private_key_jwt`), or (a
+ * workload) not at all. No authorization URL: the SDK's `auth()` runs the grant whenever the
+ * server answers 401 (no token yet, or an expired one), reading the assertion afresh each time.
  */
 import type {
   AddClientAuthentication,
+  DpopSession,
   OAuthClientInformationContext,
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -14,12 +19,29 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
-import { OAUTH_CLIENT_AUTH_METHODS } from "../../../wire/config/mcp_server_schema.ts";
+import { OAUTH_CLIENT_AUTH_METHODS } from "../../../wire/config/mcp_oauth_schema.ts";
 import { VERSION } from "../../version.ts";
 import { createAuthFetch, type FetchLike, type RefreshCoalescer } from "./fetch.ts";
 import type { ServerAuthProvider, SessionAuth } from "./provider.ts";
 import type { OAuthStore } from "./store.ts";
 import { StoredParts } from "./_stored_parts.ts";
+import { DpopKeys, type DpopSetting } from "./dpop.ts";
+
+/** The grant a client that signs in alone uses. */
+export type MachineGrant = "client_credentials" | "jwt-bearer" | "enterprise-managed";
+
+/** RFC 7523's grant type: a JWT as the authorization grant. */
+const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+
+/** The identity provider of an `enterprise-managed` sign-in, env references resolved. */
+export interface IdentityProviderSettings {
+  issuer: string;
+  tokenEndpoint?: string;
+  clientId: string;
+  clientSecret?: string;
+  /** Reads the user's ID token (afresh each time). */
+  idToken(): Promise<string>;
+}
 
 /** How the client authenticates at the token endpoint. */
 export type MachineAuthMethod = (typeof OAUTH_CLIENT_AUTH_METHODS)[number];
@@ -29,6 +51,8 @@ export interface MachineAuthSettings {
   serverId: string;
   /** The endpoint the transport talks to; the stored tokens are bound to it. */
   serverUrl: string;
+  /** Default `client_credentials`. */
+  grant?: MachineGrant;
   clientId: string;
   /** The configured method; without it, a private key means `private_key_jwt` and a secret the
    * method the authorization server lists (`client_secret_basic` first). */
@@ -42,6 +66,12 @@ export interface MachineAuthSettings {
   /** The config fields the secret and the key come from, for messages (`env:NAME`). */
   secretSource?: string;
   keySource?: string;
+  /** `jwt-bearer`: reads the workload's JWT (afresh for each grant). */
+  assertion?(): Promise<string>;
+  /** `enterprise-managed`: where the user's ID token becomes an identity assertion grant. */
+  identityProvider?: IdentityProviderSettings;
+  /** `oauth.dpop`: DPoP-bound tokens always, never, or (unset) when the server offers them. */
+  dpop?: DpopSetting;
 }
 
 /** What the provider shares with the rest of the sign-in machinery. */
@@ -71,6 +101,9 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
   readonly #stored: StoredParts;
   readonly #method: MachineAuthMethod | undefined;
   readonly #jwtAuth?: AddClientAuthentication;
+  readonly #dpop: DpopKeys;
+  #authorizationServer?: string;
+  #resource?: string;
   #phase: "idle" | "running" | "done" = "idle";
   /** A machine client never asks a user to sign in. */
   readonly authUrl: undefined = undefined;
@@ -81,6 +114,7 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
     this.#deps = deps;
     this.#stored = new StoredParts(deps.store, settings, deps.now);
     this.#method = machineAuthMethod(settings);
+    this.#dpop = new DpopKeys(this.#stored, settings.dpop);
     if (this.#method === "private_key_jwt") {
       // The SDK loads when first needed: Lass's startup stays free of it.
       const signer = privateKeyJwtSigner(settings);
@@ -105,6 +139,7 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
     const fetch = createAuthFetch({
       currentToken: async () => (await this.tokens())?.access_token,
       insufficientScope: () => {},
+      tokenRejected: () => this.#stored.rediscover(),
       grantKey: async () =>
         [
           settings.serverId,
@@ -132,8 +167,9 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
     return {
       client_name: "Lass",
       redirect_uris: [],
-      grant_types: ["client_credentials"],
-      token_endpoint_auth_method: this.#method ?? "client_secret_basic",
+      grant_types: [this.#grant === "client_credentials" ? "client_credentials" : JWT_BEARER],
+      token_endpoint_auth_method: this.#method ??
+        (this.#grant === "jwt-bearer" ? "none" : "client_secret_basic"),
       software_id: "lass",
       software_version: VERSION,
       ...(scope && { scope }),
@@ -143,6 +179,8 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
   /** The configured client (it lives in the config: nothing is registered or saved). */
   clientInformation(_ctx?: OAuthClientInformationContext): StoredOAuthClientInformation {
     const { clientId, clientSecret } = this.#settings;
+    // A workload authenticates with its assertion alone (a public client), unless configured.
+    if (this.#grant === "jwt-bearer" && !this.#method) return { client_id: clientId };
     if (this.#method !== "private_key_jwt" && !clientSecret?.trim()) {
       throw new Error(missing("clientSecret", this.#settings.secretSource));
     }
@@ -160,10 +198,36 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
     return this.#jwtAuth;
   }
 
-  prepareTokenRequest(scope?: string): URLSearchParams {
-    const params = new URLSearchParams({ grant_type: "client_credentials" });
+  /**
+   * The grant's form: `client_credentials`, or `jwt-bearer` with the workload's JWT or (for
+   * `enterprise-managed`) the identity assertion grant the identity provider gives for the
+   * user's ID token, asked for this server's authorization server and resource.
+   */
+  async prepareTokenRequest(scope?: string): Promise<URLSearchParams> {
+    const params = new URLSearchParams();
+    if (this.#grant === "client_credentials") {
+      params.set("grant_type", "client_credentials");
+    } else {
+      params.set("grant_type", JWT_BEARER);
+      params.set("assertion", await this.#assertion(scope));
+    }
     if (scope) params.set("scope", scope);
     return params;
+  }
+
+  /** Called by the SDK's `auth()` after discovery: the identity assertion grant's audience. */
+  saveAuthorizationServerUrl(url: string): void {
+    this.#authorizationServer = url;
+  }
+
+  /** Called by the SDK's `auth()` after discovery: the identity assertion grant's resource. */
+  saveResourceUrl(url: string): void {
+    this.#resource = url;
+  }
+
+  /** The DPoP session (RFC 9449) for the token endpoint and every MCP request, if DPoP applies. */
+  dpop(): Promise<DpopSession | undefined> {
+    return this.#dpop.session();
   }
 
   async tokens(_ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
@@ -206,9 +270,49 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
     return state;
   }
 
-  /** The client tokens are bound to: its method and id (not its secret). */
+  /** The client tokens are bound to: its grant, method and id (not its secret). */
   get #client(): string {
-    return `${this.#method ?? "client_secret"} ${this.#settings.clientId}`;
+    const grant = this.#grant === "client_credentials" ? "" : `${this.#grant} `;
+    return `${grant}${this.#method ?? "client_secret"} ${this.#settings.clientId}`;
+  }
+
+  get #grant(): MachineGrant {
+    return this.#settings.grant ?? "client_credentials";
+  }
+
+  /** The assertion of a `jwt-bearer` grant, read or exchanged now. */
+  async #assertion(scope: string | undefined): Promise<string> {
+    const { assertion, identityProvider: idp } = this.#settings;
+    if (this.#grant === "jwt-bearer") {
+      if (!assertion) throw new Error("oauth.assertion is not set");
+      return await assertion();
+    }
+    if (!idp) throw new Error("oauth.identityProvider is not set");
+    const client = await import("@modelcontextprotocol/client");
+    const request = {
+      audience: this.#authorizationServer ?? new URL(this.#settings.serverUrl).origin,
+      resource: this.#resource ?? this.#settings.serverUrl,
+      idToken: await idp.idToken(),
+      clientId: idp.clientId,
+      ...(idp.clientSecret && { clientSecret: idp.clientSecret }),
+      ...(scope && { scope }),
+      fetchFn: this.#deps.fetch,
+    };
+    try {
+      const result = idp.tokenEndpoint
+        ? await client.requestJwtAuthorizationGrant({
+          ...request,
+          tokenEndpoint: idp.tokenEndpoint,
+        })
+        : await client.discoverAndRequestJwtAuthGrant({ ...request, idpUrl: idp.issuer });
+      return result.jwtAuthGrant;
+    } catch (error) {
+      throw new Error(
+        `the identity provider ${idp.issuer} did not exchange the ID token: ${
+          (error as Error)?.message ?? error
+        }`,
+      );
+    }
   }
 }
 

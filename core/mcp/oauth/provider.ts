@@ -3,6 +3,7 @@
  * with PKCE): Lass's store, flows and redirect URL. Also the contract with the session's opener ({@link SessionAuth}).
  */
 import type {
+  DpopSession,
   OAuthClientInformationContext,
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -16,6 +17,8 @@ import { createAuthFetch, type FetchLike, type RefreshCoalescer } from "./fetch.
 import type { PendingSignIns } from "./pending.ts";
 import type { OAuthStore } from "./store.ts";
 import { StoredParts } from "./_stored_parts.ts";
+import { DpopKeys, type DpopSetting } from "./dpop.ts";
+import { LegacyDiscovery } from "./legacy_discovery.ts";
 
 /**
  * OAuth for one remote transport, as the session's opener takes it: the SDK provider (the
@@ -52,6 +55,8 @@ export interface ServerAuthSettings {
   clientId?: string;
   clientSecret?: string;
   scopes?: string[];
+  /** `oauth.dpop`: DPoP-bound tokens always, never, or (unset) when the server offers them. */
+  dpop?: DpopSetting;
 }
 
 /** What a provider shares with the rest of the sign-in machinery. */
@@ -88,6 +93,8 @@ export class BrowserAuthProvider implements OAuthClientProvider, ServerAuthProvi
   readonly #deps: ProviderDeps;
   readonly #stored: StoredParts;
   readonly #completions = new SerialQueue();
+  readonly #dpop: DpopKeys;
+  readonly #legacy: LegacyDiscovery;
   #finishAuth?: (params: URLSearchParams) => Promise<void>;
   #flow?: string;
   #verifier?: string;
@@ -102,9 +109,13 @@ export class BrowserAuthProvider implements OAuthClientProvider, ServerAuthProvi
     this.#settings = settings;
     this.#deps = deps;
     this.#stored = new StoredParts(deps.store, settings, deps.now);
+    this.#dpop = new DpopKeys(this.#stored, settings.dpop);
+    this.#legacy = new LegacyDiscovery(settings.serverUrl, deps.fetch);
     const fetch = createAuthFetch({
       currentToken: async () => (await this.#stored.read()).tokens?.access_token,
       insufficientScope: () => this.#stepUp = true,
+      tokenRejected: () => this.#stored.rediscover(),
+      challenge: (header) => this.#legacy.challenge(header),
       refreshes: deps.refreshes,
       base: deps.fetch,
     });
@@ -235,14 +246,24 @@ export class BrowserAuthProvider implements OAuthClientProvider, ServerAuthProvi
     await this.#stored.drop(scope);
   }
 
+  /** The DPoP session (RFC 9449) for the token endpoint and every MCP request, if DPoP applies. */
+  dpop(): Promise<DpopSession | undefined> {
+    return this.#dpop.session();
+  }
+
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
     await this.#stored.saveDiscoveryState(state);
   }
 
+  /** The kept discovery state; for a 2025-03-26 server, Lass's own discovery (kept too). */
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
-    const state = await this.#stored.discoveryState();
+    let state = await this.#stored.discoveryState();
     // `auth()` asks for this first: from here until tokens or a redirect, a failure is the sign-in's.
     this.#phase = "running";
+    if (!state) {
+      state = await this.#legacy.state();
+      if (state) await this.#stored.saveDiscoveryState(state);
+    }
     return state;
   }
 

@@ -10,6 +10,7 @@ import {
   privateKeyJwtSigner,
 } from "./machine.ts";
 import { PendingSignIns } from "./pending.ts";
+import { tokenReader } from "./token_source.ts";
 import { BrowserAuthProvider, isMetadataDocumentUrl, type ServerAuthProvider } from "./provider.ts";
 import { type AuthParts, OAuthStore } from "./store.ts";
 
@@ -80,7 +81,8 @@ export class OAuthSignIn {
   /**
    * The provider of one connection to a remote server, or `undefined` when sign-in does not
    * apply: stdio, `oauth: false`, or (for a browser sign-in) Lass's own address not known yet.
-   * `grantType: "client_credentials"` gives a machine-to-machine provider.
+   * `grantType` `client_credentials`, `jwt-bearer` or `enterprise-managed` gives a provider that
+   * signs in without a browser.
    */
   forSession(
     record: McpServerConfig,
@@ -109,6 +111,7 @@ export class OAuthSignIn {
       clientId: settings.clientId || undefined,
       clientSecret: clientSecret || undefined,
       scopes: settings.scopes,
+      dpop: settings.dpop,
     }, {
       store: this.store,
       pending: this.pending,
@@ -188,7 +191,12 @@ export class OAuthSignIn {
   /** Secret values known for a server (tokens, client secrets), for taking out of messages. */
   secrets(record: McpServerConfig): string[] {
     const oauth = typeof record.oauth === "object" ? record.oauth : {};
-    const configured = [oauth.clientSecret, oauth.privateKey]
+    const idp = oauth.identityProvider;
+    // Tokens read from an env reference (a workload's JWT, the user's ID token) are secrets too.
+    const tokenRefs = [oauth.assertion, idp?.idToken].filter((source) =>
+      typeof source === "string"
+    );
+    const configured = [oauth.clientSecret, oauth.privateKey, idp?.clientSecret, ...tokenRefs]
       .filter((value): value is string => value !== undefined)
       .map((value) => resolveEnvRef(value, this.#options.env));
     return [...this.store.secrets(record.id), ...configured.filter((value) => value.length >= 4)];
@@ -198,16 +206,33 @@ export class OAuthSignIn {
     return resolveEnvRef(record.url!, this.#options.env);
   }
 
-  /** A `client_credentials` record's settings, env references resolved; else `undefined`. */
+  /** The settings of a record that signs in without a browser, env references resolved. */
   #machineSettings(record: McpServerConfig): MachineAuthSettings | undefined {
     const oauth = typeof record.oauth === "object" ? record.oauth : undefined;
-    if (oauth?.grantType !== "client_credentials" || !record.url) return undefined;
+    const grant = oauth?.grantType;
+    if (!oauth || !grant || grant === "authorization_code" || !record.url) return undefined;
+    const env = this.#options.env;
     const resolve = (value: string | undefined) =>
-      value === undefined ? undefined : resolveEnvRef(value, this.#options.env);
+      value === undefined ? undefined : resolveEnvRef(value, env);
+    const idp = oauth.identityProvider;
     return {
       serverId: record.id,
       serverUrl: this.#serverUrl(record),
+      grant,
       clientId: oauth.clientId ?? "",
+      dpop: oauth.dpop,
+      ...(oauth.assertion !== undefined && {
+        assertion: tokenReader(oauth.assertion, "oauth.assertion", env),
+      }),
+      ...(idp && {
+        identityProvider: {
+          issuer: resolve(idp.issuer)!,
+          tokenEndpoint: resolve(idp.tokenEndpoint),
+          clientId: idp.clientId,
+          clientSecret: resolve(idp.clientSecret) || undefined,
+          idToken: tokenReader(idp.idToken, "oauth.identityProvider.idToken", env),
+        },
+      }),
       method: oauth.tokenEndpointAuthMethod,
       clientSecret: resolve(oauth.clientSecret),
       privateKey: resolve(oauth.privateKey),

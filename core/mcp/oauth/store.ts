@@ -26,6 +26,14 @@ export interface StoredAuth {
    */
   tokensClient?: string;
   discoveryState?: OAuthDiscoveryState;
+  /** The server's DPoP key (RFC 9449): tokens bound to it are useless without it. */
+  dpopKey?: StoredDpopKey;
+}
+
+/** A DPoP private key as kept in the store: its JWS algorithm and the private JWK. */
+export interface StoredDpopKey {
+  alg: string;
+  jwk: Record<string, unknown>;
 }
 
 /** The parts of a record that may change. */
@@ -166,5 +174,6 @@ function secretValues(parts: AuthParts | undefined): string[] {
     tokens?.id_token,
     client?.client_secret,
     client?.registration_access_token,
+    parts.dpopKey?.jwk.d,
   ].filter((value): value is string => typeof value === "string" && value.length >= 4);
 }
