@@ -26,6 +26,7 @@ import { SessionStore } from "./sessions.ts";
 import { EvalReportStore } from "./evals/reports.ts";
 import { homeDir } from "./skills/paths.ts";
 import { SkillRegistry } from "./skills/registry.ts";
+import { Telemetry } from "./telemetry/telemetry.ts";
 
 /** Where the service keeps its files and how it reads the environment. */
 export interface ServiceOptions {
@@ -77,6 +78,8 @@ export interface Service {
   readonly turns: TurnsInFlight;
   /** When model runs may start: as many at once as the event loop keeps up with. */
   readonly admission: ModelAdmission;
+  /** The OpenTelemetry export of traces, following the config (off: nothing loaded). */
+  readonly telemetry: Telemetry;
   readonly env: EnvLookup;
   /** Names of the provider env variables that were set when the service opened. */
   readonly detectedEnv: readonly string[];
@@ -146,6 +149,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     ...options.mcp,
   });
   await mcp.restoreTasks();
+  const telemetry = await Telemetry.open({ config, env: options.env, events });
   let proxy: Promise<ToolServerProxy> | undefined;
   let registry: Promise<RegistryClient> | undefined;
   return {
@@ -168,6 +172,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     runningCalls: new RunningCalls(),
     turns,
     admission: new ModelAdmission(),
+    telemetry,
     env: options.env,
     detectedEnv: detectedEnvKeys(options.env),
     dataDir: options.dataDir,
@@ -188,6 +193,8 @@ export async function openService(options: ServiceOptions): Promise<Service> {
       skills.close();
       const proxied = await proxy?.catch(() => undefined);
       await Promise.all([config.close(), sessions.close(), mcp.close(), proxied?.close()]);
+      // After the turns and tool servers: their last spans are sent.
+      await telemetry.close();
       // A connect that ended as the manager closed may still be writing its first pins.
       await pins.idle();
     },

@@ -92,3 +92,18 @@ Deno.test("opening Lass loads no route module but health, no Node process or cry
     [],
   );
 });
+
+Deno.test("OpenTelemetry loads only when telemetry is on: the service, chat and MCP sessions reach none of it statically", async () => {
+  for (
+    const path of [
+      "../lass.ts",
+      "../core/chat/run.ts",
+      "../core/chat/model_turn.ts",
+      "../core/mcp/session/client.ts",
+      "../core/evals/runner.ts",
+    ]
+  ) {
+    const otel = (await staticPackages(path)).filter((name) => name.startsWith("@opentelemetry/"));
+    assert.deepEqual(otel, [], path);
+  }
+});

@@ -158,8 +158,13 @@ async function* runCompare(service: Service, run: CompareRun): AsyncGenerator<Co
     ...(run.sessionId && { sessionId: run.sessionId }),
   });
   let summary: CompareColumnSummary[] | undefined;
+  // With telemetry on the compare turn is one trace: each column's turn is a child of its span.
+  const span = service.telemetry.startSpan("compare", {
+    attributes: { "lass.compare.id": compareId, "lass.compare.columns": prepared.length },
+  });
   try {
-    for await (const [column, chunk] of mergeStreams(prepared.map((c) => c.run(run.signal)))) {
+    const streams = prepared.map((chat) => chat.run(run.signal, { parentSpan: span }));
+    for await (const [column, chunk] of mergeStreams(streams)) {
       states[column].add(chunk, elapsed());
       yield { ...chunk, column } as CompareChunk;
     }
@@ -172,6 +177,7 @@ async function* runCompare(service: Service, run: CompareRun): AsyncGenerator<Co
       ...(messageIndex !== undefined && { messageIndex }),
     };
   } finally {
+    span?.end(summary ? undefined : { type: "aborted", message: "the client went away" });
     for (const { runId } of labels) service.interactions.labelRun(runId, undefined);
     // Ended before the summary (the client went away): what each column streamed is kept.
     if (!summary && run.sessionId) {

@@ -55,6 +55,7 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
       runId,
       llmId: profile.id,
       signal,
+      trace: turn.trace,
     }),
     skillTools(service, workspace),
     uiTools(service, workspace, runId),
@@ -97,8 +98,9 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
         maxRetries: 1,
         onError: () => {},
         // No AI SDK telemetry integration is used: its dispatcher would copy and redact every
-        // event of every turn for nobody.
+        // event of every turn. A traced turn opens its step and tool spans from the callbacks.
         telemetry: { isEnabled: false },
+        ...turn.trace?.callbacks,
         onEnd: (event) => void (ended = event.responseMessages),
       });
       return yield* streamChunks(result.stream, tools, {

@@ -10,6 +10,8 @@ import type { ChatChunk } from "../../wire/chat.ts";
 import { modelTurn } from "./model_turn.ts";
 import { type ChatBody, resolveChat, type ResolvedChat } from "./request.ts";
 import type { ReadyTurn, Turn, TurnOutcome } from "./turn.ts";
+import { startTurnTrace, type TurnTrace } from "../telemetry/turn_trace.ts";
+import type { TraceSpan } from "../telemetry/types.ts";
 
 /** A checked chat request, ready to run. */
 export interface PreparedChat {
@@ -19,7 +21,7 @@ export interface PreparedChat {
    * Runs the turn, yielding its chunks. Aborting `signal` (or ending the generator early with
    * `return()`) stops the model and the tools.
    */
-  run(signal: AbortSignal): AsyncGenerator<ChatChunk>;
+  run(signal: AbortSignal, options?: ChatRunOptions): AsyncGenerator<ChatChunk>;
 }
 
 /** Checks every message against the AI SDK's model-message schema; 400 with the paths otherwise. */
@@ -34,6 +36,15 @@ function checkMessages(messages: unknown[]): ModelMessage[] {
   return messages as ModelMessage[];
 }
 
+/** Options of {@link PreparedChat.run}. */
+export interface ChatRunOptions {
+  /**
+   * The span the turn's span becomes a child of: a compare turn's or an eval case's (see
+   * `service.telemetry.startSpan`). Without it a traced turn is a trace of its own.
+   */
+  parentSpan?: TraceSpan;
+}
+
 /**
  * Validates the body against the config before anything streams: 400 for bad messages, 404 for an
  * unknown workspace, model or agent.
@@ -45,7 +56,7 @@ export function prepareChat(service: Service, body: ChatBody): PreparedChat {
   return {
     runId,
     resolved,
-    run: (signal) =>
+    run: (signal, options = {}) =>
       service.turns.track(runTurn({
         service,
         body,
@@ -54,8 +65,22 @@ export function prepareChat(service: Service, body: ChatBody): PreparedChat {
         runId,
         // Closing the service ends the turn too (saved as aborted before the sessions close).
         signal: AbortSignal.any([signal, service.turns.signal]),
+        trace: traceOf(service, { runId, resolved, sessionId: body.sessionId }, options),
       })),
   };
+}
+
+/** The trace of a turn when telemetry is on (nothing is loaded or opened while it is off). */
+function traceOf(
+  service: Service,
+  facts: Parameters<typeof startTurnTrace>[1],
+  options: ChatRunOptions,
+): TurnTrace | undefined {
+  if (!options.parentSpan && !service.telemetry.tracing) return undefined;
+  return startTurnTrace(
+    (name, span) => service.telemetry.startSpan(name, { ...span, parent: options.parentSpan }),
+    facts,
+  );
 }
 
 /**
@@ -63,7 +88,7 @@ export function prepareChat(service: Service, body: ChatBody): PreparedChat {
  * `error`. Events follow the run; its pending interactions end with it, however it ends.
  */
 async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
-  const { service, runId, signal, resolved } = turn;
+  const { service, runId, signal, resolved, trace } = turn;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const sessionId = turn.body.sessionId;
@@ -91,6 +116,11 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
     });
   };
   const fail = async (error: unknown): Promise<ChatChunk | undefined> => {
+    trace?.fail(
+      signal.aborted
+        ? { type: "aborted", message: "the client went away" }
+        : { type: "turn_error", message: error instanceof Error ? error.message : String(error) },
+    );
     if (signal.aborted) {
       await saveUnfinished({ aborted: true });
       service.events.emit("chat.error", {
@@ -166,6 +196,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
       return;
     }
     const durationMs = elapsed();
+    trace?.finish(outcome);
     service.events.emit("chat.finish", {
       runId,
       usage: outcome.usage,
@@ -180,6 +211,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
     yield { type: "finish", usage: outcome.usage, durationMs, messages: outcome.messages };
   } finally {
     // Ended early by the client going away (`return()` at a `yield`): saved as aborted.
+    trace?.fail({ type: "aborted", message: "the client went away" });
     await saveUnfinished({ aborted: true });
     service.interactions.rejectRun(runId);
     service.runningCalls.endRun(runId);

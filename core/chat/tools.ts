@@ -10,6 +10,7 @@ import type { ChatChunk, ToolCallEnding, ToolUi } from "../../wire/chat.ts";
 import { modelOutputOf, uiOf } from "./tool_output.ts";
 import type { ToolOrigin } from "./types.ts";
 import { CHANGED_SINCE_PINNED, heldTools } from "../mcp/pinning/held.ts";
+import type { TurnTrace } from "../telemetry/turn_trace.ts";
 
 /** What one tool call of a run produced: what the model sees, and what the chunk shows besides. */
 export interface ToolRun {
@@ -55,6 +56,8 @@ export interface RunContext {
   runId: string;
   llmId: string;
   signal: AbortSignal;
+  /** The turn's trace: each call's MCP requests run in its tool span. */
+  trace?: TurnTrace;
 }
 
 /**
@@ -246,35 +249,40 @@ async function* callServerTool(
     }
     const updates: ToolUpdate[] = [];
     let wake = () => {};
-    // The trace marks what this call sends as chat's.
+    // The trace marks what this call sends as chat's; telemetry makes its requests spans of the
+    // call's span.
+    const inSpan = <T>(work: () => T): T =>
+      run.trace ? run.trace.inToolSpan(toolCallId, work) : work();
     const call = asRequester("chat", () =>
-      service.mcp.callTool(
-        serverId,
-        tool,
-        (input ?? {}) as Record<string, unknown>,
-        {
-          signal: callSignal,
-          context: { runId: run.runId, llmId: run.llmId, toolCallId },
-          onProgress: (progress, total, message) => {
-            updates.push({
-              update: {
-                progress,
-                ...(total !== undefined && { total }),
-                ...(message !== undefined && { message }),
-              },
-            });
-            wake();
+      inSpan(() =>
+        service.mcp.callTool(
+          serverId,
+          tool,
+          (input ?? {}) as Record<string, unknown>,
+          {
+            signal: callSignal,
+            context: { runId: run.runId, llmId: run.llmId, toolCallId },
+            onProgress: (progress, total, message) => {
+              updates.push({
+                update: {
+                  progress,
+                  ...(total !== undefined && { total }),
+                  ...(message !== undefined && { message }),
+                },
+              });
+              wake();
+            },
+            onTask: (task) => {
+              updates.push({
+                update: {
+                  task: { taskId: task.taskId, status: task.status },
+                  ...(task.message !== undefined && { message: task.message }),
+                },
+              });
+              wake();
+            },
           },
-          onTask: (task) => {
-            updates.push({
-              update: {
-                task: { taskId: task.taskId, status: task.status },
-                ...(task.message !== undefined && { message: task.message }),
-              },
-            });
-            wake();
-          },
-        },
+        )
       ));
     let settled = false;
     const done = call.then(() => {}, () => {}).finally(() => {

@@ -3,6 +3,7 @@ import type { ModelMessage } from "ai";
 import type { Service } from "../service.ts";
 import type { ChatChunk, ChatUsage } from "../../wire/chat.ts";
 import type { ChatBody, ResolvedChat } from "./request.ts";
+import type { TurnTrace } from "../telemetry/turn_trace.ts";
 
 /** One checked chat turn. */
 export interface Turn {
@@ -13,6 +14,8 @@ export interface Turn {
   runId: string;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
+  /** The turn's trace, when telemetry is on. */
+  trace?: TurnTrace;
 }
 
 /** How a turn ends when it succeeds. */

@@ -114,8 +114,9 @@ function redactOAuth(oauth: Json): Json {
 }
 
 /**
- * Returns a copy of a stored config with literal API keys, header values, env values, secret
- * flags' values in `args`, OAuth client secrets and URL credentials replaced by `<redacted>`.
+ * Returns a copy of a stored config with literal API keys, header values (telemetry's too), env
+ * values, secret flags' values in `args`, OAuth client secrets and URL credentials replaced by
+ * `<redacted>`.
  */
 export function redactConfig(config: Json): Json {
   const out: Json = { ...config };
@@ -147,6 +148,18 @@ export function redactConfig(config: Json): Json {
   }));
   for (const key of ["llms", "mcpServers", "agents", "catalogs"]) {
     if (!(key in config)) delete out[key];
+  }
+  const otlp = (config.telemetry as Json | undefined)?.otlp;
+  if (otlp !== null && typeof otlp === "object") {
+    const record = otlp as Json;
+    out.telemetry = {
+      ...config.telemetry as Json,
+      otlp: {
+        ...record,
+        ...("endpoint" in record && { endpoint: redactUrl(record.endpoint) }),
+        ...("headers" in record && { headers: redactMap(record.headers) }),
+      },
+    };
   }
   return out;
 }

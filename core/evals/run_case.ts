@@ -12,6 +12,7 @@ import { judge } from "./expect.ts";
 import { caseTurns, type EvalCase, type EvalTurn } from "./file.ts";
 import { judgementReasons, judgeTurn } from "./judged.ts";
 import type { RunResult } from "./report.ts";
+import type { TraceSpan } from "../telemetry/types.ts";
 
 /** Which run of which case on which model. */
 export interface RunKey {
@@ -45,9 +46,17 @@ export interface RunContext {
   runIds: Set<string>;
   /** The judge of `expect.judge` without an `llmId`. */
   judge: LlmProfile | undefined;
+  /**
+   * The span the run's spans go under, when telemetry is on: the eval run's for a case, the
+   * case's for its turns.
+   */
+  span?: TraceSpan;
 }
 
-/** Runs one chat turn on the messages: its chunks, an `error` chunk when it cannot start. */
+/**
+ * Runs one chat turn on the messages (its span under `context.span`): its chunks, an `error` chunk
+ * when it cannot start.
+ */
 async function chatTurn(
   service: Service,
   messages: ChatBody["messages"],
@@ -63,7 +72,9 @@ async function chatTurn(
     });
     context.runIds.add(chat.runId);
     try {
-      for await (const chunk of chat.run(context.signal)) chunks.push(chunk);
+      for await (const chunk of chat.run(context.signal, { parentSpan: context.span })) {
+        chunks.push(chunk);
+      }
     } finally {
       context.runIds.delete(chat.runId);
     }
@@ -93,9 +104,23 @@ export async function runOne(
   const judgements: EvalJudgement[] = [];
   let failed: { turn: number; reasons: string[]; chunks: ChatChunk[] } | undefined;
   let lastChunks: ChatChunk[] = [];
+  const span = context.span?.child(`eval_case ${testCase.name}`, {
+    attributes: {
+      "lass.eval.case": testCase.name,
+      "lass.eval.model": key.model,
+      "lass.eval.run": key.run,
+    },
+  });
   for (const [index, turn] of turns.entries()) {
     const messages = [...conversation, ...turnMessages(turn)];
-    const chunks = await chatTurn(service, messages, key, context);
+    let chunks: ChatChunk[];
+    try {
+      // The turn's span goes under the case's.
+      chunks = await chatTurn(service, messages, key, { ...context, span });
+    } catch (error) {
+      span?.end({ type: "aborted" });
+      throw error;
+    }
     lastChunks = chunks;
     const verdict = judge(chunks, turn.expect);
     tokens += verdict.facts.tokens;
@@ -138,6 +163,8 @@ export async function runOne(
       `turn ${failed.turn + 1}${left > 1 ? ` to ${turns.length}` : ""} did not run`,
     );
   }
+  span?.set({ "lass.eval.passed": failed === undefined });
+  span?.end(failed && { type: "eval_failed", message: failed.reasons.join("; ") });
   return {
     case: testCase.name,
     model: key.model,

@@ -160,6 +160,14 @@ async function runAll(service: Service, file: EvalFile, plan: RunAll): Promise<E
   const stopAnswering = answerApprovals(service, runIds, plan.approve === "all");
   const results: RunResult[] = [];
   const judge = defaultJudge(service, file, plan.workspace);
+  // One trace per eval run when telemetry is on: each case's turns are children of its span.
+  const span = service.telemetry.startSpan(`eval ${plan.workspace}`, {
+    attributes: {
+      "lass.eval.workspace": plan.workspace,
+      "lass.eval.models": plan.models,
+      "lass.eval.runs": plan.runs.length,
+    },
+  });
   plan.onProgress?.({
     type: "start",
     workspace: plan.workspace,
@@ -176,6 +184,7 @@ async function runAll(service: Service, file: EvalFile, plan: RunAll): Promise<E
         signal: abort.signal,
         runIds,
         judge,
+        span,
       });
       results.push(result);
       plan.onProgress?.({
@@ -195,10 +204,13 @@ async function runAll(service: Service, file: EvalFile, plan: RunAll): Promise<E
   try {
     await connectToolServers(service, plan.workspace, abort.signal);
     await Promise.all(Array.from({ length: workers }, worker));
+    span?.set({ "lass.eval.passed": results.filter((result) => result.passed).length });
   } catch (error) {
     abort.abort(error);
+    span?.end({ type: "eval_error", message: (error as Error).message });
     throw error;
   } finally {
+    span?.end(abort.signal.aborted ? { type: "aborted" } : undefined);
     stopAnswering();
     plan.signal?.removeEventListener("abort", onAbort);
   }

@@ -10,6 +10,7 @@ import { AgentSchema, CatalogSchema, SkillSchema } from "./skill_agent_catalog_s
 import { WorkspaceSchema } from "./workspace_schema.ts";
 import { HttpUrl } from "./_record_fields.ts";
 import { DEFAULT_REGISTRY_URL } from "./field_defaults.ts";
+import { TelemetrySchema } from "./telemetry_schema.ts";
 
 const ConfigObjectSchema = z.looseObject({
   $schema: z.string().optional(),
@@ -27,6 +28,10 @@ const ConfigObjectSchema = z.looseObject({
   agents: z.array(AgentSchema).default([]),
   catalogs: z.array(CatalogSchema).default([]),
   workspaces: z.array(WorkspaceSchema).default([]),
+  telemetry: TelemetrySchema.optional().meta({
+    description: "OpenTelemetry export of traces (docs/telemetry.md); off when absent and no " +
+      "OTEL_EXPORTER_OTLP_ENDPOINT is set",
+  }),
 });
 
 /** The whole `service.json`. Unknown top-level fields are kept; unknown record fields are errors. */
@@ -45,6 +50,8 @@ export type LlmProfile = z.output<typeof LlmProfileSchema>;
 export type McpServerConfig = z.output<typeof McpServerSchema>;
 /** A `mcpServers[]` record as written in `service.json` (defaults not yet filled in). */
 export type McpServerInput = z.input<typeof McpServerSchema>;
+/** The `telemetry` section with defaults filled in. */
+export type TelemetryConfig = z.output<typeof TelemetrySchema>;
 /** A workspace with defaults filled in. */
 export type Workspace = z.output<typeof WorkspaceSchema>;
 

@@ -96,14 +96,15 @@ export async function connectOnce(
     sinks.push(sink);
     return sink;
   });
-  const endTrace = () => {
-    for (const sink of sinks) sink.closed?.();
-  };
   const opened = await createTransport(spec, {
     stderr: handlers.stderr,
     wire,
     track: handlers.track,
   });
+  const endTrace = () => {
+    for (const sink of sinks) sink.closed?.();
+    opened.spans.closed();
+  };
   let closing = false;
   // A stdio server is stopped with its whole process tree (see `stopProcessTree`).
   const closeClient = (graceMs?: number) => {
@@ -137,6 +138,7 @@ export async function connectOnce(
     throw error;
   }
 
+  opened.spans.negotiated(client.getNegotiatedProtocolVersion());
   const modern = client.getProtocolEra() === "modern";
   const discover = client.getDiscoverResult();
   const verdict: EraVerdict = modern && discover

@@ -9,6 +9,7 @@ import type { TransportSpec } from "./types.ts";
 import { stopProcessTree } from "./process_tree.ts";
 import type { WireSink } from "./trace.ts";
 import { tapTransport } from "./wire_tap.ts";
+import { type McpPeer, McpRequestSpans } from "../../telemetry/mcp_spans.ts";
 
 /**
  * How long a process whose start failed (no answer in time) or an era probe's process gets to
@@ -33,6 +34,8 @@ export interface OpenedTransport {
    * descendants (stdin closed, then SIGTERM, then SIGKILL after 2 s). Absent for other kinds.
    */
   stop?: (closeClient: () => Promise<void>, graceMs?: number) => Promise<void>;
+  /** The telemetry spans of the requests sent inside traced tool calls. */
+  spans: McpRequestSpans;
 }
 
 /** What a transport reports besides its messages to the client. */
@@ -45,20 +48,34 @@ export interface TransportHooks {
   track?: (stop: () => Promise<void>) => () => void;
 }
 
-/** Builds the transport of a spec, tapped for the wire trace when `hooks.wire` is given. */
+/**
+ * Builds the transport of a spec, tapped for the wire trace (when `hooks.wire` is given) and for
+ * the telemetry of requests sent inside traced tool calls.
+ */
 export async function createTransport(
   spec: TransportSpec,
   hooks: TransportHooks,
 ): Promise<OpenedTransport> {
   const opened = await openTransport(spec, hooks);
-  if (hooks.wire) tapTransport(opened.transport, hooks.wire());
-  return opened;
+  const spans = new McpRequestSpans(peerOf(spec, opened.transport));
+  tapTransport(opened.transport, hooks.wire?.(), spans);
+  return { ...opened, spans };
+}
+
+/** What the telemetry spans of a transport's requests say of its connection. */
+function peerOf(spec: TransportSpec, transport: Transport): McpPeer {
+  const sessionId = () => (transport as { sessionId?: string }).sessionId;
+  if (spec.kind === "stdio") return { networkTransport: "pipe", sessionId };
+  if (spec.kind === "in-process") return { networkTransport: "inproc", sessionId };
+  const url = new URL(spec.url);
+  const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+  return { networkTransport: "tcp", address: url.hostname, port, sessionId };
 }
 
 async function openTransport(
   spec: TransportSpec,
   { stderr, wire, track }: TransportHooks,
-): Promise<OpenedTransport> {
+): Promise<Omit<OpenedTransport, "spans">> {
   switch (spec.kind) {
     case "stdio": {
       const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");

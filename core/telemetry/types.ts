@@ -1,0 +1,61 @@
+/**
+ * Lass's own view of tracing: spans it opens and ends, and the exporter behind them. The
+ * OpenTelemetry SDK implements it in `otel.ts`, loaded only when telemetry is on; everything else
+ * sees these types only.
+ */
+
+/** Attribute values a span takes; `undefined` values are left out. */
+export type SpanAttributeValue = string | number | boolean | string[] | number[];
+
+/** A span's attributes by their semantic-convention names. */
+export type SpanAttributes = Record<string, SpanAttributeValue | undefined>;
+
+/** How a span is opened. */
+export interface SpanOptions {
+  /** `client` for a call to another process (a model, a tool server); default `internal`. */
+  kind?: "internal" | "client";
+  attributes?: SpanAttributes;
+}
+
+/** Why a span failed: its `error.type` attribute and its status message. */
+export interface SpanFailure {
+  type: string;
+  message?: string;
+}
+
+/** One open span. */
+export interface TraceSpan {
+  /** The span's trace id (32 hex digits). */
+  readonly traceId: string;
+  /** The W3C `traceparent` that makes a remote span this span's child. */
+  readonly traceparent: string;
+  /** The W3C `tracestate`, when the trace carries one. */
+  readonly tracestate?: string;
+  /** Adds or replaces attributes. */
+  set(attributes: SpanAttributes): void;
+  /** Opens a child span. */
+  child(name: string, options?: SpanOptions): TraceSpan;
+  /** Ends the span, failed when `failure` is given; a second call does nothing. */
+  end(failure?: SpanFailure): void;
+}
+
+/** An exporter of spans, open while telemetry is on. */
+export interface Tracing {
+  /** Opens the root span of a new trace. */
+  startSpan(name: string, options?: SpanOptions): TraceSpan;
+  /** Sends every ended span now. */
+  flush(): Promise<void>;
+  /** Sends what is left and stops. */
+  shutdown(): Promise<void>;
+}
+
+/** Where and how spans are exported: the config's `telemetry` or the `OTEL_*` variables, resolved. */
+export interface TelemetrySettings {
+  /** The full URL spans are posted to (`.../v1/traces`). */
+  url: string;
+  headers: Record<string, string>;
+  protocol: "http/protobuf" | "http/json";
+  serviceName: string;
+  /** Where the settings came from. */
+  source: "config" | "env";
+}
