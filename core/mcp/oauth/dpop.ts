@@ -6,7 +6,7 @@
  * with the `DPoP` scheme only when the authorization server issued `token_type: DPoP`.
  */
 import type { DpopAlg, DpopSession } from "@modelcontextprotocol/client";
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
+import type { JWK } from "jose";
 import type { StoredDpopKey } from "./store.ts";
 import type { StoredParts } from "./_stored_parts.ts";
 
@@ -77,6 +77,8 @@ export class DpopKeys {
 
 /** A new key pair for `alg`, as the store keeps it (the private JWK). */
 async function makeKey(alg: DpopAlg): Promise<StoredDpopKey> {
+  // jose loads with the first DPoP key, not at startup.
+  const { exportJWK, generateKeyPair } = await import("jose");
   const { privateKey } = await generateKeyPair(alg, { extractable: true });
   return { alg, jwk: await exportJWK(privateKey) as StoredDpopKey["jwk"] };
 }
@@ -84,6 +86,7 @@ async function makeKey(alg: DpopAlg): Promise<StoredDpopKey> {
 /** The SDK's key pair of a stored key. */
 async function keyPairOf(key: StoredDpopKey) {
   const alg = key.alg as DpopAlg;
+  const { calculateJwkThumbprint, importJWK } = await import("jose");
   const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...publicJwk } = key.jwk as JWK;
   const privateKey = await importJWK(key.jwk as JWK, alg) as CryptoKey;
   const publicKey = await importJWK(publicJwk, alg) as CryptoKey;

@@ -3,8 +3,6 @@
  * for `enterprise-managed`): read from an env reference, a file or a command's output each time a
  * grant needs one, so a token the platform rotated is the one used.
  */
-import { execFile } from "node:child_process";
-import { readFile } from "node:fs/promises";
 import { type EnvLookup, resolveEnvRef } from "../../config/env_refs.ts";
 
 /** Where a token comes from, as the config says (`oauth.assertion`, `idToken`). */
@@ -30,11 +28,14 @@ async function readSource(source: TokenSource, field: string, env: EnvLookup): P
   if (typeof source === "string") return resolveEnvRef(source, env);
   if ("file" in source) {
     try {
+      const { readFile } = await import("node:fs/promises");
       return await readFile(source.file, "utf8");
     } catch (error) {
       throw new Error(`cannot read ${field} from ${source.file}: ${(error as Error).message}`);
     }
   }
+  // Loaded with the first command: no process module at startup.
+  const { execFile } = await import("node:child_process");
   return await new Promise((resolve, reject) => {
     execFile(
       source.command,
