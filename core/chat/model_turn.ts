@@ -10,7 +10,9 @@ import {
 import type { LlmProfile } from "../../wire/config/schema.ts";
 import { describeModelError } from "../llm/failures.ts";
 import { configuredModel } from "../llm/providers.ts";
-import { type ChatChunk, type ChatUsage } from "../../wire/chat.ts";
+import type { ChatChunk } from "../../wire/chat.ts";
+import type { TurnChunk } from "./types.ts";
+import type { ChatUsage } from "../../wire/usage.ts";
 import { toolCallChunk } from "./chunks.ts";
 import { skillTools } from "./skill_tools.ts";
 import { uiTools } from "./ui_tools.ts";
@@ -27,6 +29,7 @@ export function usageOf(usage: LanguageModelUsage | undefined): ChatUsage {
     totalTokens: usage.totalTokens,
     reasoningTokens: usage.outputTokenDetails?.reasoningTokens,
     cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens,
+    cacheWriteTokens: usage.inputTokenDetails?.cacheWriteTokens,
   };
   for (const key of Object.keys(shown) as (keyof ChatUsage)[]) {
     if (shown[key] === undefined) delete shown[key];
@@ -80,7 +83,7 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
   };
   // The model starts when the body is first read (after the `start` chunk went out) and when
   // the load lets it: see `ModelAdmission`.
-  async function* modelBody(): AsyncGenerator<ChatChunk, TurnOutcome> {
+  async function* modelBody(): AsyncGenerator<TurnChunk, TurnOutcome> {
     const leave = await service.admission.enter(signal);
     try {
       // One consumer, no replay: the AI SDK tees nothing and keeps no copy of the stream. The
@@ -134,7 +137,7 @@ async function* streamChunks(
     /** The response messages, once the stream ended well. */
     messages: () => ModelMessage[] | undefined;
   },
-): AsyncGenerator<ChatChunk, TurnOutcome> {
+): AsyncGenerator<TurnChunk, TurnOutcome> {
   const { describe } = options;
   const callStarts = new Map<string, number>();
   let failure: unknown;
@@ -166,7 +169,7 @@ function chunkOf(
   part: TextStreamPart<ToolSet>,
   tools: RunTools,
   callStarts: Map<string, number>,
-): ChatChunk | undefined {
+): TurnChunk | undefined {
   switch (part.type) {
     case "text-delta":
       return part.text === "" ? undefined : { type: "text", text: part.text };
@@ -208,7 +211,10 @@ function chunkOf(
 }
 
 /** The `tool-result` chunk of a finished tool run. */
-export function toolResultChunk(id: string, run: ToolRun): ChatChunk {
+export function toolResultChunk(
+  id: string,
+  run: ToolRun,
+): Extract<ChatChunk, { type: "tool-result" }> {
   return {
     type: "tool-result",
     id,

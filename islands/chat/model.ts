@@ -4,9 +4,9 @@
  * messages when a session is opened; both give the same view.
  */
 import { type Signal, signal } from "@preact/signals";
+import type { ChatUsage } from "../../wire/usage.ts";
 import type {
   ChatChunk,
-  ChatUsage,
   CompareColumnSummary,
   StoredToolCall,
   ToolCallEnding,
