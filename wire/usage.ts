@@ -70,12 +70,13 @@ export function addCost(total: CostTotal, part: Priced | CostTotal): CostTotal {
   if ("unpriced" in part) {
     total.usd = roundUsd(total.usd + part.usd);
     total.unpriced += part.unpriced;
-    total.costUnknown ??= part.costUnknown;
   } else if (part.cost) {
     total.usd = roundUsd(total.usd + part.cost.usd);
   } else {
     total.unpriced++;
-    total.costUnknown ??= part.costUnknown;
+  }
+  if (total.costUnknown === undefined && part.costUnknown !== undefined) {
+    total.costUnknown = part.costUnknown;
   }
   return total;
 }
@@ -129,19 +130,24 @@ export function costWords(total: CostTotal, parts: number): string {
 }
 
 /**
- * Several priced parts (the steps of a turn) as one: their tokens added up, and their cost when
- * every part has one (else `null` with the first reason).
+ * The price of several priced parts together: their cost added up when every part has one, else
+ * `null` with the first reason.
  */
-export function sumPriced(parts: PricedUsage[]): PricedUsage {
-  const usage = addUsage(parts.map((part) => part.usage));
+export function addPriced(parts: Priced[]): Priced {
   const unpriced = parts.find((part) => !part.cost);
   if (unpriced || parts.length === 0) {
-    return {
-      usage,
-      cost: null,
-      costUnknown: unpriced?.costUnknown ?? "nothing was priced",
-    };
+    return { cost: null, costUnknown: unpriced?.costUnknown ?? "nothing was priced" };
   }
   const usd = parts.reduce((sum, part) => roundUsd(sum + part.cost!.usd), 0);
-  return { usage, cost: { usd, source: parts[0].cost!.source } };
+  return { cost: { usd, source: parts[0].cost!.source } };
+}
+
+/** Several priced parts (the steps of a turn) as one: their tokens and their price added up. */
+export function sumPriced(parts: PricedUsage[]): PricedUsage {
+  return { usage: addUsage(parts.map((part) => part.usage)), ...addPriced(parts) };
+}
+
+/** A priced step or turn as words: `$0.0042`, or `no price`. */
+export function priceWords(priced: Priced): string {
+  return priced.cost ? formatUsd(priced.cost.usd) : "no price";
 }

@@ -2,7 +2,6 @@
 import {
   experimental_streamTextLowMemory as streamTextLowMemory,
   isStepCount,
-  type LanguageModelUsage,
   type ModelMessage,
   type TextStreamPart,
   type ToolSet,
@@ -12,30 +11,14 @@ import { describeModelError } from "../llm/failures.ts";
 import { configuredModel } from "../llm/providers.ts";
 import type { ChatChunk } from "../../wire/chat.ts";
 import type { TurnChunk } from "./types.ts";
-import type { ChatUsage } from "../../wire/usage.ts";
+import { usageOf } from "../llm/sdk_usage.ts";
+import type { LanguageModelUsage } from "ai";
 import { toolCallChunk } from "./chunks.ts";
 import { skillTools } from "./skill_tools.ts";
 import { uiTools } from "./ui_tools.ts";
 import { shownOutput } from "./tool_output.ts";
 import { isToolUpdate, type RunTools, type ToolRun, toolServerTools } from "./tools.ts";
 import type { ReadyTurn, Turn, TurnOutcome } from "./turn.ts";
-
-/** The AI SDK's usage as the chunks show it: plain counts, no provider extras. */
-export function usageOf(usage: LanguageModelUsage | undefined): ChatUsage {
-  if (!usage) return {};
-  const shown: ChatUsage = {
-    inputTokens: usage.inputTokens,
-    outputTokens: usage.outputTokens,
-    totalTokens: usage.totalTokens,
-    reasoningTokens: usage.outputTokenDetails?.reasoningTokens,
-    cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens,
-    cacheWriteTokens: usage.inputTokenDetails?.cacheWriteTokens,
-  };
-  for (const key of Object.keys(shown) as (keyof ChatUsage)[]) {
-    if (shown[key] === undefined) delete shown[key];
-  }
-  return shown;
-}
 
 /** Resolves the profile and gathers the tools; throws a sentence when the profile cannot be used. */
 export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyTurn> {
