@@ -6,6 +6,7 @@ import { chat, chatConfig, DEMO_SERVER, ofType, readChunks, user } from "./_chat
 import { KINDS, startFakeVendor } from "./fixtures/fake_vendors.ts";
 import { costAt, costOf } from "../core/llm/cost.ts";
 import type { LlmProfile } from "../wire/config/schema.ts";
+import { addCost, costWords, formatUsd, noCost, sumPriced } from "../wire/usage.ts";
 
 /** Two steps: a tool call (with cached and reasoning tokens), then the answer. */
 const STEPS = [
@@ -231,4 +232,34 @@ Deno.test("costAt: no counts, no price; reasoning and cache writes at their own 
   });
   const expected = (500 * 3 + 200 * 0.3 + 300 * 3.75 + 60 * 15 + 40 * 20) / 1e6;
   assert.ok(Math.abs(priced.cost!.usd - expected) < 1e-12, String(priced.cost!.usd));
+});
+
+Deno.test("costs add up and read as dollars", () => {
+  const total = addCost(addCost(noCost(), { cost: { usd: 0.1, source: "catalog" } }), {
+    cost: null,
+    costUnknown: "no price here",
+  });
+  addCost(total, { usd: 0.2, unpriced: 2 });
+  assert.deepEqual(total, { usd: 0.3, unpriced: 3, costUnknown: "no price here" });
+  assert.equal(costWords(total, 5), "$0.3 + 3 unpriced");
+  assert.equal(costWords({ usd: 0, unpriced: 2 }, 2), "no price");
+  assert.deepEqual(
+    [0, 0.0000004, 0.000042, 0.0157, 1.2749].map(formatUsd),
+    ["$0", "<$0.000001", "$0.000042", "$0.0157", "$1.27"],
+  );
+  const steps = [
+    { usage: { inputTokens: 3, outputTokens: 1 }, cost: { usd: 0.1, source: "profile" as const } },
+    {
+      usage: { inputTokens: 2, reasoningTokens: 1 },
+      cost: { usd: 0.2, source: "profile" as const },
+    },
+  ];
+  assert.deepEqual(sumPriced(steps), {
+    usage: { inputTokens: 5, outputTokens: 1, reasoningTokens: 1 },
+    cost: { usd: 0.3, source: "profile" },
+  });
+  assert.equal(
+    sumPriced([...steps, { usage: {}, cost: null, costUnknown: "why" }]).costUnknown,
+    "why",
+  );
 });
