@@ -110,8 +110,8 @@ function failedLimits(report: EvalReport, limits: Limits): string[] {
   return [
     report.passRate < limits.minPassRate &&
     `below the minimum pass rate ${percent(limits.minPassRate)}`,
-    limits.maxCost !== undefined && report.cost.usd > limits.maxCost &&
-    `it cost ${formatUsd(report.cost.usd)}, more than --max-cost ${formatUsd(limits.maxCost)}`,
+    limits.maxCost !== undefined && (report.cost?.usd ?? 0) > limits.maxCost &&
+    `it cost ${formatUsd(report.cost!.usd)}, more than --max-cost ${formatUsd(limits.maxCost)}`,
   ].filter((reason): reason is string => typeof reason === "string");
 }
 
@@ -365,10 +365,11 @@ export async function run(args: string[]): Promise<number> {
   console.log(
     values.json === "-" ? JSON.stringify(report, null, 2) : formatReport(report, limits),
   );
-  if (limits.maxCost !== undefined && report.cost.unpriced > 0) {
+  const unpriced = report.cost?.unpriced ?? 0;
+  if (limits.maxCost !== undefined && unpriced > 0) {
     console.error(
-      `warning: --max-cost counts only priced runs; ${plural(report.cost.unpriced, "run")} ` +
-        `had no price: ${report.cost.costUnknown}`,
+      `warning: --max-cost counts only priced runs; ${plural(unpriced, "run")} had no price: ` +
+        report.cost!.costUnknown,
     );
   }
   const { evalJunit } = await import("../core/evals/junit.ts");

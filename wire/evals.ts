@@ -67,9 +67,9 @@ export interface EvalCaseReport {
   tokens: number;
   /**
    * What every run cost together: `usd` of the priced runs, and how many runs that called the
-   * model had no price (`unpriced`, with the first reason).
+   * model had no price (`unpriced`, with the first reason). Absent in reports of an older Lass.
    */
-  cost: CostTotal;
+  cost?: CostTotal;
   /** Time of every run together. */
   durationMs: number;
   failures: EvalFailure[];
@@ -86,8 +86,8 @@ export interface EvalReport {
   passed: number;
   passRate: number;
   tokens: number;
-  /** What every run of every case and model cost together. */
-  cost: CostTotal;
+  /** What every run of every case and model cost together (absent in reports of an older Lass). */
+  cost?: CostTotal;
   durationMs: number;
   /** The slice of the runs this report covers, when it is one shard of several. */
   shard?: EvalShard;

@@ -121,9 +121,11 @@ export function formatUsd(usd: number): string {
 }
 
 /**
- * A total as words: `$0.0042`, `$0.0042 + 2 unpriced`, `no price` (nothing priced).
+ * A total as words: `$0.0042`, `$0.0042 + 2 unpriced`, `no price` (nothing priced), `-` (no total:
+ * a report of an older Lass).
  */
-export function costWords(total: CostTotal, parts: number): string {
+export function costWords(total: CostTotal | undefined, parts: number): string {
+  if (!total) return "-";
   if (total.unpriced > 0 && total.unpriced === parts) return "no price";
   const usd = formatUsd(total.usd);
   return total.unpriced > 0 ? `${usd} + ${total.unpriced} unpriced` : usd;

@@ -154,7 +154,7 @@ export function mergeReports(reports: EvalReport[], names?: string[]): EvalRepor
       merged.runs += entry.runs;
       merged.passed += entry.passed;
       merged.tokens += entry.tokens;
-      if (entry.cost) addCost(merged.cost, entry.cost);
+      if (entry.cost) addCost(merged.cost!, entry.cost);
       merged.durationMs += entry.durationMs;
       merged.failures.push(...entry.failures);
       if (entry.judgements?.length) {

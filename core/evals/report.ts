@@ -97,7 +97,7 @@ export function buildReport(head: ReportHead, results: RunResult[], order: strin
     if (!entry) continue;
     entry.runs++;
     entry.tokens += result.tokens;
-    if (result.cost) addCost(entry.cost, result.cost);
+    if (result.cost) addCost(entry.cost!, result.cost);
     entry.durationMs += result.durationMs;
     if (result.judgements?.length) {
       entry.judgements = [...entry.judgements ?? [], ...result.judgements];
