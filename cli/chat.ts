@@ -23,8 +23,8 @@ export const CHAT_HELP = `Usage: lass chat [options] <message...>
 
 Runs one chat turn per message, in order, each continuing the conversation of the ones before
 (quote a message that has spaces). Prints the answer's text on stdout; on stderr the tool calls
-(→ server.tool {args}, ← result) and the tool servers left out of a turn, with why. Runs in this
-process unless --url is given.
+(→ server.tool {args}, ← result), the tool servers left out of a turn, with why, and each turn's
+tokens and cost (— 1234 tokens · $0.0021). Runs in this process unless --url is given.
 
 Options:
   --workspace <id>    The workspace (default the active one)

@@ -1,5 +1,6 @@
 /** `lass chat --compare a,b "..."`: one turn per column, the answers one after the other, then a table. */
 import type { ChatChunk, CompareChunk, CompareColumnSummary } from "../wire/chat.ts";
+import { type ChatCost, formatUsd } from "../wire/usage.ts";
 import { type Api, apiError, ndjsonLines } from "./api.ts";
 import type { InteractionAnswers } from "./answers.ts";
 import { print, TextOutput } from "./chat_output.ts";
@@ -16,11 +17,9 @@ export function compareColumns(value: string): { llmId?: string; agentId?: strin
   return ids.map((id) => id.startsWith("agent:") ? { agentId: id.slice(6) } : { llmId: id });
 }
 
-/** A cost as the summary shows it. */
-function costText(cost: unknown): string {
-  const usd = (cost as { usd?: unknown } | null)?.usd;
-  if (typeof usd !== "number") return "-";
-  return `$${usd < 0.01 ? usd.toPrecision(2) : usd.toFixed(4)}`;
+/** A cost as the summary shows it: dollars, or `-` when there is no price. */
+function costText(cost: ChatCost | null): string {
+  return cost ? formatUsd(cost.usd) : "-";
 }
 
 /** The summary as a text table. */

@@ -1,5 +1,6 @@
 /** How `lass chat` shows a turn as text: the answer on stdout, tool calls and errors on stderr. */
 import type { ChatChunk } from "../wire/chat.ts";
+import { priceWords, tokenCount } from "../wire/usage.ts";
 
 const encoder = new TextEncoder();
 
@@ -70,6 +71,7 @@ export class TextOutput {
         break;
       case "finish":
         this.#endLine();
+        console.error(`— ${tokenCount(chunk.usage)} tokens · ${priceWords(chunk)}`);
         break;
     }
   }

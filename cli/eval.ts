@@ -5,6 +5,7 @@ import type { EvalCaseReport, EvalReport } from "../wire/evals.ts";
 import { LassError } from "../core/errors.ts";
 import type { EvalProgress } from "../wire/evals.ts";
 import { plural } from "../wire/words.ts";
+import { costWords, formatUsd } from "../wire/usage.ts";
 import { CliError } from "./errors.ts";
 import { followInterrupt } from "./interrupt.ts";
 import { writeReportFile } from "./output.ts";
@@ -25,8 +26,9 @@ turns runs them as one conversation. Prints a table of pass rates per case and m
 and each failed run on stderr. Every report is kept in <data dir>/evals/reports/ (the newest 100).
 The file's reference: docs/evals.md.
 
-Exit code 0 when the pass rate reaches --min-pass-rate (and, with --fail-on-regression, no pass
-rate fell), 1 otherwise, 2 for a usage error or an invalid eval file (every problem at its path).
+Exit code 0 when the pass rate reaches --min-pass-rate, the cost stays within --max-cost and
+(with --fail-on-regression) no pass rate fell, 1 otherwise, 2 for a usage error or an invalid eval
+file (every problem at its path).
 
 Options:
   --model <id>          A model profile to run on; repeat the flag for several (default the
@@ -35,6 +37,8 @@ Options:
   --concurrency <n>     Runs at the same time (default 4)
   --shard <i/n>         Only the i-th of n stable slices of the runs (a CI matrix job each)
   --min-pass-rate <r>   The pass rate (0 to 1) below which the exit code is 1 (default 1)
+  --max-cost <usd>      The cost in US dollars above which the exit code is 1; runs whose
+                        model has no price count nothing (a warning names them)
   --approve all|none    Answer the runs' tool approval questions (default none: denied)
   --json <file>         Write the report as JSON (- for stdout, instead of the table); missing
                         folders are created
@@ -83,6 +87,34 @@ function passRate(value: string | undefined): number {
   return rate;
 }
 
+/** The most a run may cost, in US dollars (a number of at least 0), if given. */
+function maxCost(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const usd = Number(value.replace(/^\$/, ""));
+  if (value.trim() === "" || !Number.isFinite(usd) || usd < 0) {
+    throw new CliError(
+      `--max-cost must be an amount of US dollars of at least 0, not ${JSON.stringify(value)}`,
+    );
+  }
+  return usd;
+}
+
+/** What the run is judged by: the minimum pass rate and the most it may cost. */
+interface Limits {
+  minPassRate: number;
+  maxCost?: number;
+}
+
+/** Why the run fails its limits, as phrases (none: it passes). */
+function failedLimits(report: EvalReport, limits: Limits): string[] {
+  return [
+    report.passRate < limits.minPassRate &&
+    `below the minimum pass rate ${percent(limits.minPassRate)}`,
+    limits.maxCost !== undefined && (report.cost?.usd ?? 0) > limits.maxCost &&
+    `it cost ${formatUsd(report.cost!.usd)}, more than --max-cost ${formatUsd(limits.maxCost)}`,
+  ].filter((reason): reason is string => typeof reason === "string");
+}
+
 /** A usage error (exit 2) for an invalid eval or report, with every problem at its path. */
 function invalid(error: unknown): never {
   if (!(error instanceof LassError) || error.code !== "invalid-request") throw error;
@@ -125,10 +157,10 @@ function judgementLines(report: EvalReport): string[] {
 }
 
 /** The report as a person reads it: a row per case and model, the failures, the totals. */
-function formatReport(report: EvalReport, minPassRate: number): string {
+function formatReport(report: EvalReport, limits: Limits): string {
   const judged = report.cases.some((entry) => entry.judgements?.length);
   const rows = [
-    ["CASE", "MODEL", "PASSED", "RATE", ...(judged ? ["SCORE"] : []), "TOKENS", "TIME"],
+    ["CASE", "MODEL", "PASSED", "RATE", ...(judged ? ["SCORE"] : []), "TOKENS", "COST", "TIME"],
     ...report.cases.map((entry) => [
       entry.name,
       entry.model,
@@ -136,6 +168,7 @@ function formatReport(report: EvalReport, minPassRate: number): string {
       percent(entry.passRate),
       ...(judged ? [meanScore(entry)] : []),
       String(entry.tokens),
+      costWords(entry.cost, entry.runs),
       `${(entry.durationMs / 1000).toFixed(1)} s`,
     ]),
   ];
@@ -143,12 +176,10 @@ function formatReport(report: EvalReport, minPassRate: number): string {
     entry.failures.map((f) => `✗ ${entry.name} · ${entry.model} · run ${f.run}: ${f.reason}`)
   );
   const judgements = judgementLines(report);
-  const verdict = report.passRate >= minPassRate
-    ? "ok"
-    : `below the minimum pass rate ${percent(minPassRate)}`;
+  const verdict = failedLimits(report, limits).join("; ") || "ok";
   const totals =
     `${plural(report.runs, "run")}, ${report.passed} passed (${percent(report.passRate)}), ` +
-    `${report.tokens} tokens: ${verdict}`;
+    `${report.tokens} tokens, ${costWords(report.cost, report.runs)}: ${verdict}`;
   return [
     table(rows),
     ...(judgements.length > 0 ? [judgements.join("\n")] : []),
@@ -275,6 +306,7 @@ function parseEvalFlags(args: string[]) {
       concurrency: { type: "string" },
       shard: { type: "string" },
       "min-pass-rate": { type: "string" },
+      "max-cost": { type: "string" },
       approve: { type: "string" },
       json: { type: "string" },
       junit: { type: "string" },
@@ -301,7 +333,10 @@ export async function run(args: string[]): Promise<number> {
   if (values["from-session"] !== undefined) {
     return await fromSession(values["from-session"], values);
   }
-  const minPassRate = passRate(values["min-pass-rate"]);
+  const limits: Limits = {
+    minPassRate: passRate(values["min-pass-rate"]),
+    maxCost: maxCost(values["max-cost"]),
+  };
   if (values.approve !== undefined && values.approve !== "all" && values.approve !== "none") {
     throw new CliError(`--approve must be all or none, not ${JSON.stringify(values.approve)}`);
   }
@@ -328,14 +363,21 @@ export async function run(args: string[]): Promise<number> {
   });
   // The results first: a report file that cannot be written never hides them.
   console.log(
-    values.json === "-" ? JSON.stringify(report, null, 2) : formatReport(report, minPassRate),
+    values.json === "-" ? JSON.stringify(report, null, 2) : formatReport(report, limits),
   );
+  const unpriced = report.cost?.unpriced ?? 0;
+  if (limits.maxCost !== undefined && unpriced > 0) {
+    console.error(
+      `warning: --max-cost counts only priced runs; ${plural(unpriced, "run")} had no price: ` +
+        report.cost!.costUnknown,
+    );
+  }
   const { evalJunit } = await import("../core/evals/junit.ts");
   if (values.json !== undefined && values.json !== "-") {
     await writeReportFile(values.json, JSON.stringify(report, null, 2) + "\n", "JSON report");
   }
   if (values.junit !== undefined) {
-    await writeReportFile(values.junit, evalJunit(report, minPassRate), "JUnit report");
+    await writeReportFile(values.junit, evalJunit(report, limits.minPassRate), "JUnit report");
   }
   let regressions = 0;
   if (baseline) {
@@ -350,6 +392,10 @@ export async function run(args: string[]): Promise<number> {
     print(`\n${formatDiff(diff, values.baseline!)}`);
   }
   if (report.keepError) console.error(`warning: the report was not kept: ${report.keepError}`);
-  const regressed = values["fail-on-regression"] === true && regressions > 0;
-  return report.passRate >= minPassRate && !regressed ? 0 : 1;
+  const failed = failedLimits(report, limits);
+  if (values["fail-on-regression"] === true && regressions > 0) {
+    failed.push(`${plural(regressions, "pass rate")} fell against the baseline`);
+  }
+  if (failed.length > 0) console.error(`lass eval: the run failed: ${failed.join("; ")}`);
+  return failed.length === 0 ? 0 : 1;
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { detailsFromIssues, LassError } from "./errors.ts";
 import { type FileSystem, SerialQueue, writeFileAtomic } from "./files.ts";
-import type { SessionSummary, TurnEnding } from "../wire/sessions.ts";
+import type { SessionSummary, StoredTurnUsage, TurnEnding } from "../wire/sessions.ts";
 import type { StoredCompare } from "../wire/chat.ts";
 import { pickedColumn } from "./session_compares.ts";
 
@@ -61,6 +61,8 @@ export interface TurnRecord {
   ending?: TurnEnding;
   /** A compare turn's columns, kept in `meta.compares` by the index of its user message. */
   compare?: StoredCompare;
+  /** The turn's tokens and price, kept in the session's `meta.usage`, by the same index. */
+  usage?: StoredTurnUsage;
 }
 
 /** How an unfinished turn ended, in `meta.endings[<index of its user message>]`. */
@@ -316,7 +318,7 @@ function recordOf(value: unknown): Record<string, unknown> {
 
 /**
  * A session's `meta` after a turn: its tool calls' details merged into `toolCalls`, and by the
- * index of its user message (when it added one) its `ending` and its `compare`.
+ * index of its user message (when it added one) its `ending`, its `compare` and its `usage`.
  */
 function turnMeta(
   previous: Record<string, unknown> | undefined,
@@ -333,6 +335,9 @@ function turnMeta(
   }
   if (turn.compare) {
     meta = { ...meta, compares: { ...recordOf(meta?.compares), [userIndex]: turn.compare } };
+  }
+  if (turn.usage) {
+    meta = { ...meta, usage: { ...recordOf(meta?.usage), [userIndex]: turn.usage } };
   }
   return meta;
 }

@@ -5,7 +5,7 @@ import { runA2aTurn, TEST_MESSAGE, testA2aAgent } from "../core/agents/a2a.ts";
 import { cardUrlOf } from "../core/agents/_a2a_client.ts";
 import { A2aReply } from "../core/agents/_a2a_reply.ts";
 import type { AgentConfig, AgentTurnResult } from "../core/agents/types.ts";
-import type { ChatChunk } from "../wire/chat.ts";
+import type { TurnChunk } from "../core/chat/types.ts";
 import type { EnvLookup } from "../core/config/env_refs.ts";
 import { type A2aAgentOptions, startA2aAgent } from "./fixtures/a2a_agents.ts";
 
@@ -14,7 +14,7 @@ function agentAt(url: string, headers?: Record<string, string>): AgentConfig {
 }
 
 interface TurnOutput {
-  chunks: ChatChunk[];
+  chunks: TurnChunk[];
   result: AgentTurnResult;
   text: string;
 }
@@ -32,7 +32,7 @@ async function turn(
     env: options.env ?? (() => undefined),
     maxSteps: 5,
   });
-  const chunks: ChatChunk[] = [];
+  const chunks: TurnChunk[] = [];
   while (true) {
     const next = await generator.next();
     if (next.done) {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { dynamicTool, jsonSchema, type ModelMessage, modelMessageSchema } from "ai";
 import { runAguiTurn, testAguiAgent } from "../core/agents/agui.ts";
 import type { AgentConfig, AgentTurnInput, AgentTurnResult } from "../core/agents/types.ts";
-import type { ChatChunk } from "../wire/chat.ts";
+import type { TurnChunk } from "../core/chat/types.ts";
 import type { RunTools, ToolRun } from "../core/chat/tools.ts";
 import {
   type FakeAguiAgent,
@@ -41,7 +41,7 @@ function turnInput(agent: AgentConfig, extra: Partial<AgentTurnInput> = {}): Age
 
 /** Runs a turn to its end: every chunk, and the result. */
 async function collect(input: AgentTurnInput) {
-  const chunks: ChatChunk[] = [];
+  const chunks: TurnChunk[] = [];
   const turn = runAguiTurn(input);
   for (;;) {
     const next = await turn.next();
@@ -189,7 +189,7 @@ Deno.test("an AG-UI turn shows the agent's own tool calls and results", async ()
       source: "agent",
       input: { query: "deno" },
     }]);
-    const toolResult = chunks[1] as Extract<ChatChunk, { type: "tool-result" }>;
+    const toolResult = chunks[1] as Extract<TurnChunk, { type: "tool-result" }>;
     assert.equal(toolResult.type, "tool-result");
     assert.equal(toolResult.id, "tc1");
     assert.equal(toolResult.output, "3 hits");
@@ -579,7 +579,7 @@ Deno.test("RUN_ERROR ends the turn with the agent's message", async () => {
       }],
       finish: null,
     }]);
-    const chunks: ChatChunk[] = [];
+    const chunks: TurnChunk[] = [];
     await assert.rejects(
       async () => {
         for await (const chunk of runAguiTurn(turnInput(agentFor(fake)))) chunks.push(chunk);
@@ -644,7 +644,7 @@ Deno.test("aborting a turn closes the agent's stream and returns quietly", async
   await withAgent(async (fake) => {
     fake.script([{ events: textEvents("m1", ["one", "two", "three"]), delayMs: 30, hang: true }]);
     const controller = new AbortController();
-    const chunks: ChatChunk[] = [];
+    const chunks: TurnChunk[] = [];
     const closed = fake.clientClosed();
     const turn = runAguiTurn(turnInput(agentFor(fake), { signal: controller.signal }));
     for (;;) {

@@ -53,7 +53,7 @@ Deno.test("compare: four columns run at once; one fails while the others finish;
       llms: [
         DEMO_LLM,
         { ...DEMO_LLM, id: "demo-2" },
-        fakeLlm(vendor.url),
+        fakeLlm(vendor.url, "fake", { pricing: { inputPerMTok: 1, outputPerMTok: 2 } }),
         fakeLlm(vendor.url, "broken", { model: "fake-broken" }),
       ],
     }),
@@ -109,6 +109,19 @@ Deno.test("compare: four columns run at once; one fails while the others finish;
     for (const column of summary.columns.slice(0, 3)) assert.equal(column.error, undefined);
     assert.equal(summary.columns[2].usage.inputTokens, 12);
     assert.equal(summary.columns[2].usage.outputTokens, 3);
+    // Each column's cost, as its finish has it; the failed column finished no step.
+    const finishes = chunks.filter((chunk) => chunk.type === "finish");
+    assert.deepEqual(summary.columns.map((column: Json) => column.cost), [
+      { usd: 0, source: "demo" },
+      { usd: 0, source: "demo" },
+      { usd: (12 * 1 + 3 * 2) / 1e6, source: "profile" },
+      null,
+    ]);
+    assert.deepEqual(
+      finishes.find((chunk) => chunk.column === 2).cost,
+      summary.columns[2].cost,
+    );
+    assert.equal(summary.columns[3].costUnknown, "the column finished no step");
     for (const column of summary.columns) assert.ok(column.ms >= 0);
     // The two fake columns asked the vendor at the same time as the demo columns ran.
     assert.ok(vendor.requests.length >= 2);

@@ -4,11 +4,30 @@ import { type Json, startService } from "./_helpers.ts";
 import { chat, chatConfig, DEMO_SERVER, ofType, user } from "./_chat.ts";
 import { KINDS, startFakeVendor } from "./fixtures/fake_vendors.ts";
 
+/** The counts each kind's wire format reports of `USAGE` (cached 30 of 100 in, reasoning 12 of 40 out). */
+const REPORTED: Record<string, Json> = {
+  "hosted-a responses": { cachedInputTokens: 30, reasoningTokens: 12 },
+  "hosted-a chat": { cachedInputTokens: 30, reasoningTokens: 12 },
+  // Anthropic has no reasoning count; it reports cache writes (none here).
+  "hosted-b": { cachedInputTokens: 30, cacheWriteTokens: 0 },
+  "hosted-c": { cachedInputTokens: 30, reasoningTokens: 12 },
+  "cloud-d v1": { cachedInputTokens: 30, reasoningTokens: 12 },
+  "cloud-d dated": { cachedInputTokens: 30, reasoningTokens: 12 },
+  // Ollama reports no cache or reasoning counts.
+  "local-e": {},
+  "compatible-api": { cachedInputTokens: 30, reasoningTokens: 12 },
+};
+const USAGE = { input: 100, output: 40, cached: 30, reasoning: 12 };
+
 for (const kind of Object.keys(KINDS)) {
   Deno.test(`${kind}: a chat turn with a tool call on the demo server`, async () => {
     const fake = await startFakeVendor();
     fake.script([
-      { reasoning: ["Adding."], toolCalls: [{ name: "demo__add", args: { a: 2, b: 3 } }] },
+      {
+        reasoning: ["Adding."],
+        toolCalls: [{ name: "demo__add", args: { a: 2, b: 3 } }],
+        usage: USAGE,
+      },
       { text: ["The sum", " is 5."] },
     ]);
     const profile = {
@@ -36,8 +55,20 @@ for (const kind of Object.keys(KINDS)) {
       assert.equal(ofType(chunks, "text").map((c) => c.text).join(""), "The sum is 5.");
       const steps = ofType(chunks, "step");
       assert.deepEqual(steps.map((s) => s.finishReason), ["tool-calls", "stop"]);
-      assert.ok(steps[0].usage.inputTokens > 0, JSON.stringify(steps[0].usage));
+      // Usage as the vendor reported it, on each step and in finish.steps; no price for fake-large.
+      assert.deepEqual(steps[0].usage, {
+        inputTokens: 100,
+        outputTokens: 40,
+        totalTokens: 140,
+        ...REPORTED[kind],
+      });
       const finish = chunks.at(-1);
+      assert.deepEqual(finish.steps, steps.map(({ type: _, ...step }) => step));
+      assert.equal(finish.usage.inputTokens, 110, "100 of the first step and 10 of the second");
+      for (const priced of [finish, ...steps]) {
+        assert.equal(priced.cost, null);
+        assert.match(priced.costUnknown, /has no (\w+ )?model named fake-large/);
+      }
       assert.deepEqual(finish.messages.map((m: Json) => m.role), [
         "assistant",
         "tool",

@@ -271,7 +271,15 @@ Deno.test("sessionId: the turn is appended to a stored session, created with a t
     assert.deepEqual(stored2.messages.slice(0, 4), stored1.messages);
     assert.equal(stored2.messages[4].content, "hello");
     assert.equal(stored2.createdAt, stored1.createdAt);
-    assert.deepEqual(stored2.meta, stored1.meta, "a turn without tool calls keeps the details");
+    assert.deepEqual(
+      stored2.meta.toolCalls,
+      stored1.meta.toolCalls,
+      "a turn without tool calls keeps the details",
+    );
+    // Each turn's usage and cost, by the index of its user message.
+    assert.deepEqual(Object.keys(stored2.meta.usage), ["0", "4"]);
+    assert.deepEqual(stored2.meta.usage["0"].usage, turn1.chunks.at(-1).usage);
+    assert.deepEqual(stored2.meta.usage["4"].cost, { usd: 0, source: "demo" });
     const list = (await t.call("/api/sessions").then((r) => r.json())).sessions;
     assert.deepEqual(list.map((s: Json) => [s.id, s.messageCount]), [["s1", 6]]);
   } finally {

@@ -47,6 +47,11 @@ Deno.test("lass chat prints the answer on stdout and the tool calls on stderr, e
     assert.equal(ran.stdout, 'Calling `demo__add` with {"a":2,"b":3}.\n`demo__add` returned 5.\n');
     assert.match(ran.stderr, /^→ demo\.add \{"a":2,"b":3\}$/m);
     assert.match(ran.stderr, /^← 5$/m);
+    assert.match(
+      ran.stderr,
+      /^— \d+ tokens · \$0$/m,
+      "the turn's tokens and cost (the demo model is free)",
+    );
   } finally {
     await home.close();
   }
@@ -326,8 +331,9 @@ Deno.test("lass chat --compare prints each column's answer, then the summary tab
     assert.match(second, /^\nFive\.\n/m);
     const rows = second.trim().split("\n").slice(-3);
     assert.match(rows[0], /^#\s+column\s+time\s+tokens in\/out\s+cost\s+tool calls\s+steps/);
-    assert.match(rows[1], /^1\s+demo\s+[\d.]+ s\s+\S+\s+\S+\s+1\s+2$/);
-    assert.match(rows[2], /^2\s+fake\s+[\d.]+ s\s+12\/3\s+\S+\s+0\s+1$/);
+    // The demo model is free; the catalog has no price for fake-large.
+    assert.match(rows[1], /^1\s+demo\s+[\d.]+ s\s+\S+\s+\$0\s+1\s+2$/);
+    assert.match(rows[2], /^2\s+fake\s+[\d.]+ s\s+12\/3\s+-\s+0\s+1$/);
     assert.match(ran.stderr, /^→ demo\.add \{"a":2,"b":3\}$/m);
     const one = await runLass(["chat", ...home.args, "--compare", "demo", "hi"]);
     assert.equal(one.code, 2);

@@ -14,9 +14,10 @@ import { runToEnd } from "./_process.ts";
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const EXAMPLE = new URL("../examples/demo.eval.yaml", import.meta.url).pathname;
 
-/** A config with two demo-kind profiles on the `playground` workspace. */
+/** A config with two demo-kind profiles on the `playground` workspace; the second has a price. */
+const PRICING = { inputPerMTok: 3, outputPerMTok: 15 };
 const CONFIG = {
-  llms: [DEMO_LLM, { ...DEMO_LLM, id: "demo2", name: "Demo 2" }],
+  llms: [DEMO_LLM, { ...DEMO_LLM, id: "demo2", name: "Demo 2", pricing: PRICING }],
   mcpServers: [DEMO_SERVER],
   workspaces: [{ id: "playground", name: "Playground", llmId: "demo", mcpServerIds: ["demo"] }],
   activeWorkspaceId: "playground",
@@ -78,14 +79,30 @@ Deno.test("lass eval runs the example on two models: exit 0, a table, the JSON a
       "report.xml",
     );
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stdout, /^CASE +MODEL +PASSED +RATE +TOKENS +TIME$/m);
-    assert.match(result.stdout, /^adds two numbers +demo2 +2\/2 +100%/m);
-    assert.match(result.stdout, /16 runs, 16 passed \(100%\), \d+ tokens: ok/);
+    assert.match(result.stdout, /^CASE +MODEL +PASSED +RATE +TOKENS +COST +TIME$/m);
+    assert.match(result.stdout, /^adds two numbers +demo +2\/2 +100% +\d+ +\$0 /m);
+    assert.match(result.stdout, /^adds two numbers +demo2 +2\/2 +100% +\d+ +\$0\.\d+ /m);
+    assert.match(result.stdout, /16 runs, 16 passed \(100%\), \d+ tokens, \$0\.\d+: ok/);
     const report = await f.json("report.json");
     assert.deepEqual(report.models, ["demo", "demo2"]);
     assert.equal(report.cases.length, 8);
     assert.ok(report.cases.every((c: Json) => c.runs === 2 && c.passRate === 1 && c.tokens > 0));
     assert.deepEqual([report.runs, report.passed, report.passRate], [16, 16, 1]);
+    // Tokens and cost per case and model and in total: the demo model is free, demo2 has a price.
+    for (const entry of report.cases) {
+      assert.equal(entry.cost.unpriced, 0);
+      assert.equal(entry.cost.usd > 0, entry.model === "demo2", JSON.stringify(entry));
+    }
+    const sum = report.cases.reduce((usd: number, c: Json) => usd + c.cost.usd, 0);
+    assert.ok(Math.abs(report.cost.usd - sum) < 1e-9 && report.cost.usd > 0);
+    // --max-cost fails a run that cost more (here the merged report of that run).
+    const over = await f.eval("--merge", "report.json", "--max-cost", "0.000001");
+    assert.equal(over.code, 1, over.stderr);
+    assert.match(
+      over.stdout,
+      /tokens, \$0\.\d+: it cost \$0\.\d+, more than --max-cost \$0\.000001$/m,
+    );
+    assert.match(over.stderr, /lass eval: the run failed: it cost \$0\.\d+, more than --max-cost/);
     const junit = await readFile(f.path("report.xml"), "utf8");
     assert.match(junit, /<testsuites name="lass eval" tests="8" failures="0" errors="0"/);
     assert.equal(junit.match(/<testsuite /g)?.length, 2, "a suite per model");
@@ -102,7 +119,7 @@ Deno.test("lass eval exits 1 below --min-pass-rate, names each failed run, and m
     assert.equal(failed.code, 1, failed.stderr);
     assert.match(
       failed.stdout,
-      /4 runs, 2 passed \(50%\), \d+ tokens: below the minimum pass rate 100%/,
+      /4 runs, 2 passed \(50%\), \d+ tokens, \$0: below the minimum pass rate 100%/,
     );
     assert.match(
       failed.stderr,
@@ -146,6 +163,7 @@ Deno.test("lass eval exits 2 for an invalid file with every problem at its path,
         [EXAMPLE, "--repeat", "0"],
         [EXAMPLE, "--shard", "3/2"],
         [EXAMPLE, "--min-pass-rate", "2"],
+        [EXAMPLE, "--max-cost", "a lot"],
         [EXAMPLE, "--frobnicate"],
         ["missing.eval.yaml"],
         [],
@@ -238,7 +256,7 @@ Deno.test("lass eval creates the report folders, and prints the table before a w
     const args = ["one.eval.yaml", "--model", "demo", "--model", "demo"];
     const ran = await f.eval(...args, "--json", "reports/r.json", "--junit", "reports/x/j.xml");
     assert.equal(ran.code, 0, ran.stderr);
-    assert.match(ran.stdout, /^1 run, 1 passed \(100%\), \d+ tokens: ok$/m, "one model, once");
+    assert.match(ran.stdout, /^1 run, 1 passed \(100%\), \d+ tokens, \$0: ok$/m, "one model, once");
     assert.equal((await f.json("reports/r.json")).runs, 1);
     assert.match(await readFile(f.path("reports/x/j.xml"), "utf8"), /tests="1" failures="0"/);
     // service.json is a file: no folder can be made under it.

@@ -235,7 +235,9 @@ Deno.test("lass eval prints a SCORE column and each judged turn's score, thresho
     const flags = ["--config", join(dir, "service.json"), "--data-dir", join(dir, "data")];
     const ran = await evalCommand([example, ...flags]);
     assert.equal(ran.code, 0, ran.out);
-    assert.match(ran.out, /^CASE\s+MODEL\s+PASSED\s+RATE\s+SCORE\s+TOKENS\s+TIME$/m);
+    assert.match(ran.out, /^CASE\s+MODEL\s+PASSED\s+RATE\s+SCORE\s+TOKENS\s+COST\s+TIME$/m);
+    // The demo model's turns and its judgements cost nothing.
+    assert.match(ran.out, /^2 runs, 2 passed \(100%\), \d+ tokens, \$0: ok$/m);
     assert.match(ran.out, /^greets\s+demo\s+1\/1\s+100%\s+0\.67\s/m);
     assert.match(
       ran.out,

@@ -43,12 +43,15 @@ function turn(
   );
   if (options.text) chunks.push({ type: "text", text: options.text });
   for (let i = 0; i < (options.steps ?? 1); i++) {
-    chunks.push({ type: "step", usage: {}, finishReason: "stop" });
+    chunks.push({ type: "step", usage: {}, finishReason: "stop", cost: null, costUnknown: "none" });
   }
   chunks.push(
     options.error !== undefined ? { type: "error", message: options.error } : {
       type: "finish",
       usage: { totalTokens: options.tokens ?? 100 },
+      cost: null,
+      costUnknown: "none",
+      steps: [],
       durationMs: 1,
       messages: [],
     },
@@ -277,10 +280,13 @@ const TWO_CASES: EvalFile = parseEval({
   ],
 });
 
-Deno.test("repeats on two models: the report counts runs, passes, rates, tokens and failures", async () => {
+Deno.test("repeats on two models: the report counts runs, passes, rates, tokens, cost and failures", async () => {
   const vendor = await startFakeVendor();
   vendor.script([{ text: ["pong"], usage: { input: 10, output: 5 } }]);
-  const t = await startService({ config: chatConfig({ llms: [DEMO_LLM, fakeLlm(vendor.url)] }) });
+  const pricing = { inputPerMTok: 2, outputPerMTok: 10 };
+  const t = await startService({
+    config: chatConfig({ llms: [DEMO_LLM, fakeLlm(vendor.url, "fake", { pricing })] }),
+  });
   try {
     const report = await prepareEval(t.service, TWO_CASES, {
       models: ["demo", "fake"],
@@ -304,6 +310,16 @@ Deno.test("repeats on two models: the report counts runs, passes, rates, tokens 
       [3, "calls.0: demo__add was not called"],
     ]);
     assert.equal(fake.tokens, 45, "15 tokens a run, as the fake vendor reports");
+    // 3 runs of 10 input tokens at $2 and 5 output tokens at $10 per million ($0.00007 a run,
+    // rounded to 1e-10); the demo model is free.
+    assert.deepEqual(report.cases.map((c) => c.cost), [
+      { usd: 0, unpriced: 0 },
+      { usd: 0.00021, unpriced: 0 },
+      { usd: 0, unpriced: 0 },
+      { usd: 0.00021, unpriced: 0 },
+    ]);
+    assert.deepEqual(report.cost, { usd: 0.00042, unpriced: 0 });
+    assert.match(evalJunit(report), /3 of 3 runs passed \(100%\), 45 tokens, \$0\.00021/);
     assert.deepEqual(
       fake.failures[0].chunks.map((chunk) => chunk.type),
       ["start", "text", "step", "finish"],

@@ -63,7 +63,10 @@ Deno.test("the next turn's request carries the earlier turns, tool calls and res
     { text: ["The sum is 5."] },
     { text: ["Goodbye."] },
   ]);
-  const t = await startService({ config: chatConfig({ llms: [fakeLlm(vendor.url)] }) });
+  const pricing = { inputPerMTok: 1, outputPerMTok: 2 };
+  const t = await startService({
+    config: chatConfig({ llms: [fakeLlm(vendor.url, "fake", { pricing })] }),
+  });
   try {
     const file = parseEval({
       cases: [{
@@ -82,6 +85,8 @@ Deno.test("the next turn's request carries the earlier turns, tool calls and res
     });
     const report = await prepareEval(t.service, file).run();
     assert.equal(report.passed, 1, JSON.stringify(report.cases[0].failures));
+    // Three model calls over the two turns, each 10 tokens in and 5 out.
+    assert.deepEqual(report.cases[0].cost, { usd: 3 * 20 / 1e6, unpriced: 0 });
     const last = vendor.requests.filter((r) => r.path.endsWith("/chat/completions")).at(-1)!;
     // The workspace's system message aside.
     const messages = ((last.body as Json).messages as Json[]).filter((m) => m.role !== "system");
@@ -174,7 +179,15 @@ Deno.test("the demo model answers structured-output requests with an object of t
 
 Deno.test("judged expectations on the demo model: one passes, one fails, one is advisory", async () => {
   const t = await startService({
-    config: chatConfig({ llms: [DEMO_LLM, { ...DEMO_LLM, id: "judge", name: "Judge" }] }),
+    config: chatConfig({
+      // The judge has a price: its calls count in the runs' cost (the demo model's turns are free).
+      llms: [DEMO_LLM, {
+        ...DEMO_LLM,
+        id: "judge",
+        name: "Judge",
+        pricing: { inputPerMTok: 1, outputPerMTok: 1 },
+      }],
+    }),
   });
   try {
     const file = parseEval({
@@ -200,7 +213,15 @@ Deno.test("judged expectations on the demo model: one passes, one fails, one is 
     const report = await prepareEval(t.service, file).run();
     const [passes, fails, advisory] = report.cases;
     assert.deepEqual([passes.passed, fails.passed, advisory.passed], [1, 0, 1]);
-    assert.deepEqual(passes.judgements, [{
+    const [judged] = passes.judgements!;
+    const { usage, cost, ...judgement } = judged;
+    assert.ok(usage!.inputTokens! > 0);
+    assert.deepEqual(cost, {
+      usd: (usage!.inputTokens! + usage!.outputTokens!) / 1e6,
+      source: "profile",
+    });
+    assert.deepEqual(passes.cost, { usd: cost!.usd, unpriced: 0 }, "the run's cost is the judge's");
+    assert.deepEqual([judgement], [{
       run: 1,
       judge: "judge",
       threshold: 0.7,

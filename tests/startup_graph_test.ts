@@ -60,6 +60,16 @@ Deno.test("main.ts and lass serve reach no SDK (AI SDK, MCP, A2A, AG-UI, yaml) t
   assert.deepEqual(await staticPackages("../lass.ts"), ["zod"]);
 });
 
+Deno.test("pricing a turn reaches the price catalog only by a dynamic import, on first use", async () => {
+  for (const path of ["../core/llm/cost.ts", "../core/chat/run.ts", "../core/evals/runner.ts"]) {
+    assert.deepEqual(
+      (await staticPackages(path)).filter((name) => name.startsWith("@tokenlens/")),
+      [],
+      path,
+    );
+  }
+});
+
 Deno.test("describing the render tool reaches no A2UI package, date-fns or zod-to-json-schema", async () => {
   // A chat turn lists the catalogs and builds the tool; web_core loads with the first surface.
   for (

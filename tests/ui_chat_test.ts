@@ -6,9 +6,12 @@ import { type Json, waitForEvent } from "./_helpers.ts";
 
 const STARTERS = ["please add 2 and 3", "what tools do you have"];
 
-/** The demo model, and a profile whose key variable is not set (its turns fail in the stream). */
+/**
+ * The demo model with a price (so its answers cost something), and a profile whose key variable
+ * is not set (its turns fail in the stream).
+ */
 const LLMS = [
-  DEMO_LLM,
+  { ...DEMO_LLM, pricing: { inputPerMTok: 3, outputPerMTok: 15 } },
   {
     id: "broken",
     name: "Broken",
@@ -41,6 +44,22 @@ Deno.test({
         assert.match(cardText, /\bdone\b/);
         assert.match(cardText, /\d+(\.\d)? m?s/, "the duration");
         assert.match(await page.locator(".turn").innerText(), /`?demo__add`? returned 5\./);
+        // The answer's tokens and cost, and the chat's total.
+        const meta = page.locator(".turn-done .turn-meta");
+        assert.match(await meta.innerText(), /\d+ tokens\s+\$0\.\d+/);
+        assert.equal(
+          await meta.locator(".turn-cost").getAttribute("title"),
+          "Priced by the model profile's pricing",
+        );
+        assert.match(
+          await meta.locator(".turn-tokens").getAttribute("title") ?? "",
+          /^\d+ in, \d+ out \(\d+ reasoning\)$/,
+        );
+        const cost = await meta.locator(".turn-cost").innerText();
+        assert.equal(
+          await page.locator(".session-total").innerText(),
+          `Chat total: ${await meta.locator(".turn-tokens").innerText()}, ${cost}`,
+        );
         // Reasoning is there, collapsed; the raw exchange opens on demand.
         assert.equal(await page.locator("details.reasoning").first().getAttribute("open"), null);
         await card.getByText("Raw").click();
@@ -124,10 +143,17 @@ Deno.test({
           return texts;
         };
         const before = await view();
+        const costs = async () => [
+          await page.locator(".turn-cost").allInnerTexts(),
+          await page.locator(".session-total").innerText(),
+        ];
+        const costsBefore = await costs();
         await page.reload();
         await page.getByRole("region", { name: "Tool call echo on demo" }).waitFor();
         assert.equal(page.url(), `${ui.base}/chat/${sessionId}`);
         const after = await view();
+        assert.deepEqual(await costs(), costsBefore, "each answer's cost and the total come back");
+        assert.equal(costsBefore[0].length, 2, "the two answers that finished have a cost");
         assert.equal(after.length, 4, "the stopped and failed turns are saved");
         // The stopped turn's unfinished call now says so; the others are as they were.
         assert.deepEqual([after[0], after[1], after[3]], [before[0], before[1], before[3]]);

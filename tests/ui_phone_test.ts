@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { screenshot, skipBrowser, startUi, withToken } from "./_browser.ts";
-import { chatConfig } from "./_chat.ts";
+import { chatConfig, DEMO_LLM } from "./_chat.ts";
 import { bannerCatalog } from "./_genui.ts";
 
 const SKILLS = fileURLToPath(new URL("./fixtures/skills/", import.meta.url));
@@ -17,7 +17,11 @@ const PHONE = { width: 390, height: 844 };
 /** A config with a record in every settings section. */
 function config(): Record<string, unknown> {
   return {
-    ...chatConfig({ workspace: { starterPrompts: ["please add 2 and 3"] } }),
+    ...chatConfig({
+      workspace: { starterPrompts: ["please add 2 and 3"] },
+      // Priced, so the chat shows what its answers cost.
+      llms: [{ ...DEMO_LLM, pricing: { inputPerMTok: 3, outputPerMTok: 15 } }],
+    }),
     skills: [{ id: "pdf", path: `${SKILLS}pdf-processing` }],
     agents: [{ id: "helper", name: "Helper", protocol: "a2a", url: "http://127.0.0.1:9/" }],
     catalogs: [{ id: "banners", catalog: bannerCatalog() }],
@@ -130,6 +134,16 @@ Deno.test({
         await page.waitForURL(/\/chat\/[\w-]+$/);
         assert.deepEqual(await unreachable(page), [], "on the chat");
         assert.ok(await inView(page, "#composer"), "the message box is on the screen");
+        // The answer's tokens and cost and the chat's total fit the width.
+        assert.match(await page.locator(".turn-done .turn-meta").innerText(), /tokens\s+\$0\.\d+/);
+        assert.match(await page.locator(".session-total").innerText(), /tokens, \$0\.\d+$/);
+        for (const selector of [".turn-done .turn-meta", ".session-total"]) {
+          const box = await page.locator(selector).boundingBox();
+          assert.ok(
+            box && box.x >= 0 && box.x + box.width <= PHONE.width,
+            `${selector}: ${JSON.stringify(box)}`,
+          );
+        }
         assert.ok(
           await inView(page, ".chat-header [aria-haspopup=dialog]"),
           "Export is on the screen",

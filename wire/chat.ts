@@ -1,5 +1,6 @@
 /** `POST /api/chat`: the request body and the chunks of its NDJSON stream, `type` first. */
 import type { ModelMessage } from "./messages.ts";
+import type { ChatCost, ChatUsage, Priced, PricedUsage } from "./usage.ts";
 
 /** The body of `POST /api/chat`. */
 export interface ChatRequest {
@@ -11,13 +12,10 @@ export interface ChatRequest {
   sessionId?: string;
 }
 
-/** Token counts of a step or a whole turn; fields a provider does not report are left out. */
-export interface ChatUsage {
-  inputTokens?: number;
-  outputTokens?: number;
-  totalTokens?: number;
-  reasoningTokens?: number;
-  cachedInputTokens?: number;
+/** One step of a turn (one model call): its tokens, their price and why it ended. */
+export interface ChatStep extends PricedUsage {
+  /** `stop`, `tool-calls`, `length`, `content-filter`, `error` or `other`. */
+  finishReason: string;
 }
 
 /** How a tool result can be shown as UI (see `core/chat/tool_output.ts`). */
@@ -88,8 +86,16 @@ export type ChatChunk =
     /** Set when the call did not run to its end (then `isError` is true). */
     ending?: ToolCallEnding;
   }
-  | { type: "step"; usage: ChatUsage; finishReason: string }
-  | { type: "finish"; usage: ChatUsage; durationMs: number; messages: unknown[] }
+  | ({ type: "step" } & ChatStep)
+  | ({
+    type: "finish";
+    /** The tokens of every step together, and (`cost`, `costUnknown`) their price. */
+    usage: ChatUsage;
+    /** Each step of the turn, as its `step` chunk said. */
+    steps: ChatStep[];
+    durationMs: number;
+    messages: unknown[];
+  } & Priced)
   | { type: "error"; message: string };
 
 /**
@@ -130,9 +136,14 @@ export interface CompareColumnSummary {
   agentId?: string;
   /** From the request to the column's `finish` or `error`. */
   ms: number;
+  /**
+   * The column's tokens and (`cost`, `costUnknown`) their price: its `finish` chunk's, or for a
+   * column that failed or was stopped those of the steps it finished.
+   */
   usage: ChatUsage;
-  /** The column's cost in US dollars, `null` when it is not known. */
-  cost: unknown;
+  cost: ChatCost | null;
+  /** Why there is no cost; present exactly when `cost` is null. */
+  costUnknown?: string;
   toolCalls: number;
   steps: number;
   error?: string;

@@ -1,5 +1,6 @@
 /** Evals (`POST /api/evals/run`, `lass eval`): the request, the progress lines and the report. */
 import type { ChatChunk } from "./chat.ts";
+import type { ChatCost, ChatUsage, CostTotal } from "./usage.ts";
 
 /** The body of `POST /api/evals/run`. */
 export interface EvalRunRequest {
@@ -48,6 +49,10 @@ export interface EvalJudgement {
   reasons: string[];
   /** Why the judge gave no score (its model failed or answered out of shape). */
   error?: string;
+  /** The judge model's tokens and their price (absent when it made no call); in the run's cost. */
+  usage?: ChatUsage;
+  cost?: ChatCost | null;
+  costUnknown?: string;
 }
 
 /** The result of one case on one model. */
@@ -60,6 +65,11 @@ export interface EvalCaseReport {
   passRate: number;
   /** Tokens of every run together. */
   tokens: number;
+  /**
+   * What every run cost together: `usd` of the priced runs, and how many runs that called the
+   * model had no price (`unpriced`, with the first reason). Absent in reports of an older Lass.
+   */
+  cost?: CostTotal;
   /** Time of every run together. */
   durationMs: number;
   failures: EvalFailure[];
@@ -76,6 +86,8 @@ export interface EvalReport {
   passed: number;
   passRate: number;
   tokens: number;
+  /** What every run of every case and model cost together (absent in reports of an older Lass). */
+  cost?: CostTotal;
   durationMs: number;
   /** The slice of the runs this report covers, when it is one shard of several. */
   shard?: EvalShard;

@@ -1,8 +1,20 @@
 /** Stored chat sessions (`/api/sessions`). */
 import type { ModelMessage } from "./messages.ts";
+import type { PricedUsage } from "./usage.ts";
 
 /** How a stored turn that did not finish ended (`meta.endings` of a session, by user message index). */
 export type TurnEnding = { error: string } | { aborted: true };
+
+/**
+ * What a session keeps about one turn's tokens and price, in `meta.usage[<index of the turn's user
+ * message>]`: the `finish` chunk's `usage`, `cost` and `costUnknown`, or for a turn that did not
+ * finish, those of the steps it finished.
+ */
+export interface StoredTurnUsage extends PricedUsage {
+  /** The model (or agent) that answered, as the `start` chunk named it. */
+  model?: string;
+  durationMs?: number;
+}
 
 /** One line of `GET /api/sessions`. */
 export interface SessionSummary {

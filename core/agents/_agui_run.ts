@@ -9,7 +9,8 @@ import {
   type TokenUsage,
   type Tool,
 } from "@ag-ui/client";
-import { type ChatChunk, type ChatUsage } from "../../wire/chat.ts";
+import type { TurnChunk } from "../chat/types.ts";
+import type { ChatUsage } from "../../wire/usage.ts";
 import { toolCallChunk } from "../chat/chunks.ts";
 import { clip } from "../errors.ts";
 import type { RunTools } from "../chat/tools.ts";
@@ -103,7 +104,7 @@ export interface RunEnd {
 export async function* agentRun(
   context: RunContext,
   input: RunAgentInput,
-): AsyncGenerator<ChatChunk, RunEnd> {
+): AsyncGenerator<TurnChunk, RunEnd> {
   const { turn, record, shared } = context;
   const { agent, signal } = turn;
   const calls = new Map<string, AgentCall>();

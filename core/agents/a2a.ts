@@ -1,6 +1,6 @@
 /** The A2A adapter: one chat turn with a remote A2A agent (v1.0, or v0.3 through the SDK's compat layer). */
 import type { Message } from "@a2a-js/sdk";
-import type { ChatChunk } from "../../wire/chat.ts";
+import type { TurnChunk } from "../chat/types.ts";
 import type { AgentProbe } from "../../wire/agents.ts";
 import type { EnvLookup } from "../config/env_refs.ts";
 import {
@@ -126,7 +126,7 @@ async function* converse(
   message: Message,
   signal: AbortSignal,
   reply = new A2aReply({ resumedTaskId: message.taskId }),
-): AsyncGenerator<ChatChunk, A2aReply> {
+): AsyncGenerator<TurnChunk, A2aReply> {
   try {
     return yield* exchange(connection, message, signal, reply);
   } catch (error) {
@@ -144,7 +144,7 @@ async function* exchange(
   message: Message,
   signal: AbortSignal,
   reply: A2aReply,
-): AsyncGenerator<ChatChunk, A2aReply> {
+): AsyncGenerator<TurnChunk, A2aReply> {
   const { client } = connection;
   const params = { tenant: "", message, configuration: undefined, metadata: undefined };
   try {

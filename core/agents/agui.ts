@@ -1,7 +1,8 @@
 /** Remote agents over AG-UI: a chat turn as one or more agent runs, and a connection probe. */
 import { EventType } from "@ag-ui/client";
 import type { EnvLookup } from "../config/env_refs.ts";
-import type { ChatChunk, ChatUsage } from "../../wire/chat.ts";
+import type { TurnChunk } from "../chat/types.ts";
+import type { ChatUsage } from "../../wire/usage.ts";
 import { shownOutput } from "../chat/tool_output.ts";
 import type { AgentProbe } from "../../wire/agents.ts";
 import { withResolvedUrl } from "./_agent_url.ts";
@@ -25,7 +26,7 @@ const PROBE_TEXT = "Hello! This is a connection test from Lass.";
  */
 export async function* runAguiTurn(
   input: AgentTurnInput,
-): AsyncGenerator<ChatChunk, AgentTurnResult> {
+): AsyncGenerator<TurnChunk, AgentTurnResult> {
   const { signal } = input;
   const agent = withResolvedUrl(input.agent, input.env);
   const turn = { ...input, agent };

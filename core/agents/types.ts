@@ -2,7 +2,8 @@
 import type { ModelMessage } from "ai";
 import type { EnvLookup } from "../config/env_refs.ts";
 import type { ServiceConfig } from "../../wire/config/schema.ts";
-import type { ChatChunk, ChatUsage } from "../../wire/chat.ts";
+import type { TurnChunk } from "../chat/types.ts";
+import type { ChatUsage } from "../../wire/usage.ts";
 import type { RunTools } from "../chat/tools.ts";
 
 /** An `agents[]` record. */
@@ -41,4 +42,4 @@ export interface AgentTurnResult {
  * (an HTTP error, a protocol error, a failed task, `RUN_ERROR`) is thrown as an `Error` whose
  * message is one sentence a person understands.
  */
-export type AgentTurn = (input: AgentTurnInput) => AsyncGenerator<ChatChunk, AgentTurnResult>;
+export type AgentTurn = (input: AgentTurnInput) => AsyncGenerator<TurnChunk, AgentTurnResult>;

@@ -2,7 +2,7 @@
 import { agentSecrets } from "../agents/_agent_url.ts";
 import type { AgentConfig, AgentTurn } from "../agents/types.ts";
 import { scrubSecrets } from "../config/secrets.ts";
-import type { ChatChunk } from "../../wire/chat.ts";
+import type { TurnChunk } from "./types.ts";
 import { type RunTools, toolServerTools } from "./tools.ts";
 import type { ReadyTurn, Turn, TurnOutcome } from "./turn.ts";
 
@@ -56,7 +56,7 @@ export async function agentTurn(turn: Turn, agent: AgentConfig): Promise<ReadyTu
 async function* outcomeOf(
   generator: ReturnType<AgentTurn>,
   secrets: readonly string[],
-): AsyncGenerator<ChatChunk, TurnOutcome> {
+): AsyncGenerator<TurnChunk, TurnOutcome> {
   let steps = 0;
   while (true) {
     let next: Awaited<ReturnType<typeof generator.next>>;

@@ -9,7 +9,7 @@ export function toolCallChunk(
   input: unknown,
   origin: ToolOrigin | undefined,
   fallbackSource: string,
-): ChatChunk {
+): Extract<ChatChunk, { type: "tool-call" }> {
   return {
     type: "tool-call",
     id,

@@ -6,11 +6,12 @@
 import { z } from "zod";
 import type {
   ChatChunk,
-  ChatUsage,
+  ChatStep,
   CompareChunk,
   CompareColumnSummary,
   StoredCompare,
 } from "../../wire/chat.ts";
+import { type PricedUsage, sumPriced } from "../../wire/usage.ts";
 import type { Service } from "../service.ts";
 import { ChatBodySchema } from "./request.ts";
 import { mergeStreams } from "./merge_streams.ts";
@@ -50,8 +51,10 @@ export interface PreparedCompare {
 class ColumnState {
   readonly partial = new PartialTurn();
   readonly calls = new ToolCallDetails();
-  usage: ChatUsage = {};
-  cost: unknown = null;
+  /** The `finish` chunk's usage and cost. */
+  priced?: PricedUsage;
+  /** The steps that finished (for a column that did not: what it spent). */
+  readonly stepsDone: ChatStep[] = [];
   toolCalls = 0;
   steps = 0;
   ms?: number;
@@ -64,10 +67,13 @@ class ColumnState {
     this.partial.add(chunk);
     this.calls.add(chunk);
     if (chunk.type === "tool-call") this.toolCalls++;
-    else if (chunk.type === "step") this.steps++;
-    else if (chunk.type === "finish") {
-      this.usage = chunk.usage;
-      this.cost = (chunk as { cost?: unknown }).cost ?? null;
+    else if (chunk.type === "step") {
+      this.steps++;
+      const { type: _, ...step } = chunk;
+      this.stepsDone.push(step);
+    } else if (chunk.type === "finish") {
+      const { usage, cost, costUnknown } = chunk;
+      this.priced = { usage, cost, ...(costUnknown !== undefined && { costUnknown }) };
       this.messages = chunk.messages;
       this.ms = chunk.durationMs;
     } else if (chunk.type === "error") {
@@ -77,13 +83,19 @@ class ColumnState {
   }
 
   summary(column: number, elapsed: number): CompareColumnSummary {
+    // A column that did not finish spent what its finished steps did (nothing without one).
+    const priced = this.priced ??
+      (this.stepsDone.length > 0
+        ? sumPriced(this.stepsDone)
+        : { usage: {}, cost: null, costUnknown: "the column finished no step" });
     return {
       column,
       label: this.label,
       ...this.who,
       ms: this.ms ?? elapsed,
-      usage: this.usage,
-      cost: this.cost,
+      usage: priced.usage,
+      cost: priced.cost,
+      ...(priced.costUnknown !== undefined && { costUnknown: priced.costUnknown }),
       toolCalls: this.toolCalls,
       steps: Math.max(this.steps, this.messages ? 1 : 0),
       ...(this.error !== undefined && { error: this.error }),

@@ -2,7 +2,6 @@
 import {
   experimental_streamTextLowMemory as streamTextLowMemory,
   isStepCount,
-  type LanguageModelUsage,
   type ModelMessage,
   type TextStreamPart,
   type ToolSet,
@@ -10,29 +9,16 @@ import {
 import type { LlmProfile } from "../../wire/config/schema.ts";
 import { describeModelError } from "../llm/failures.ts";
 import { configuredModel } from "../llm/providers.ts";
-import { type ChatChunk, type ChatUsage } from "../../wire/chat.ts";
+import type { ChatChunk } from "../../wire/chat.ts";
+import type { TurnChunk } from "./types.ts";
+import { usageOf } from "../llm/sdk_usage.ts";
+import type { LanguageModelUsage } from "ai";
 import { toolCallChunk } from "./chunks.ts";
 import { skillTools } from "./skill_tools.ts";
 import { uiTools } from "./ui_tools.ts";
 import { shownOutput } from "./tool_output.ts";
 import { isToolUpdate, type RunTools, type ToolRun, toolServerTools } from "./tools.ts";
 import type { ReadyTurn, Turn, TurnOutcome } from "./turn.ts";
-
-/** The AI SDK's usage as the chunks show it: plain counts, no provider extras. */
-export function usageOf(usage: LanguageModelUsage | undefined): ChatUsage {
-  if (!usage) return {};
-  const shown: ChatUsage = {
-    inputTokens: usage.inputTokens,
-    outputTokens: usage.outputTokens,
-    totalTokens: usage.totalTokens,
-    reasoningTokens: usage.outputTokenDetails?.reasoningTokens,
-    cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens,
-  };
-  for (const key of Object.keys(shown) as (keyof ChatUsage)[]) {
-    if (shown[key] === undefined) delete shown[key];
-  }
-  return shown;
-}
 
 /** Resolves the profile and gathers the tools; throws a sentence when the profile cannot be used. */
 export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyTurn> {
@@ -80,7 +66,7 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
   };
   // The model starts when the body is first read (after the `start` chunk went out) and when
   // the load lets it: see `ModelAdmission`.
-  async function* modelBody(): AsyncGenerator<ChatChunk, TurnOutcome> {
+  async function* modelBody(): AsyncGenerator<TurnChunk, TurnOutcome> {
     const leave = await service.admission.enter(signal);
     try {
       // One consumer, no replay: the AI SDK tees nothing and keeps no copy of the stream. The
@@ -134,7 +120,7 @@ async function* streamChunks(
     /** The response messages, once the stream ended well. */
     messages: () => ModelMessage[] | undefined;
   },
-): AsyncGenerator<ChatChunk, TurnOutcome> {
+): AsyncGenerator<TurnChunk, TurnOutcome> {
   const { describe } = options;
   const callStarts = new Map<string, number>();
   let failure: unknown;
@@ -166,7 +152,7 @@ function chunkOf(
   part: TextStreamPart<ToolSet>,
   tools: RunTools,
   callStarts: Map<string, number>,
-): ChatChunk | undefined {
+): TurnChunk | undefined {
   switch (part.type) {
     case "text-delta":
       return part.text === "" ? undefined : { type: "text", text: part.text };
@@ -208,7 +194,10 @@ function chunkOf(
 }
 
 /** The `tool-result` chunk of a finished tool run. */
-export function toolResultChunk(id: string, run: ToolRun): ChatChunk {
+export function toolResultChunk(
+  id: string,
+  run: ToolRun,
+): Extract<ChatChunk, { type: "tool-result" }> {
   return {
     type: "tool-result",
     id,

@@ -5,8 +5,10 @@ import { type ModelMessage, modelMessageSchema } from "ai";
 import { clip, detailsFromIssues, LassError } from "../errors.ts";
 import type { Service } from "../service.ts";
 import type { TurnEnding } from "../../wire/sessions.ts";
+import { type Priced, sumPriced } from "../../wire/usage.ts";
 import { agentTurn } from "./agent_turn.ts";
-import type { ChatChunk } from "../../wire/chat.ts";
+import type { ChatChunk, ChatStep } from "../../wire/chat.ts";
+import { AGENT_UNPRICED, costAt, pricingOf } from "../llm/cost.ts";
 import { modelTurn } from "./model_turn.ts";
 import { type ChatBody, resolveChat, type ResolvedChat } from "./request.ts";
 import type { ReadyTurn, Turn, TurnOutcome } from "./turn.ts";
@@ -92,14 +94,22 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const sessionId = turn.body.sessionId;
+  // The price is looked up while the model starts (the catalog loads on the first turn).
+  const pricing = resolved.responder.kind === "model"
+    ? pricingOf(resolved.responder.profile)
+    : Promise.resolve(AGENT_UNPRICED);
   // What streamed so far, saved with how the turn ended when it does not finish.
   let saved = !sessionId;
   let sessionFields: ReadyTurn["sessionFields"] = {};
+  let model: string | undefined;
   const partial = new PartialTurn();
   const toolCalls = new ToolCallDetails();
+  const steps: ChatStep[] = [];
   const saveUnfinished = async (ending: TurnEnding) => {
     if (saved || !sessionId) return;
     saved = true;
+    // The steps that finished were paid for, however the turn ended.
+    const spent = steps.length > 0 ? sumPriced(steps) : undefined;
     await service.sessions.appendTurn(sessionId, {
       workspaceId: resolved.workspace.id,
       ...sessionFields,
@@ -107,6 +117,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
       response: partial.messages(),
       toolCalls: toolCalls.toRecord(),
       ending,
+      ...(spent && { usage: { ...spent, ...(model && { model }), durationMs: elapsed() } }),
     }).catch((error) => {
       service.events.emit("chat.error", {
         runId,
@@ -148,6 +159,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
       return;
     }
     sessionFields = ready.sessionFields;
+    model = ready.model;
     service.events.emit("chat.start", {
       runId,
       workspaceId: resolved.workspace.id,
@@ -164,6 +176,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
       ...(ready.unavailable?.length && { unavailable: ready.unavailable }),
     };
     let outcome: TurnOutcome;
+    let priced: Priced;
     let text = "";
     try {
       while (true) {
@@ -172,12 +185,20 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
           outcome = next.value;
           break;
         }
-        if (next.value.type === "text") text += next.value.text;
-        else toolCalls.add(next.value);
-        partial.add(next.value);
-        yield next.value;
+        let chunk: ChatChunk;
+        if (next.value.type === "step") {
+          const { usage, finishReason } = next.value;
+          const step: ChatStep = { usage, finishReason, ...costAt(await pricing, usage) };
+          steps.push(step);
+          chunk = { type: "step", ...step };
+        } else chunk = next.value;
+        if (chunk.type === "text") text += chunk.text;
+        else toolCalls.add(chunk);
+        partial.add(chunk);
+        yield chunk;
       }
       if (signal.aborted) throw signal.reason;
+      priced = costAt(await pricing, outcome.usage);
       if (sessionId) {
         saved = true;
         await service.sessions.appendTurn(sessionId, {
@@ -186,6 +207,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
           request: turn.messages,
           response: outcome.messages,
           toolCalls: toolCalls.toRecord(),
+          usage: { usage: outcome.usage, ...priced, model: ready.model, durationMs: elapsed() },
         }).catch((error) => {
           throw new Error(`the turn finished but could not be saved: ${error.message}`);
         });
@@ -200,6 +222,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
     service.events.emit("chat.finish", {
       runId,
       usage: outcome.usage,
+      ...priced,
       durationMs,
       steps: outcome.steps,
       finishReason: outcome.finishReason,
@@ -208,7 +231,14 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
       text: clip(text, 2000),
       ...(sessionId && { sessionId }),
     });
-    yield { type: "finish", usage: outcome.usage, durationMs, messages: outcome.messages };
+    yield {
+      type: "finish",
+      usage: outcome.usage,
+      ...priced,
+      steps,
+      durationMs,
+      messages: outcome.messages,
+    };
   } finally {
     // Ended early by the client going away (`return()` at a `yield`): saved as aborted.
     trace?.fail({ type: "aborted", message: "the client went away" });

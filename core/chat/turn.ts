@@ -1,7 +1,8 @@
 /** What the model path and the agent path of a chat turn share: their input and their output. */
 import type { ModelMessage } from "ai";
 import type { Service } from "../service.ts";
-import type { ChatChunk, ChatUsage } from "../../wire/chat.ts";
+import type { TurnChunk } from "./types.ts";
+import type { ChatUsage } from "../../wire/usage.ts";
 import type { ChatBody, ResolvedChat } from "./request.ts";
 import type { TurnTrace } from "../telemetry/turn_trace.ts";
 
@@ -42,5 +43,5 @@ export interface ReadyTurn {
   startEvent: Record<string, unknown>;
   /** Fields of the session record (`llmId` or `agentId`). */
   sessionFields: { llmId?: string; agentId?: string };
-  body: AsyncGenerator<ChatChunk, TurnOutcome>;
+  body: AsyncGenerator<TurnChunk, TurnOutcome>;
 }

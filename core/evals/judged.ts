@@ -95,10 +95,13 @@ export async function judgeTurn(
     threshold: spec.threshold,
     gate: spec.gate,
   };
-  const [{ generateText, Output }, { configuredModel }] = await Promise.all([
-    import("ai"),
-    import("../llm/providers.ts"),
-  ]);
+  const [{ generateText, Output }, { configuredModel }, { usageOf }, { costOf }] = await Promise
+    .all([
+      import("ai"),
+      import("../llm/providers.ts"),
+      import("../llm/sdk_usage.ts"),
+      import("../llm/cost.ts"),
+    ]);
   const { model, settings, secrets, problem } = configuredModel(context.profile, context.env);
   try {
     if (problem) throw new Error(problem);
@@ -112,7 +115,10 @@ export async function judgeTurn(
       maxRetries: 1,
     });
     const { score, reasons } = result.output;
-    return { ...head, score, passed: score >= spec.threshold, reasons };
+    // The judge's call is paid for too: its tokens and price count in the run's cost.
+    const usage = usageOf(result.totalUsage);
+    const priced = await costOf(context.profile, usage);
+    return { ...head, score, passed: score >= spec.threshold, reasons, usage, ...priced };
   } catch (error) {
     if (context.signal.aborted) throw context.signal.reason;
     const message = scrubSecrets((error as Error).message ?? String(error), secrets);

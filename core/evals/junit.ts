@@ -1,6 +1,7 @@
 /** An eval report as JUnit XML: one suite per model, one test case per eval case. */
 import { type JUnitCase, junitXml } from "../junit.ts";
 import type { EvalCaseReport, EvalReport } from "../../wire/evals.ts";
+import { costWords } from "../../wire/usage.ts";
 
 /** The percentage of a rate, e.g. `66.7%`. */
 export function percent(rate: number): string {
@@ -9,7 +10,7 @@ export function percent(rate: number): string {
 
 function junitCase(entry: EvalCaseReport, minPassRate: number): JUnitCase {
   const summary = `${entry.passed} of ${entry.runs} runs passed (${percent(entry.passRate)}), ` +
-    `${entry.tokens} tokens`;
+    `${entry.tokens} tokens, ${costWords(entry.cost, entry.runs)}`;
   const details = entry.failures.map((failure) => `run ${failure.run}: ${failure.reason}`);
   return {
     name: entry.name,

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { detailsFromIssues, LassError } from "../errors.ts";
 import type { EvalCaseReport, EvalReport, EvalShard } from "../../wire/evals.ts";
 import { rate, totals } from "./report.ts";
+import { addCost, noCost } from "../../wire/usage.ts";
 import { sliceBounds } from "./shard.ts";
 
 /** The shape a report file must have to be merged (extra fields are allowed). */
@@ -18,6 +19,12 @@ const ReportFileSchema = z.looseObject({
     runs: z.int().min(0),
     passed: z.int().min(0),
     tokens: z.number().min(0),
+    // Reports of an older Lass have no cost.
+    cost: z.looseObject({
+      usd: z.number().min(0),
+      unpriced: z.int().min(0),
+      costUnknown: z.string().optional(),
+    }).optional(),
     durationMs: z.number().min(0),
     failures: z.array(z.looseObject({ run: z.int().min(1), reason: z.string() })),
   })),
@@ -122,7 +129,7 @@ function checkShards(reports: EvalReport[], names: string[]): void {
 
 /**
  * Joins the shard reports of one eval run (each with its `shard`) into one: per case and model
- * the runs, passes, tokens, time and failures add up; the order is that of shard 1, 2, ...
+ * the runs, passes, tokens, cost, time and failures add up; the order is that of shard 1, 2, ...
  * `names` (e.g. the files) name the reports in refusals. A lone whole report (no `shard`) is
  * accepted too: its numbers come out the same.
  */
@@ -138,6 +145,7 @@ export function mergeReports(reports: EvalReport[], names?: string[]): EvalRepor
       if (!merged) {
         byKey.set(key, {
           ...entry,
+          cost: addCost(noCost(), entry.cost ?? noCost()),
           failures: [...entry.failures],
           ...(entry.judgements && { judgements: [...entry.judgements] }),
         });
@@ -146,6 +154,7 @@ export function mergeReports(reports: EvalReport[], names?: string[]): EvalRepor
       merged.runs += entry.runs;
       merged.passed += entry.passed;
       merged.tokens += entry.tokens;
+      if (entry.cost) addCost(merged.cost!, entry.cost);
       merged.durationMs += entry.durationMs;
       merged.failures.push(...entry.failures);
       if (entry.judgements?.length) {

@@ -11,8 +11,9 @@ import type { Service } from "../service.ts";
 import { judge } from "./expect.ts";
 import { caseTurns, type EvalCase, type EvalTurn } from "./file.ts";
 import { judgementReasons, judgeTurn } from "./judged.ts";
-import type { RunResult } from "./report.ts";
+import { runCost, type RunResult } from "./report.ts";
 import type { TraceSpan } from "../telemetry/types.ts";
+import { addPriced, type Priced } from "../../wire/usage.ts";
 
 /** Which run of which case on which model. */
 export interface RunKey {
@@ -101,6 +102,8 @@ export async function runOne(
   const numbered = testCase.turns !== undefined;
   let conversation: ChatBody["messages"] = [];
   let tokens = 0;
+  // What each turn (and each judgement) cost; a turn that finished no step cost nothing.
+  const costs: Priced[] = [];
   const judgements: EvalJudgement[] = [];
   let failed: { turn: number; reasons: string[]; chunks: ChatChunk[] } | undefined;
   let lastChunks: ChatChunk[] = [];
@@ -124,6 +127,8 @@ export async function runOne(
     lastChunks = chunks;
     const verdict = judge(chunks, turn.expect);
     tokens += verdict.facts.tokens;
+    const turnCost = runCost(chunks);
+    if (turnCost) costs.push(turnCost);
     const reasons = [...verdict.reasons];
     const spec = turn.expect.judge;
     const profile = spec && judgeProfile(service, spec.llmId, context.judge);
@@ -141,6 +146,12 @@ export async function runOne(
         signal: context.signal,
       });
       judgements.push(judgement);
+      if (judgement.cost !== undefined) {
+        costs.push({
+          cost: judgement.cost,
+          ...(judgement.costUnknown !== undefined && { costUnknown: judgement.costUnknown }),
+        });
+      }
       reasons.push(...judgementReasons(judgement));
     }
     if (reasons.length > 0) {
@@ -173,6 +184,7 @@ export async function runOne(
     reasons: failed?.reasons ?? [],
     ...(failed && numbered && { turn: failed.turn }),
     tokens,
+    ...(costs.length > 0 && { cost: addPriced(costs) }),
     durationMs: Math.round(performance.now() - started),
     chunks: failed?.chunks ?? lastChunks,
     judgements,

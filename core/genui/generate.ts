@@ -1,8 +1,8 @@
 /** `POST /api/ui/generate`: a workspace's model with only the render tool, for one prompt. */
 import { generateText, isStepCount, type StepResult, type ToolSet } from "ai";
-import { usageOf } from "../chat/model_turn.ts";
+import { usageOf } from "../llm/sdk_usage.ts";
 import { renderTool } from "../chat/ui_tools.ts";
-import type { ChatUsage } from "../../wire/chat.ts";
+import type { ChatUsage } from "../../wire/usage.ts";
 import type { LlmProfile, Workspace } from "../../wire/config/schema.ts";
 import { LassError } from "../errors.ts";
 import { describeModelError } from "../llm/failures.ts";

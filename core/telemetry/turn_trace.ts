@@ -14,7 +14,7 @@ import type {
   OnToolExecutionStartCallback,
   ToolSet,
 } from "ai";
-import type { ChatUsage } from "../../wire/chat.ts";
+import type { ChatUsage } from "../../wire/usage.ts";
 import type { ResolvedChat } from "../chat/request.ts";
 import { runInSpan } from "./active_span.ts";
 import type { SpanAttributes, TraceSpan } from "./types.ts";

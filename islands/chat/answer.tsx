@@ -11,6 +11,45 @@ import { RetryButton } from "./retry.tsx";
 import { RichText } from "../rich_text.tsx";
 import { ToolCard } from "./tool_card.tsx";
 import type { Interaction } from "../../wire/interactions.ts";
+import { type ChatUsage, type Priced, priceWords, tokenCount } from "../../wire/usage.ts";
+
+/** `1200 in (400 cached), 300 out (120 reasoning)`: the counts the provider reported. */
+function tokenDetails(usage: ChatUsage): string {
+  const part = (count: number | undefined, label: string, inner?: [number | undefined, string]) =>
+    count === undefined
+      ? []
+      : [`${count} ${label}${inner?.[0] ? ` (${inner[0]} ${inner[1]})` : ""}`];
+  return [
+    ...part(usage.inputTokens, "in", [usage.cachedInputTokens, "cached"]),
+    ...part(usage.outputTokens, "out", [usage.reasoningTokens, "reasoning"]),
+  ].join(", ");
+}
+
+/** Where a cost comes from, or why there is none, as the cost's tooltip says it. */
+function costSource(priced: Priced): string {
+  switch (priced.cost?.source) {
+    case "catalog":
+      return "Priced from the models.dev catalog";
+    case "profile":
+      return "Priced by the model profile's pricing";
+    case "demo":
+      return "The built-in demo model is free";
+    default:
+      return `No price: ${priced.costUnknown ?? "unknown"}`;
+  }
+}
+
+/** An answer's tokens and cost, as spans of its meta line. */
+function UsageSpans({ usage, cost }: { usage?: ChatUsage; cost?: Priced }) {
+  return (
+    <>
+      {usage && tokenCount(usage) > 0
+        ? <span class="turn-tokens" title={tokenDetails(usage)}>{tokenCount(usage)} tokens</span>
+        : null}
+      {cost ? <span class="turn-cost" title={costSource(cost)}>{priceWords(cost)}</span> : null}
+    </>
+  );
+}
 
 function TextPart({ text }: { text: Signal<string> }) {
   return <RichText text={text.value} />;
@@ -92,6 +131,13 @@ export function AnswerView({ turn, pending, column }: AnswerViewProps) {
         />
       ))}
       {status === "stopped" ? <p class="note" role="status">Stopped.</p> : null}
+      {status !== "done" && status !== "streaming" && turn.cost.value
+        ? (
+          <p class="turn-meta">
+            <UsageSpans usage={usage} cost={turn.cost.value} />
+          </p>
+        )
+        : null}
       {status === "error"
         ? (
           <div class="turn-failed">
@@ -114,7 +160,7 @@ export function AnswerView({ turn, pending, column }: AnswerViewProps) {
           <p class="turn-meta">
             {turn.model.value ? <span>{turn.model.value}</span> : null}
             {durationMs !== undefined ? <span>{formatDuration(durationMs)}</span> : null}
-            {usage?.totalTokens !== undefined ? <span>{usage.totalTokens} tokens</span> : null}
+            <UsageSpans usage={usage} cost={turn.cost.value} />
             {runId ? <RunEventsLink runId={runId} /> : null}
             {chat && !column && turn.sessionIndex !== undefined
               ? (

@@ -4,10 +4,15 @@
  * with. Built from the chunks of `POST /api/chat/compare`, or from a session's `meta.compares`.
  */
 import { signal } from "@preact/signals";
-import type { ChatChunk, CompareChunk, StoredCompare, StoredToolCall } from "../../wire/chat.ts";
-import type { TurnEnding } from "../../wire/sessions.ts";
+import type { ChatChunk, CompareChunk, StoredCompare } from "../../wire/chat.ts";
 import type { ModelMessage } from "../../wire/messages.ts";
-import { applyChunks, newTurn, type Turn, turnsFromMessages } from "./model.ts";
+import {
+  applyChunks,
+  newTurn,
+  type StoredTurnDetails,
+  type Turn,
+  turnsFromMessages,
+} from "./model.ts";
 
 /** A new compare turn for a user message and its column labels. */
 export function newCompareTurn(user: string, labels: string[]): Turn {
@@ -59,8 +64,10 @@ export function compareTurnFromStored(user: string, index: number, stored: Store
     const messages = column.messages as ModelMessage[];
     const [shown] = turnsFromMessages(
       [{ role: "user", content: "" }, ...messages],
-      column.calls ?? {},
-      column.error ? { 0: { error: column.error } } : {},
+      {
+        toolCalls: column.calls ?? {},
+        endings: column.error ? { 0: { error: column.error } } : {},
+      },
     );
     const target = compare.columns[at];
     if (shown) {
@@ -69,6 +76,10 @@ export function compareTurnFromStored(user: string, index: number, stored: Store
       target.error.value = shown.error.value;
     }
     target.usage.value = column.usage;
+    target.cost.value = {
+      cost: column.cost ?? null,
+      ...(column.costUnknown !== undefined && { costUnknown: column.costUnknown }),
+    };
     target.durationMs.value = column.ms;
     target.model.value = column.llmId ?? column.agentId;
   });
@@ -88,11 +99,10 @@ export function compareTurnFromStored(user: string, index: number, stored: Store
  */
 export function turnsOfSession(
   messages: ModelMessage[],
-  calls: Record<string, StoredToolCall>,
-  endings: Record<string, TurnEnding>,
-  compares: Record<string, StoredCompare>,
+  meta: StoredTurnDetails & { compares?: Record<string, StoredCompare> },
 ): Turn[] {
-  const turns = turnsFromMessages(messages, calls, endings);
+  const turns = turnsFromMessages(messages, meta);
+  const compares = meta.compares ?? {};
   const userIndices = messages.flatMap((message, index) => message.role === "user" ? [index] : []);
   // A history that starts with an answer has a turn before the first user message.
   const offset = turns.length - userIndices.length;

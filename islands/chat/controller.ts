@@ -10,14 +10,11 @@ import { api, describeError, loadSessions, serialize } from "../state.ts";
 import { streamingTurns } from "../leave_warning.ts";
 import { applyChunks, historyToSend, newTurn, type Turn } from "./model.ts";
 import { applyCompareChunks, newCompareTurn, turnsOfSession } from "./compare_model.ts";
-import { type TurnEnding } from "../../wire/sessions.ts";
 import type {
   ChatChunk,
   ChatRequest,
   CompareColumnRequest,
   CompareRequest,
-  StoredCompare,
-  StoredToolCall,
 } from "../../wire/chat.ts";
 import type { ModelMessage } from "../../wire/messages.ts";
 
@@ -116,13 +113,11 @@ export class Chat {
     this.state.value = "loading";
     try {
       const record = await api().sessions.get(this.id);
-      const meta = (record.meta?.toolCalls ?? {}) as Record<string, StoredToolCall>;
-      const endings = (record.meta?.endings ?? {}) as Record<string, TurnEnding>;
-      const compares = (record.meta?.compares ?? {}) as Record<string, StoredCompare>;
+      const meta = (record.meta ?? {}) as Parameters<typeof turnsOfSession>[1];
       batch(() => {
-        this.#history = historyToSend(record.messages, endings);
+        this.#history = historyToSend(record.messages, meta.endings);
         this.#userTurns = record.messages.filter((message) => message.role === "user").length;
-        this.turns.value = turnsOfSession(record.messages, meta, endings, compares);
+        this.turns.value = turnsOfSession(record.messages, meta);
         this.workspaceId.value = record.workspaceId;
         this.llmId.value = record.agentId ? "" : record.llmId ?? "";
         this.saved.value = true;

@@ -4,9 +4,9 @@
  * messages when a session is opened; both give the same view.
  */
 import { type Signal, signal } from "@preact/signals";
+import type { ChatUsage, Priced } from "../../wire/usage.ts";
 import type {
   ChatChunk,
-  ChatUsage,
   CompareColumnSummary,
   StoredToolCall,
   ToolCallEnding,
@@ -14,7 +14,7 @@ import type {
 } from "../../wire/chat.ts";
 import type { TaskStatus as ToolTaskStatus } from "../../wire/tool_tasks.ts";
 import type { ModelMessage, ToolResultOutput } from "../../wire/messages.ts";
-import type { TurnEnding } from "../../wire/sessions.ts";
+import type { StoredTurnUsage, TurnEnding } from "../../wire/sessions.ts";
 
 /** A tool call's result as the card shows it. */
 export interface ToolResultView {
@@ -69,6 +69,8 @@ export interface Turn {
   status: Signal<TurnStatus>;
   error: Signal<string | undefined>;
   usage: Signal<ChatUsage | undefined>;
+  /** What the answer cost (the `finish` chunk's `cost` and `costUnknown`). */
+  cost: Signal<Priced | undefined>;
   durationMs: Signal<number | undefined>;
   /** Set on a compare turn: its columns (see `compare_model.ts`). */
   compare?: CompareView;
@@ -103,6 +105,7 @@ export function newTurn(user: string, status: TurnStatus = "streaming"): Turn {
     status: signal(status),
     error: signal(undefined),
     usage: signal(undefined),
+    cost: signal(undefined),
     durationMs: signal(undefined),
   };
 }
@@ -184,6 +187,10 @@ export function applyChunks(turn: Turn, chunks: ChatChunk[]): void {
       }
       case "finish":
         turn.usage.value = chunk.usage;
+        turn.cost.value = {
+          cost: chunk.cost,
+          ...(chunk.costUnknown !== undefined && { costUnknown: chunk.costUnknown }),
+        };
         turn.durationMs.value = chunk.durationMs;
         turn.status.value = "done";
         break;
@@ -239,12 +246,31 @@ export function historyToSend(
   });
 }
 
+/** What a session's `meta` holds about its turns, by tool-call id or user-message index. */
+export interface StoredTurnDetails {
+  toolCalls?: Record<string, StoredToolCall>;
+  endings?: Record<string, TurnEnding>;
+  usage?: Record<string, StoredTurnUsage>;
+}
+
+/** Sets a stored turn's model, time, tokens and cost. */
+function restoreUsage(turn: Turn, stored: StoredTurnUsage | undefined): void {
+  if (!stored) return;
+  turn.model.value = stored.model;
+  turn.durationMs.value = stored.durationMs;
+  turn.usage.value = stored.usage;
+  turn.cost.value = {
+    cost: stored.cost,
+    ...(stored.costUnknown !== undefined && { costUnknown: stored.costUnknown }),
+  };
+}
+
 /** Turns stored messages (a session) into the turns the page shows. */
 export function turnsFromMessages(
   messages: ModelMessage[],
-  meta: Record<string, StoredToolCall> = {},
-  endings: Record<string, TurnEnding> = {},
+  details: StoredTurnDetails = {},
 ): Turn[] {
+  const { toolCalls: meta = {}, endings = {}, usage = {} } = details;
   const turns: Turn[] = [];
   const calls = new Map<string, ToolCallView>();
   let current: Turn | undefined;
@@ -261,6 +287,7 @@ export function turnsFromMessages(
       );
       if (ending && "error" in ending) current.error.value = ending.error;
       current.sessionIndex = users++;
+      restoreUsage(current, usage[index]);
       turns.push(current);
       continue;
     }

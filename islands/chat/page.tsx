@@ -10,6 +10,7 @@ import { ChatContext } from "./context.ts";
 import type { Chat } from "./controller.ts";
 import { TurnView } from "./turn.tsx";
 import type { ServiceConfigInput } from "../../wire/config/schema.ts";
+import { addCost, costWords, noCost, tokenCount } from "../../wire/usage.ts";
 
 type Config = ServiceConfigInput & Record<string, unknown>;
 
@@ -18,6 +19,27 @@ export function workspaceOf(chat: Chat, config: Config | undefined) {
   const workspaces = config?.workspaces ?? [];
   const id = chat.workspaceId.value || config?.activeWorkspaceId || workspaces[0]?.id || "";
   return { id, workspace: workspaces.find((workspace) => workspace.id === id) };
+}
+
+/**
+ * The tokens and cost of every answer of the chat so far (the stopped and failed ones too: their
+ * finished steps were paid for).
+ */
+function SessionTotal({ chat }: { chat: Chat }) {
+  // A compare turn's columns each ran, and each was paid for.
+  const answers = chat.turns.value.flatMap((turn) => turn.compare?.columns ?? [turn]);
+  const priced = answers.filter((turn) => turn.cost.value !== undefined);
+  if (priced.length === 0) return null;
+  const tokens = priced.reduce((sum, turn) => sum + tokenCount(turn.usage.value), 0);
+  const total = priced.reduce((sum, turn) => addCost(sum, turn.cost.value!), noCost());
+  return (
+    <span
+      class="session-total"
+      title={total.costUnknown ? `Not priced: ${total.costUnknown}` : undefined}
+    >
+      Chat total: {tokens} tokens, {costWords(total, priced.length)}
+    </span>
+  );
 }
 
 function Pickers({ chat, config }: { chat: Chat; config: Config }) {
@@ -88,6 +110,7 @@ function Pickers({ chat, config }: { chat: Chat; config: Config }) {
           </span>
         )
         : null}
+      <SessionTotal chat={chat} />
     </div>
   );
 }

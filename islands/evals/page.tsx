@@ -8,6 +8,7 @@ import { useEffect } from "preact/hooks";
 import type { ErrorDetail } from "../../wire/errors.ts";
 import type { EvalReport, EvalReportSummary } from "../../wire/evals.ts";
 import { plural } from "../../wire/words.ts";
+import { costWords } from "../../wire/usage.ts";
 import { ApiError } from "../api.ts";
 import { formatDuration, timeAgo } from "../format.ts";
 import { describeError } from "../state.ts";
@@ -107,7 +108,8 @@ function Summary({ report }: { report: EvalReport }) {
     <>
       <p class="eval-summary" role="status">
         {report.passed} of {plural(report.runs, "run")} passed ({percent(report.passRate)}),{" "}
-        {report.tokens} tokens, {formatDuration(report.durationMs)} of turns
+        {report.tokens} tokens, {report.cost ? `${costWords(report.cost, report.runs)}, ` : ""}
+        {formatDuration(report.durationMs)} of turns
       </p>
       {report.createdAt
         ? (

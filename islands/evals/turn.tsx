@@ -1,6 +1,7 @@
 /** A failed eval run: which expectations failed, and its turn as the chunks told it. */
 import type { ChatChunk } from "../../wire/chat.ts";
 import type { EvalFailure, EvalJudgement } from "../../wire/evals.ts";
+import { priceWords } from "../../wire/usage.ts";
 import { RunEventsLink } from "../events/link.tsx";
 import { formatDuration, showValue } from "../format.ts";
 
@@ -63,6 +64,7 @@ function Transcript({ chunks }: { chunks: ChatChunk[] }) {
         <p class="hint" key="finish">
           finished in {formatDuration(chunk.durationMs)}
           {chunk.usage.totalTokens !== undefined ? `, ${chunk.usage.totalTokens} tokens` : ""}
+          {chunk.cost !== undefined ? `, ${priceWords(chunk)}` : ""}
         </p>,
       );
     }

@@ -1,5 +1,6 @@
 /** One line that says what an event is about, by its type; the full data is one click away. */
 import { plural } from "../../wire/words.ts";
+import { formatUsd } from "../../wire/usage.ts";
 import { formatDuration } from "../format.ts";
 import type { LassEvent } from "../../wire/events.ts";
 
@@ -30,6 +31,12 @@ function driftSummary(changes: unknown): string {
   return `changed since pinned: ${short(named.join(", "), 100)}`;
 }
 
+/** A `chat.finish` event's cost (`{usd, source}` or null) as dollars. */
+function costOf(cost: unknown): string | undefined {
+  const usd = (cost as { usd?: unknown } | null)?.usd;
+  return typeof usd === "number" ? formatUsd(usd) : undefined;
+}
+
 /** The summary of an event. */
 export function summarize(event: LassEvent): string {
   const d = event.data;
@@ -57,6 +64,7 @@ export function summarize(event: LassEvent): string {
         d.finishReason,
         typeof d.steps === "number" ? `after ${d.steps} step${d.steps === 1 ? "" : "s"}` : "",
         ms(d.durationMs),
+        costOf(d.cost),
         // The answer's markdown marks (`code`, **bold**) are not shown as such in one line.
         d.text ? `– ${short(String(d.text).replace(/`|\*\*/g, ""), 90)}` : undefined,
       );

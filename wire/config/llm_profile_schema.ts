@@ -15,6 +15,24 @@ export const PROVIDERS = [
 /** A provider kind of a model profile. */
 export type Provider = typeof PROVIDERS[number];
 
+/** US dollars per million tokens: a price of the `pricing` object. */
+const PerMTok = z.number().min(0).max(10_000);
+
+/** A profile's own prices, which win over the catalog's (`docs/models.md`, Costs). */
+export const PricingSchema = z.strictObject({
+  inputPerMTok: PerMTok.meta({ description: "US dollars per million input tokens" }),
+  outputPerMTok: PerMTok.meta({
+    description: "US dollars per million output tokens (reasoning tokens included)",
+  }),
+  cachedInputPerMTok: PerMTok.optional().meta({
+    description: "US dollars per million input tokens read from the prompt cache " +
+      "(default: inputPerMTok)",
+  }),
+}).meta({
+  description: "The profile's own prices in US dollars per million tokens; they win over the " +
+    "models.dev catalog's",
+});
+
 /** One `llms[]` record: a model profile. */
 export const LlmProfileSchema = z.strictObject({
   id: Id.meta({ description: "Unique id, referenced by workspaces" }),
@@ -44,6 +62,7 @@ export const LlmProfileSchema = z.strictObject({
   providerOptions: z.record(z.string(), z.unknown()).optional().meta({
     description: "Passed through to the model SDK as provider options",
   }),
+  pricing: PricingSchema.optional(),
 }).superRefine((llm, ctx) => {
   if (llm.provider === "compatible-api" && !llm.baseURL) {
     ctx.addIssue({ code: "custom", path: ["baseURL"], message: "is required for compatible-api" });
