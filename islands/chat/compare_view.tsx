@@ -10,14 +10,8 @@ import { AnswerView } from "./answer.tsx";
 import { ChatContext } from "./context.ts";
 import type { Turn } from "./model.ts";
 import type { CompareColumnSummary } from "../../wire/chat.ts";
+import { priceWords } from "../../wire/usage.ts";
 import type { Interaction } from "../../wire/interactions.ts";
-
-/** A cost in US dollars as the summary shows it, or a dash when it is not known. */
-export function costWords(cost: unknown): string {
-  const usd = (cost as { usd?: unknown } | null)?.usd;
-  if (typeof usd !== "number") return "–";
-  return `$${usd < 0.01 ? usd.toPrecision(2) : usd.toFixed(4)}`;
-}
 
 /** Input and output tokens, or a dash. */
 function tokenWords(column: CompareColumnSummary): string {
@@ -96,7 +90,7 @@ export function CompareColumns({ turn, pending }: { turn: Turn; pending: Interac
                   </th>
                   <td data-label="Time">{formatDuration(column.ms)}</td>
                   <td data-label="Tokens">{tokenWords(column)}</td>
-                  <td data-label="Cost">{costWords(column.cost)}</td>
+                  <td data-label="Cost" title={column.costUnknown}>{priceWords(column)}</td>
                   <td data-label="Tool calls">{column.toolCalls}</td>
                   <td data-label="Steps">{column.steps}</td>
                   <td>
