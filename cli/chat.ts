@@ -187,13 +187,10 @@ export async function run(args: string[]): Promise<number> {
   try {
     await answers.start();
     const history = values.session ? await sessionMessages(api, values.session) : [];
+    const shared = { api, json: values.json ?? false, answers, spinner, signal: interrupt.signal };
     if (columns) {
       const finished = await runCompareTurn({
-        api,
-        json: values.json ?? false,
-        answers,
-        spinner,
-        signal: interrupt.signal,
+        ...shared,
         body: {
           messages: [...history, { role: "user", content: positionals[0] }],
           columns,
@@ -206,11 +203,7 @@ export async function run(args: string[]): Promise<number> {
     for (const message of positionals) {
       history.push({ role: "user", content: message });
       const added = await runTurn({
-        api,
-        json: values.json ?? false,
-        answers,
-        spinner,
-        signal: interrupt.signal,
+        ...shared,
         body: {
           messages: history,
           ...(values.workspace && { workspaceId: values.workspace }),
