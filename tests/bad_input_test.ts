@@ -20,6 +20,7 @@ const OPTIONAL_BODY = new Set([
   "/api/mcp/:id/tasks/:taskId/cancel",
   "/api/chat/runs/:runId/tool-calls/:callId/cancel",
   "/api/mcp/:id/calls/:callId/cancel",
+  "/api/mcp/:id/conformance",
 ]);
 
 /**
