@@ -10,7 +10,9 @@ import {
 } from "./_helpers.ts";
 import { chat, chatConfig, fakeLlm, readChunks, user } from "./_chat.ts";
 import { startFakeVendor } from "./fixtures/fake_vendors.ts";
-import { PartialTurn, UNFINISHED_CALL } from "../core/chat/partial_turn.ts";
+import { PartialTurn } from "../core/chat/partial_turn.ts";
+import { ToolCallDetails } from "../core/chat/tool_details.ts";
+import { UNFINISHED_CALL } from "../wire/chat.ts";
 
 /** The session as `GET /api/sessions/:id` returns it. */
 async function session(t: TestService, id: string): Promise<Json> {
@@ -176,6 +178,8 @@ Deno.test("a turn that fails before it streams keeps the user's message and the 
 
 Deno.test("a tool call without its result is saved with an error result, so the history stays valid", () => {
   const partial = new PartialTurn();
+  partial.add({ type: "reasoning", text: "The user wants " });
+  partial.add({ type: "reasoning", text: "a sum." });
   partial.add({ type: "text", text: "Let me look." });
   partial.add({
     type: "tool-call",
@@ -198,6 +202,7 @@ Deno.test("a tool call without its result is saved with an error result, so the 
     {
       role: "assistant",
       content: [
+        { type: "reasoning", text: "The user wants a sum." },
         { type: "text", text: "Let me look." },
         { type: "tool-call", toolCallId: "c1", toolName: "demo__add", input: { a: 1 } },
         { type: "tool-call", toolCallId: "c2", toolName: "demo__slow", input: {} },
@@ -221,4 +226,22 @@ Deno.test("a tool call without its result is saved with an error result, so the 
       ],
     },
   ]);
+});
+
+Deno.test("a tool call's details keep the MCP task it ran as, with its last status", () => {
+  const details = new ToolCallDetails();
+  details.add({
+    type: "tool-call",
+    id: "c1",
+    name: "demo__r",
+    tool: "r",
+    source: "demo",
+    input: {},
+  });
+  details.add({ type: "tool-progress", id: "c1", task: { taskId: "t1", status: "working" } });
+  details.add({ type: "tool-progress", id: "c1", message: "Step 2 of 5" });
+  details.add({ type: "tool-progress", id: "c1", task: { taskId: "t1", status: "cancelled" } });
+  assert.deepEqual(details.toRecord(), {
+    c1: { source: "demo", tool: "r", task: { taskId: "t1", status: "cancelled" } },
+  });
 });

@@ -112,7 +112,15 @@ export interface StoredToolCall {
   raw?: unknown;
   /** The `ending` of its `tool-result` chunk, when it had one. */
   ending?: ToolCallEnding;
+  /** The MCP task it ran as: the last `task` of its `tool-progress` chunks. */
+  task?: { taskId: string; status: ToolTaskStatus };
 }
+
+/**
+ * The result a tool call gets in its session when its turn ended (stopped, or failed) before the
+ * call finished, so the history stays valid; a reopened chat shows such a call as "no result".
+ */
+export const UNFINISHED_CALL = "the turn ended before this tool call finished";
 
 /** One column of `POST /api/chat/compare`: who answers it (default the workspace's model). */
 export interface CompareColumnRequest {

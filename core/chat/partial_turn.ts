@@ -1,16 +1,13 @@
 /**
  * What a turn that failed or was aborted had streamed, as model messages for its session: the
- * text and the tool calls of each step, with their results. A call that never got its result gets
- * an error result, so the messages stay a valid history for the next turn.
+ * reasoning, the text and the tool calls of each step, with their results. A call that never got
+ * its result gets an error result (`UNFINISHED_CALL`), so the messages stay a valid history.
  */
 import { type ModelMessage, modelMessageSchema } from "ai";
-import type { ChatChunk } from "../../wire/chat.ts";
-
-/** The result a tool call gets when its turn ended before it finished. */
-export const UNFINISHED_CALL = "the turn ended before this tool call finished";
+import { type ChatChunk, UNFINISHED_CALL } from "../../wire/chat.ts";
 
 interface Step {
-  content: ({ type: "text"; text: string } | {
+  content: ({ type: "text" | "reasoning"; text: string } | {
     type: "tool-call";
     toolCallId: string;
     toolName: string;
@@ -41,14 +38,15 @@ function outputOf(result: { output: unknown; isError: boolean } | undefined) {
 export class PartialTurn {
   readonly #steps: Step[] = [{ content: [], results: new Map() }];
 
-  /** Takes note of a chunk; reasoning, progress and the others are left out. */
+  /** Takes note of a chunk; progress and the others are left out. */
   add(chunk: ChatChunk): void {
     const step = this.#steps.at(-1)!;
     switch (chunk.type) {
-      case "text": {
+      case "text":
+      case "reasoning": {
         const last = step.content.at(-1);
-        if (last?.type === "text") last.text += chunk.text;
-        else step.content.push({ type: "text", text: chunk.text });
+        if (last?.type === chunk.type) last.text += chunk.text;
+        else step.content.push({ type: chunk.type, text: chunk.text });
         break;
       }
       case "tool-call":

@@ -178,6 +178,8 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
     let outcome: TurnOutcome;
     let priced: Priced;
     let text = "";
+    // Measured before the save, so the session keeps the duration the `finish` chunk shows.
+    let durationMs = 0;
     try {
       while (true) {
         const next = await ready.body.next();
@@ -199,6 +201,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
       }
       if (signal.aborted) throw signal.reason;
       priced = costAt(await pricing, outcome.usage);
+      durationMs = elapsed();
       if (sessionId) {
         saved = true;
         await service.sessions.appendTurn(sessionId, {
@@ -207,7 +210,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
           request: turn.messages,
           response: outcome.messages,
           toolCalls: toolCalls.toRecord(),
-          usage: { usage: outcome.usage, ...priced, model: ready.model, durationMs: elapsed() },
+          usage: { usage: outcome.usage, ...priced, model: ready.model, durationMs },
         }).catch((error) => {
           throw new Error(`the turn finished but could not be saved: ${error.message}`);
         });
@@ -217,7 +220,6 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
       if (chunk) yield chunk;
       return;
     }
-    const durationMs = elapsed();
     trace?.finish(outcome);
     service.events.emit("chat.finish", {
       runId,

@@ -1,6 +1,7 @@
 /**
  * The details of a turn's tool calls that the messages cannot hold (source, duration, UI, raw
- * result, ending), collected from its chunks for the session's `meta.toolCalls`.
+ * result, ending, the MCP task it ran as), collected from its chunks for the session's
+ * `meta.toolCalls`.
  */
 import type { ChatChunk, StoredToolCall } from "../../wire/chat.ts";
 
@@ -21,10 +22,13 @@ function fits(value: unknown, limit: number): boolean {
 export class ToolCallDetails {
   readonly #calls = new Map<string, StoredToolCall>();
 
-  /** Takes note of a chunk; chunks other than tool calls and results are ignored. */
+  /** Takes note of a chunk; chunks other than tool calls, their tasks and results are ignored. */
   add(chunk: ChatChunk): void {
     if (chunk.type === "tool-call") {
       this.#calls.set(chunk.id, { source: chunk.source, tool: chunk.tool });
+    } else if (chunk.type === "tool-progress") {
+      const call = this.#calls.get(chunk.id);
+      if (call && chunk.task) call.task = { taskId: chunk.task.taskId, status: chunk.task.status };
     } else if (chunk.type === "tool-result") {
       const call = this.#calls.get(chunk.id);
       if (!call) return;

@@ -2,7 +2,8 @@
  * One open chat: its turns, the history sent with each turn, streaming with stop, and saving.
  * The server appends every turn to the session (`sessionId` in the chat request), with what the
  * messages cannot hold about its tool calls in `meta.toolCalls`; a turn that failed or was stopped
- * is appended with what streamed and how it ended (`meta.endings`).
+ * is appended with what streamed and how it ended (`meta.endings`); each turn's model,
+ * duration, tokens and cost are in `meta.usage`.
  */
 import { batch, signal } from "@preact/signals";
 import { ApiError } from "../api.ts";

@@ -12,6 +12,7 @@ import type {
   ToolCallEnding,
   ToolUi,
 } from "../../wire/chat.ts";
+import { UNFINISHED_CALL } from "../../wire/chat.ts";
 import type { TaskStatus as ToolTaskStatus } from "../../wire/tool_tasks.ts";
 import type { ModelMessage, ToolResultOutput } from "../../wire/messages.ts";
 import type { StoredTurnUsage, TurnEnding } from "../../wire/sessions.ts";
@@ -265,7 +266,15 @@ function restoreUsage(turn: Turn, stored: StoredTurnUsage | undefined): void {
   };
 }
 
-/** Turns stored messages (a session) into the turns the page shows. */
+/** Whether a stored result is the one a call gets when its turn ended before it finished. */
+function isUnfinished(output: ToolResultOutput | undefined): boolean {
+  return output?.type === "error-text" && output.value === UNFINISHED_CALL;
+}
+
+/**
+ * Turns stored messages (a session) into the turns the page shows, as they showed while they
+ * streamed: a call its stopped or failed turn never saw finish has no result ("no result").
+ */
 export function turnsFromMessages(
   messages: ModelMessage[],
   details: StoredTurnDetails = {},
@@ -315,6 +324,8 @@ export function turnsFromMessages(
             ...(stored && { source: stored.source, tool: stored.tool }),
             input: part.input,
             result: signal(undefined),
+            // The MCP task it ran as: the card's "Ran as MCP task" line.
+            ...(stored?.task && { progress: signal({ task: stored.task }) }),
           };
           calls.set(id, call);
           parts.push({ kind: "tool", call });
@@ -328,6 +339,8 @@ export function turnsFromMessages(
         if (!call) continue;
         const stored = meta[call.id];
         const output = part.output as ToolResultOutput;
+        // Stored only to keep the history valid: the call never had a result.
+        if (turn.status.peek() !== "done" && !stored?.ending && isUnfinished(output)) continue;
         // A denial is in the messages too, for sessions saved before endings were kept.
         const ending = stored?.ending ??
           (output?.type === "execution-denied" ? "denied" : undefined);
