@@ -2,7 +2,7 @@
  * The web UI's pages: `GET /` and the client routes (`/chat/...`, `/settings/...`, ...) answer the
  * app shell, whose asset URLs carry the token (DESIGN.md section 3); the browser code then keeps
  * the token in `sessionStorage` and cleans the URL. A browser that asks for a page without a valid
- * token gets {@link tokenPage} instead of the JSON 401.
+ * token gets {@link tokenPage} instead of the JSON 401 (a 200 when it has no token at all).
  */
 import type { RouteContext, Routes } from "./context.ts";
 import { PAGE_HEADERS, respond } from "./http.ts";
@@ -101,7 +101,12 @@ function tokenCsp(): Promise<string> {
   return tokenPageCsp;
 }
 
-/** The 401 page for a browser that opened a page without the token (`wrong`: with another one). */
+/**
+ * The page for a browser that opened a page without the token, or (`wrong`) with another one.
+ * Without a token it answers 200: a reload of a cleaned URL lands here on every page load, and its
+ * script at once reopens the URL with the tab's kept token, so the browser logs no failed load; it
+ * says to open the terminal's URL only when the tab keeps no token. A wrong token is a 401.
+ */
 async function tokenPage(url: URL, wrong: boolean): Promise<Response> {
   const example = escapeHtml(`${url.protocol}//${url.host}/?token=…`);
   const reason = wrong
@@ -117,7 +122,7 @@ async function tokenPage(url: URL, wrong: boolean): Promise<Response> {
 <p>${reason} Open the URL that Lass printed in the terminal when it started:</p>
 <p><code>Lass ready: ${example}</code></p></main></body></html>`;
   return respond(html, {
-    status: 401,
+    status: wrong ? 401 : 200,
     type: "text/html; charset=utf-8",
     headers: { ...PAGE_HEADERS, "content-security-policy": await tokenCsp() },
   });
