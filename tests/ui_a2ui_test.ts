@@ -44,6 +44,11 @@ Deno.test({
       },
     });
     const page = await ui.page();
+    // The A2UI renderer warns once when its Text has no markdown renderer.
+    const warnings: string[] = [];
+    page.on("console", (entry) => {
+      if (entry.type() === "warning") warnings.push(entry.text());
+    });
     const { t } = ui;
     const message = page.getByLabel("Message", { exact: true });
     let sessionId = "";
@@ -302,6 +307,20 @@ Deno.test({
         // Two-way binding: what is typed lands in the data model, where the caption reads it.
         await rendering.getByLabel("Name").fill("Grace");
         await rendering.locator("em", { hasText: "Grace" }).waitFor();
+        // Body text is markdown, drawn as the chat draws it: raw HTML stays text.
+        await input.fill(JSON.stringify({
+          components: [{
+            id: "root",
+            component: "Text",
+            text: "Some **bold** text, [a link](https://example.com/) and <b>raw</b>",
+          }],
+        }));
+        await rendering.locator("strong", { hasText: "bold" }).waitFor();
+        const link = rendering.getByRole("link", { name: "a link" });
+        assert.equal(await link.getAttribute("href"), "https://example.com/");
+        assert.equal(await link.getAttribute("rel"), "noopener noreferrer");
+        await rendering.getByText("<b>raw</b>").waitFor();
+        assert.equal(await rendering.locator("b").count(), 0);
         // A component's accessibility label names its control, also without a visible label.
         await input.fill(JSON.stringify({
           components: [
@@ -391,6 +410,7 @@ Deno.test({
       });
 
       assert.deepEqual(ui.problems, []);
+      assert.deepEqual(warnings.filter((text) => text.includes("MarkdownDirective")), []);
     } finally {
       await ui.close();
     }

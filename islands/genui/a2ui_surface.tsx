@@ -9,6 +9,7 @@ import { A2uiSurface } from "@a2ui/lit/v0_9";
 import type { A2uiClientAction } from "@a2ui/web_core/v0_9";
 import { catalogIdsOf, catalogsFor, type DrawableCatalog } from "./a2ui_catalogs.ts";
 import { watchLabels } from "./a2ui_labels.ts";
+import { provideMarkdown } from "./a2ui_markdown.tsx";
 import { type ProcessedMessages, processMessages } from "./a2ui_messages.ts";
 import { onPrimaryOf } from "./a2ui_theme.ts";
 
@@ -74,6 +75,8 @@ export function SurfaceView({ messages, theme, onAction }: SurfaceViewProps) {
   useEffect(() => {
     let stopped = false;
     const stops: (() => void)[] = [];
+    // Text components ask for their markdown renderer as they connect.
+    if (host.current) stops.push(provideMarkdown(host.current));
     const draw = (catalogs: DrawableCatalog[]) => {
       if (stopped || !host.current) return;
       const processed = processedFor(messages, theme, themeKey, catalogs);
