@@ -136,6 +136,10 @@ Deno.test({
         .filter({ hasText: "working" });
       await row.getByText("long_report").waitFor();
       const taskId = await row.getAttribute("data-task-id");
+      // The panel's own progress line says what the Tasks list says.
+      const progress = tool.getByRole("status");
+      await progress.getByText(/^Step \d+ of 50$/).waitFor();
+      await progress.locator(`[title="MCP task ${taskId}"]`).getByText("working").waitFor();
       const cancelled = taskReached(t, taskId!, "cancelled", 20_000);
       await row.getByRole("button", { name: `Cancel task ${taskId}` }).click();
       const result = tool.getByRole("region", { name: "Result" });

@@ -1,22 +1,32 @@
 /**
  * One tool call made from the inspector: its progress while it runs (the `tool.progress` events
- * that carry the call's own id), the elapsed time, and Cancel, which abandons the request and asks
- * Lass to cancel the call on the server; then its answer, its error, or that it was cancelled.
+ * that carry the call's own id, and for a call that runs as an MCP task the task's status and
+ * message from its `mcp.task` events), "waiting for you" while it asks the user something, the
+ * elapsed time, and Cancel, which abandons the request and asks Lass to cancel the call on the
+ * server; then its answer, its error, or that it was cancelled.
  */
 import { type Signal, useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import { ApiError } from "../api.ts";
 import { CancelButton, Elapsed, ProgressReport, type ProgressValues } from "../call_progress.tsx";
 import { formatDuration } from "../format.ts";
-import { api, describeError, subscribe } from "../state.ts";
+import { api, describeError, pending, subscribe } from "../state.ts";
 import { trackCall } from "./open_calls.ts";
 import type { CallOutcome } from "../tool_servers.ts";
 import type { ErrorDetail } from "../../wire/errors.ts";
+import type { TaskStatus } from "../../wire/tool_tasks.ts";
+
+/** The MCP task a running call runs as: its id, status and status message. */
+export interface CallTask {
+  taskId: string;
+  status: TaskStatus;
+  message?: string;
+}
 
 /** Where one inspector call is. */
 export type ToolCallState =
   | { state: "idle" }
-  | { state: "running"; startedAt: number; progress?: ProgressValues }
+  | { state: "running"; startedAt: number; progress?: ProgressValues; task?: CallTask }
   | { state: "done"; value: CallOutcome }
   | { state: "cancelled"; afterMs: number }
   | { state: "failed"; error: string; details: ErrorDetail[] };
@@ -50,11 +60,20 @@ export function useToolCall(serverId: string, tool: string): ToolCallHandle {
     const callId = crypto.randomUUID();
     const abort = new AbortController();
     const unsubscribe = subscribe((event) => {
-      if (event.type !== "tool.progress" || event.data.toolCallId !== callId) return;
       const now = state.peek();
       if (now.state !== "running") return;
-      const { progress, total, message } = event.data as ProgressValues;
-      state.value = { ...now, progress: { progress, total, message } };
+      if (event.type === "tool.progress" && event.data.toolCallId === callId) {
+        const { progress, total, message } = event.data as ProgressValues;
+        state.value = { ...now, progress: { progress, total, message } };
+      } else if (
+        event.type === "mcp.task" && event.data.serverId === serverId && event.data.tool === tool
+      ) {
+        // A task record does not name its call: the first task of this tool after the call
+        // started is taken as its own (the Tasks list's Cancel matches the same way).
+        const { taskId, status, message } = event.data as unknown as CallTask;
+        if (now.task && now.task.taskId !== taskId) return;
+        state.value = { ...now, task: { taskId, status, message } };
+      }
     });
     current.current = { abort, unsubscribe, callId };
     const startedAt = Date.now();
@@ -98,19 +117,48 @@ export function useToolCall(serverId: string, tool: string): ToolCallHandle {
   return { state, start, cancel };
 }
 
-/** A running call: its progress, the elapsed time and Cancel. */
+const TASK_STATUS_TEXT: Record<string, string> = {
+  working: "working",
+  input_required: "needs input",
+  completed: "completed",
+  failed: "failed",
+  cancelled: "cancelled",
+};
+
+/**
+ * A running call: "running…" or "waiting for you" (its task needs input, or its server asks the
+ * user something outside a chat), the task it runs as, its progress or the task's message ("Step
+ * 3 of 10"), the elapsed time and Cancel.
+ */
 export function RunningCall(
-  { tool, startedAt, progress, onCancel }: {
+  { serverId, tool, startedAt, progress, task, onCancel }: {
+    serverId: string;
     tool: string;
     startedAt: number;
     progress?: ProgressValues;
+    task?: CallTask;
     onCancel: () => void;
   },
 ) {
+  const asking = pending.value.some((interaction) =>
+    interaction.serverId === serverId && interaction.runId === undefined &&
+    (interaction.kind === "elicitation" || interaction.kind === "sampling")
+  );
+  const waiting = asking || task?.status === "input_required";
+  const report = progress ?? (task?.message ? { message: task.message } : undefined);
   return (
     <div class="tool-progress running-call" role="status" aria-live="polite">
-      <span class="badge badge-running">running…</span>
-      {progress ? <ProgressReport {...progress} /> : null}
+      <span class={`badge ${waiting ? "badge-waiting" : "badge-running"}`}>
+        {waiting ? "waiting for you" : "running…"}
+      </span>
+      {task
+        ? (
+          <span class="tool-task" title={`MCP task ${task.taskId}`}>
+            task <span class="badge">{TASK_STATUS_TEXT[task.status] ?? task.status}</span>
+          </span>
+        )
+        : null}
+      {report ? <ProgressReport {...report} /> : null}
       <Elapsed since={startedAt} />
       <CancelButton label={`Cancel ${tool} call`} onCancel={onCancel} />
     </div>

@@ -241,9 +241,11 @@ export function ToolPanel({ serverId, tool }: ToolPanelProps) {
       {state.state === "running"
         ? (
           <RunningCall
+            serverId={serverId}
             tool={tool.name}
             startedAt={state.startedAt}
             progress={state.progress}
+            task={state.task}
             onCancel={call.cancel}
           />
         )
