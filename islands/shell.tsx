@@ -6,22 +6,16 @@ import { ChatPage } from "./chat/page.tsx";
 import { rememberChat, runningChat } from "./chat/registry.ts";
 import { onLink, Sidebar } from "./sidebar.tsx";
 import { auth, bootstrap, live, navigate, pending, route } from "./state.ts";
+import { closeDrawer, narrow, revealWaiting, sidebarOpen, WAITING_SHORTCUT } from "./drawer.ts";
 
-/** Screens this narrow show the sidebar as a drawer over the page (as `static/app.css` does). */
-const NARROW = matchMedia("(max-width: 760px)");
-/** Whether the screen is narrow. */
-const narrow = signal(NARROW.matches);
-/** Whether the sidebar is shown: by default beside the page on wide screens, hidden on narrow ones. */
-const sidebarOpen = signal(!NARROW.matches);
-NARROW.addEventListener("change", (event) => {
-  narrow.value = event.matches;
-  sidebarOpen.value = !event.matches;
+/** {@link WAITING_SHORTCUT} from anywhere brings the first waiting request to the focus. */
+addEventListener("keydown", (event) => {
+  if (event.altKey && event.shiftKey && !event.ctrlKey && event.code === "KeyW") {
+    if (pending.peek().length === 0) return;
+    event.preventDefault();
+    revealWaiting();
+  }
 });
-
-/** Hides the drawer of a narrow screen (the sidebar of a wide one stays as the user left it). */
-function closeDrawer(): void {
-  if (narrow.peek()) sidebarOpen.value = false;
-}
 
 /** The open chat (set through {@link open}). */
 const current = signal<Chat>(new Chat());
@@ -241,9 +235,21 @@ export function App() {
         {bootstrap.value ? <span class="version">{bootstrap.value.version}</span> : null}
         <Nav path={path} />
         <span class="spacer" />
-        {waiting > 0
-          ? <span class="badge badge-waiting" role="status">{waiting} waiting</span>
-          : null}
+        <span role="status" class="waiting-status">
+          {waiting > 0
+            ? (
+              <button
+                type="button"
+                class="badge badge-waiting"
+                aria-keyshortcuts={WAITING_SHORTCUT}
+                title={`Show what waits for you (${WAITING_SHORTCUT})`}
+                onClick={() => revealWaiting()}
+              >
+                {waiting} waiting
+              </button>
+            )
+            : null}
+        </span>
         <span
           class={live.value ? "live on" : "live"}
           title={live.value

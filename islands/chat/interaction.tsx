@@ -5,10 +5,11 @@
  */
 import { useSignal } from "@preact/signals";
 import type { ComponentChildren } from "preact";
-import { useRef } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import { ApiError } from "../api.ts";
 import { showValue } from "../format.ts";
 import { api, describeError, removePending } from "../state.ts";
+import { CARD_CONTROLS, closeDrawer, focusCard, typing } from "../drawer.ts";
 import { DECLINE_TITLE, DISMISS_TITLE, SchemaForm } from "./schema_form.tsx";
 import { ProxyHoldBody } from "./proxy_hold.tsx";
 import type {
@@ -97,8 +98,10 @@ function TypedReply(
   );
 }
 
-const CONTROLS = "button:not(:disabled), input:not(:disabled), select:not(:disabled), " +
-  "textarea:not(:disabled), a[href]";
+const CONTROLS = CARD_CONTROLS;
+
+/** Requests whose card took the focus once already (a card drawn again does not take it again). */
+const focused = new Set<string>();
 
 /**
  * Where the keyboard goes when a card leaves the page: the next waiting card in the same place
@@ -145,13 +148,25 @@ export function InteractionCard(
   const busy = useSignal(false);
   const error = useSignal<string | null>(null);
   const card = useRef<HTMLElement>(null);
+  // A request that appears in the page (a chat's card) takes the focus, unless the user is
+  // typing: Tab or Shift+Tab from there goes on as before. In the sidebar it waits for the user
+  // (the "n waiting" button or Alt+Shift+W brings it).
+  useEffect(() => {
+    if (origin !== undefined || focused.has(interaction.id)) return;
+    focused.add(interaction.id);
+    if (!typing()) focusCard(card.current);
+  }, [interaction.id]);
   const answer = async (response: Answer) => {
     const answered = card.current;
     const next = nextFocus(answered);
+    // Read now: the event stream may take the card away before the answer is back.
+    const inSidebar = answered?.closest("#sidebar");
     busy.value = true;
     error.value = null;
     try {
       await api().interactions.answer(interaction.id, response);
+      // The phone's drawer gives way once nothing more waits in it.
+      if (inSidebar && !(next && inSidebar.contains(next))) closeDrawer();
       moveFocus(answered, next);
       removePending(interaction.id);
     } catch (failure) {

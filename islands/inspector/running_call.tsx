@@ -12,6 +12,7 @@ import { CancelButton, Elapsed, ProgressReport, type ProgressValues } from "../c
 import { formatDuration } from "../format.ts";
 import { api, describeError, pending, subscribe } from "../state.ts";
 import { trackCall } from "./open_calls.ts";
+import { revealWaiting, typing } from "../drawer.ts";
 import type { CallOutcome } from "../tool_servers.ts";
 import type { ErrorDetail } from "../../wire/errors.ts";
 import type { TaskStatus } from "../../wire/tool_tasks.ts";
@@ -140,17 +141,34 @@ export function RunningCall(
     onCancel: () => void;
   },
 ) {
-  const asking = pending.value.some((interaction) =>
+  const asking = pending.value.find((interaction) =>
     interaction.serverId === serverId && interaction.runId === undefined &&
     (interaction.kind === "elicitation" || interaction.kind === "sampling")
   );
-  const waiting = asking || task?.status === "input_required";
+  // What the call asks is shown at once (in the sidebar; on a phone its drawer opens).
+  useEffect(() => {
+    if (asking && !typing()) revealWaiting(asking.id);
+  }, [asking?.id]);
+  const waiting = asking !== undefined || task?.status === "input_required";
   const report = progress ?? (task?.message ? { message: task.message } : undefined);
   return (
     <div class="tool-progress running-call" role="status" aria-live="polite">
-      <span class={`badge ${waiting ? "badge-waiting" : "badge-running"}`}>
-        {waiting ? "waiting for you" : "running…"}
-      </span>
+      {asking
+        ? (
+          <button
+            type="button"
+            class="badge badge-waiting"
+            title="Show what the call asks"
+            onClick={() => revealWaiting(asking.id)}
+          >
+            waiting for you
+          </button>
+        )
+        : (
+          <span class={`badge ${waiting ? "badge-waiting" : "badge-running"}`}>
+            {waiting ? "waiting for you" : "running…"}
+          </span>
+        )}
       {task
         ? (
           <span class="tool-task" title={`MCP task ${task.taskId}`}>

@@ -271,6 +271,23 @@ function RecordItem(props: RecordSectionProps & { record: RecordDraft }) {
 }
 
 /**
+ * Puts the focus on the first field of `form` marked invalid, opening the folded sections around
+ * it; a problem of the whole record (no field marked) leaves the focus where it is.
+ */
+function focusFirstInvalid(form: HTMLFormElement | null): void {
+  const field = form?.querySelector<HTMLElement>('[aria-invalid="true"]');
+  if (!field) return;
+  for (
+    let fold = field.closest("details");
+    fold;
+    fold = fold.parentElement?.closest("details") ?? null
+  ) {
+    fold.open = true;
+  }
+  field.focus();
+}
+
+/**
  * The record last saved, as saved: its editor says "Saved" until the draft changes, also when
  * the save moved it to a new URL (a new record, a new id) and the editor was drawn again.
  */
@@ -295,6 +312,8 @@ function RecordEditor(
     if (result) {
       errors.value = result;
       lastSaved.value = null;
+      // The first bad field takes the focus (its error is read with it) once it is drawn.
+      requestAnimationFrame(() => focusFirstInvalid(form.current));
       return;
     }
     errors.value = {};
@@ -307,6 +326,7 @@ function RecordEditor(
     shownSaved.key === `${props.section}/${draft.value.id}` &&
     shownSaved.json === JSON.stringify(draft.value);
   const submit = useRef<HTMLButtonElement>(null);
+  const form = useRef<HTMLFormElement>(null);
   // Drawn again at its new URL after a save (a new record, a new id): focus stays on Save.
   useEffect(() => {
     if (isSaved) submit.current?.focus();
@@ -314,7 +334,7 @@ function RecordEditor(
   const title = original ? `Edit ${String(original.name ?? original.id)}` : `New ${props.noun}`;
   const Editor = props.Editor;
   return (
-    <form class="record-editor" aria-label={title} onSubmit={save} noValidate>
+    <form ref={form} class="record-editor" aria-label={title} onSubmit={save} noValidate>
       <h3>{title}</h3>
       <FormErrors.Provider value={errors.value}>
         <TextField
