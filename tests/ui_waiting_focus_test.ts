@@ -33,6 +33,17 @@ function focused(page: Page): Promise<string> {
   });
 }
 
+/** Waits until the focused element matches `expected` (the focus moves after a render). */
+async function focusReaches(page: Page, expected: RegExp): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  let now = await focused(page);
+  while (!expected.test(now)) {
+    if (Date.now() > deadline) assert.fail(`the focus stayed on ${now}, not ${expected}`);
+    await page.waitForTimeout(50);
+    now = await focused(page);
+  }
+}
+
 /** A chat turn in the strict workspace, sent through the API (not shown in the page's chat). */
 function strictTurn(t: TestService): Promise<string> {
   return t.call("/api/chat", {
@@ -124,7 +135,7 @@ Deno.test({
         await page.keyboard.press("Enter");
         const approval = page.getByRole("region", { name: "Run add (demo)?" });
         await approval.waitFor();
-        assert.equal(await focused(page), 'button  "Approve" in "Run add (demo)?"');
+        await focusReaches(page, /^button {2}"Approve" in "Run add \(demo\)\?"$/);
         await page.keyboard.press("Enter");
         await page.locator(".turn-done").waitFor();
         assert.match(await page.locator(".tool-card").innerText(), /Result\s+5/);
@@ -138,7 +149,7 @@ Deno.test({
         assert.equal(await waiting.getAttribute("aria-keyshortcuts"), "Alt+Shift+W");
         assert.equal(await page.evaluate(() => document.activeElement?.id), "composer");
         await page.keyboard.press("Alt+Shift+W");
-        assert.equal(await focused(page), 'button  "Approve" in "Run add (demo)?"');
+        await focusReaches(page, /^button {2}"Approve" in "Run add \(demo\)\?"$/);
         assert.equal(
           await page.evaluate(() => !!document.activeElement?.closest("#sidebar")),
           true,
@@ -198,7 +209,7 @@ Deno.test({
         });
         await form.waitFor();
         assert.equal(await page.locator("#sidebar").isVisible(), true, "the drawer opened");
-        assert.match(await focused(page), /in "Input requested \(demo\)"$/);
+        await focusReaches(page, /in "Input requested \(demo\)"$/);
         await tool.getByRole("status").getByText("waiting for you").waitFor({ state: "attached" });
         assert.deepEqual(await cutOrTooWide(page, ".interaction"), [], "the drawer");
         await screenshot(page, "phone-inspector-question");
@@ -208,7 +219,7 @@ Deno.test({
         await tool.getByText(/Phone report/).first().waitFor();
       });
 
-      await test.step("phone: the inspector fits, its Tasks list folds", async () => {
+      await test.step("phone: the inspector fits, its Tasks list folds, History's rows whole", async () => {
         const tasks = page.getByRole("region", { name: "Tasks" });
         await tasks.locator("summary").waitFor();
         for (const state of ["open", "closed"]) {
@@ -223,6 +234,10 @@ Deno.test({
           await tasks.locator("details").evaluate((d) => (d as HTMLDetailsElement).open),
           true,
         );
+        // History's rows: the method and the whole subject (a log line, the tool's name).
+        await page.getByRole("tab", { name: "History" }).click();
+        await page.locator(".timeline-item .subject:not(:empty)").first().waitFor();
+        assert.deepEqual(await cutOrTooWide(page, ".timeline-item .subject"), [], "History");
         await screenshot(page, "phone-inspector-tasks");
       });
 
@@ -238,7 +253,7 @@ Deno.test({
           exact: true,
         });
         await approve.waitFor();
-        assert.match(await focused(page), /"Approve" in "Run add \(demo\)\?"$/);
+        await focusReaches(page, /"Approve" in "Run add \(demo\)\?"$/);
         await approve.tap();
         assert.match(await answered, /"type":"finish"/);
         await page.locator("#sidebar").waitFor({ state: "hidden" });
