@@ -281,6 +281,7 @@ Deno.test("sessionId: the turn is appended to a stored session, created with a t
     assert.deepEqual(stored2.meta.usage["0"].usage, turn1.chunks.at(-1).usage);
     // The duration the finish chunk showed, so a reopened chat reads the same.
     assert.equal(stored2.meta.usage["0"].durationMs, turn1.chunks.at(-1).durationMs);
+    assert.equal(stored2.meta.usage["0"].runId, turn1.chunks[0].runId, "for its events");
     assert.deepEqual(stored2.meta.usage["4"].cost, { usd: 0, source: "demo" });
     const list = (await t.call("/api/sessions").then((r) => r.json())).sessions;
     assert.deepEqual(list.map((s: Json) => [s.id, s.messageCount]), [["s1", 6]]);

@@ -14,6 +14,8 @@ export interface StoredTurnUsage extends PricedUsage {
   /** The model (or agent) that answered, as the `start` chunk named it. */
   model?: string;
   durationMs?: number;
+  /** The turn's run (its events: `GET /api/events?runId=`). */
+  runId?: string;
 }
 
 /** One line of `GET /api/sessions`. */

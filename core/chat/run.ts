@@ -117,7 +117,9 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
       response: partial.messages(),
       toolCalls: toolCalls.toRecord(),
       ending,
-      ...(spent && { usage: { ...spent, ...(model && { model }), durationMs: elapsed() } }),
+      ...(spent && {
+        usage: { ...spent, ...(model && { model }), durationMs: elapsed(), runId },
+      }),
     }).catch((error) => {
       service.events.emit("chat.error", {
         runId,
@@ -210,7 +212,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
           request: turn.messages,
           response: outcome.messages,
           toolCalls: toolCalls.toRecord(),
-          usage: { usage: outcome.usage, ...priced, model: ready.model, durationMs },
+          usage: { usage: outcome.usage, ...priced, model: ready.model, durationMs, runId },
         }).catch((error) => {
           throw new Error(`the turn finished but could not be saved: ${error.message}`);
         });

@@ -254,9 +254,10 @@ export interface StoredTurnDetails {
   usage?: Record<string, StoredTurnUsage>;
 }
 
-/** Sets a stored turn's model, time, tokens and cost. */
+/** Sets a stored turn's run, model, time, tokens and cost. */
 function restoreUsage(turn: Turn, stored: StoredTurnUsage | undefined): void {
   if (!stored) return;
+  turn.runId.value = stored.runId;
   turn.model.value = stored.model;
   turn.durationMs.value = stored.durationMs;
   turn.usage.value = stored.usage;
