@@ -149,12 +149,13 @@ export function InteractionCard(
   const error = useSignal<string | null>(null);
   const card = useRef<HTMLElement>(null);
   // A request that appears in the page (a chat's card) takes the focus, unless the user is
-  // typing: Tab or Shift+Tab from there goes on as before. In the sidebar it waits for the user
-  // (the "n waiting" button or Alt+Shift+W brings it).
+  // typing or is in another request's card: Tab or Shift+Tab from there goes on as before. In the
+  // sidebar it waits for the user (the "n waiting" button or Alt+Shift+W brings it).
   useEffect(() => {
     if (origin !== undefined || focused.has(interaction.id)) return;
     focused.add(interaction.id);
-    if (!typing()) focusCard(card.current);
+    const inAnother = document.activeElement?.closest("section.interaction");
+    if (!typing() && !inAnother) focusCard(card.current);
   }, [interaction.id]);
   const answer = async (response: Answer) => {
     const answered = card.current;
