@@ -165,6 +165,9 @@ export const mcpRoutes: Routes = asInspector({
       return json(await service.mcp.signOut(params.id));
     },
   },
+  "/api/mcp/:id/oauth/trace": {
+    GET: (_req, { service, params }) => json(service.mcp.signInTrace(params.id)),
+  },
   "/api/mcp/:id/call": {
     POST: async (req, { service, params }) => {
       const { tool, args, from, task, callId, timeoutMs } = await readBody(req, CallBody);

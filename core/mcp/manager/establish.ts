@@ -130,6 +130,7 @@ export async function establish(
         }`,
       )
       : describeConnectError(record, error, entry.stderrTail);
+    if (auth?.authRunning) context.oauth?.traces.failed(record.id, context.scrub(reason));
     return { state: { ...emptyState(record), status: "error", error: context.scrub(reason) } };
   }
 }

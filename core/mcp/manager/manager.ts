@@ -19,6 +19,7 @@ import * as reads from "./reads.ts";
 import type { ToolServerState } from "../../../wire/tool_servers.ts";
 import type { FollowOptions, TraceQuery, ViewMessage, WireSink } from "../session/trace.ts";
 import type { TraceMessage, TraceOrigin } from "../../../wire/trace.ts";
+import type { SignInTrace } from "../../../wire/oauth_trace.ts";
 import { type ProxyTarget, ProxyTargets } from "./proxy_target.ts";
 import { resumeTask } from "../tasks/follow.ts";
 import { type TaskRecord } from "../../../wire/tool_tasks.ts";
@@ -331,19 +332,31 @@ export class ToolServerManager {
 
   /** Forgets a remote server's OAuth credentials, reconnects it, and returns its new state. */
   async signOut(id: string): Promise<ToolServerState> {
-    const entry = this.#connections.entry(id);
-    const { transport } = entry.record;
-    if (transport !== "http" && transport !== "sse") {
-      throw new LassError(
-        "invalid-request",
-        `the tool server ${id} uses ${transport}: sign-out applies to http and sse servers`,
-      );
-    }
+    const entry = this.#remote(id, "sign-out");
     // The open session goes first: its background requests must not start a new sign-in.
     await this.disconnect(id);
     await this.#options.oauth?.signOut(entry.record);
     this.#connections.log(entry, "info", "signed out");
     return await this.connect(id, { force: true });
+  }
+
+  /** The steps of a remote server's last OAuth sign-in attempt, secrets masked. */
+  signInTrace(id: string): SignInTrace {
+    this.#remote(id, "the sign-in trace");
+    return this.#options.oauth?.traces.trace(id) ?? { serverId: id, steps: [] };
+  }
+
+  /** A configured http or sse server's entry; 400 for stdio. */
+  #remote(id: string, what: string): Entry {
+    const entry = this.#connections.entry(id);
+    const { transport } = entry.record;
+    if (transport !== "http" && transport !== "sse") {
+      throw new LassError(
+        "invalid-request",
+        `the tool server ${id} uses ${transport}: ${what} applies to http and sse servers`,
+      );
+    }
+    return entry;
   }
 
   /**

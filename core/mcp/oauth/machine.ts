@@ -24,6 +24,7 @@ import { VERSION } from "../../version.ts";
 import { createAuthFetch, type FetchLike, type RefreshCoalescer } from "./fetch.ts";
 import type { ServerAuthProvider, SessionAuth } from "./provider.ts";
 import type { OAuthStore } from "./store.ts";
+import type { SignInTraces } from "./trace.ts";
 import { StoredParts } from "./_stored_parts.ts";
 import { DpopKeys, type DpopSetting } from "./dpop.ts";
 
@@ -80,6 +81,8 @@ export interface MachineDeps {
   refreshes: RefreshCoalescer;
   now?: () => number;
   fetch?: FetchLike;
+  /** Where the sign-in's exchanges are recorded (`GET /api/mcp/:id/oauth/trace`). */
+  traces?: SignInTraces;
 }
 
 /** The method a machine client authenticates with, as the settings say. */
@@ -148,7 +151,13 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
           (await this.tokens())?.access_token ?? "",
         ].join("\n"),
       refreshes: deps.refreshes,
-      base: deps.fetch,
+      base: deps.traces?.fetch({
+        serverId: settings.serverId,
+        serverUrl: settings.serverUrl,
+        clientId: settings.clientId,
+        clientSecret: settings.clientSecret,
+        grantType: settings.grant ?? "client_credentials",
+      }, deps.fetch) ?? deps.fetch,
     });
     this.sessionAuth = { provider: this, fetch, attach: () => {} };
   }

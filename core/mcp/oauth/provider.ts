@@ -19,6 +19,8 @@ import type { OAuthStore } from "./store.ts";
 import { StoredParts } from "./_stored_parts.ts";
 import { DpopKeys, type DpopSetting } from "./dpop.ts";
 import { LegacyDiscovery } from "./legacy_discovery.ts";
+import { isMetadataDocumentUrl } from "./client_kind.ts";
+import type { SignInTraces } from "./trace.ts";
 
 /**
  * OAuth for one remote transport, as the session's opener takes it: the SDK provider (the
@@ -68,17 +70,8 @@ export interface ProviderDeps {
   onRedirect(authUrl: string): void;
   now?: () => number;
   fetch?: FetchLike;
-}
-
-/** Whether a client id is a client ID metadata document URL (SEP-991): https with a path. */
-export function isMetadataDocumentUrl(clientId: string | undefined): boolean {
-  if (!clientId) return false;
-  try {
-    const url = new URL(clientId);
-    return url.protocol === "https:" && url.pathname !== "/";
-  } catch {
-    return false;
-  }
+  /** Where the sign-in's exchanges are recorded (`GET /api/mcp/:id/oauth/trace`). */
+  traces?: SignInTraces;
 }
 
 /**
@@ -110,14 +103,15 @@ export class BrowserAuthProvider implements OAuthClientProvider, ServerAuthProvi
     this.#deps = deps;
     this.#stored = new StoredParts(deps.store, settings, deps.now);
     this.#dpop = new DpopKeys(this.#stored, settings.dpop);
-    this.#legacy = new LegacyDiscovery(settings.serverUrl, deps.fetch);
+    const traced = deps.traces?.fetch(settings, deps.fetch) ?? deps.fetch;
+    this.#legacy = new LegacyDiscovery(settings.serverUrl, traced);
     const fetch = createAuthFetch({
       currentToken: async () => (await this.#stored.read()).tokens?.access_token,
       insufficientScope: () => this.#stepUp = true,
       tokenRejected: () => this.#stored.rediscover(),
       challenge: (header) => this.#legacy.challenge(header),
       refreshes: deps.refreshes,
-      base: deps.fetch,
+      base: traced,
     });
     this.sessionAuth = {
       provider: this,
@@ -224,6 +218,7 @@ export class BrowserAuthProvider implements OAuthClientProvider, ServerAuthProvi
     const flow = this.#flow ? this.#deps.pending.get(this.#flow) : undefined;
     if (flow) flow.authUrl = authorizationUrl.href;
     this.authUrl = authorizationUrl.href;
+    this.#deps.traces?.authorization(this.#settings.serverId, authorizationUrl.href);
     this.#deps.onRedirect(authorizationUrl.href);
   }
 

@@ -11,7 +11,10 @@ import {
 } from "./machine.ts";
 import { PendingSignIns } from "./pending.ts";
 import { tokenReader } from "./token_source.ts";
-import { BrowserAuthProvider, isMetadataDocumentUrl, type ServerAuthProvider } from "./provider.ts";
+import { BrowserAuthProvider, type ServerAuthProvider } from "./provider.ts";
+import { isMetadataDocumentUrl } from "./client_kind.ts";
+import { SignInTraces } from "./trace.ts";
+import type { RecordedProblem } from "./trace_attempt.ts";
 import { type AuthParts, OAuthStore } from "./store.ts";
 
 /**
@@ -57,6 +60,8 @@ export class OAuthSignIn {
   readonly store: OAuthStore;
   readonly pending: PendingSignIns;
   readonly refreshes: RefreshCoalescer;
+  /** The last sign-in attempt of each server, step by step (`GET /api/mcp/:id/oauth/trace`). */
+  readonly traces: SignInTraces;
   readonly #options: OAuthSignInOptions;
   #origin: () => string | undefined = () => undefined;
 
@@ -65,6 +70,7 @@ export class OAuthSignIn {
     this.store = new OAuthStore(options.fs, options.dir);
     this.pending = new PendingSignIns({ now: options.now, isConfigured: options.isConfigured });
     this.refreshes = new RefreshCoalescer(options.now);
+    this.traces = new SignInTraces(options.now);
   }
 
   /** Where Lass really listens (`http://127.0.0.1:7420`); the callback URL is built from it. */
@@ -96,6 +102,7 @@ export class OAuthSignIn {
         refreshes: this.refreshes,
         now: this.#options.now,
         fetch: this.#options.fetch,
+        traces: this.traces,
       });
     }
     const redirectUrl = this.redirectUrl();
@@ -119,6 +126,7 @@ export class OAuthSignIn {
       onRedirect,
       now: this.#options.now,
       fetch: this.#options.fetch,
+      traces: this.traces,
     });
   }
 
@@ -132,53 +140,83 @@ export class OAuthSignIn {
     const flow = state ? this.pending.take(state) : undefined;
     if (!flow) throw new SignInFailure("unknown-state");
     const { serverId } = flow;
+    const callbackUrl = this.redirectUrl() ?? CALLBACK_PATH;
+    const refuse = (kind: SignInFailureKind, reason: string, problem: RecordedProblem) => {
+      this.traces.callback(serverId, callbackUrl, params, problem);
+      return new SignInFailure(kind, serverId, reason);
+    };
     if (flow.configured && this.#options.isConfigured?.(serverId) === false) {
       this.pending.forget(serverId);
-      throw new SignInFailure(
-        "removed",
-        serverId,
-        "the server was removed from the config during the sign-in",
-      );
+      throw refuse("removed", "the server was removed from the config during the sign-in", {
+        rule: "Lass: a sign-in completes only for a server still in the config",
+        fix: "Add the server to the config again and sign in again.",
+      });
     }
     if (params.has("error")) {
-      throw new SignInFailure("denied", serverId, "the authorization server refused the sign-in");
+      throw refuse("denied", "the authorization server refused the sign-in", {
+        rule: `RFC 6749 §4.1.2.1: the authorization server answered error=${params.get("error")}`,
+        fix: params.get("error") === "access_denied"
+          ? "The user (or a policy of the authorization server) refused: sign in again and allow."
+          : "The authorization server refused the authorization request: its error says why " +
+            "(an unknown client, a scope or resource it does not offer).",
+      });
     }
     const code = params.get("code");
-    if (!code) throw new SignInFailure("failed", serverId, "the callback carried no code");
+    if (!code) {
+      throw refuse("failed", "the callback carried no code", {
+        rule: "RFC 6749 §4.1.2: the authorization response carries code",
+        fix: "The authorization server must redirect back with code and state.",
+      });
+    }
     if (!flow.codeVerifier) {
-      throw new SignInFailure("failed", serverId, "the sign-in had no PKCE verifier");
+      throw refuse("failed", "the sign-in had no PKCE verifier", {
+        rule: "RFC 7636 §4.1: the flow keeps its code_verifier until the callback",
+        fix: "Start the sign-in again (Lass restarted, or the flow was replaced).",
+      });
     }
     const expected = await flow.issuer?.();
     const iss = params.get("iss");
     if (expected?.issuer !== undefined) {
       if (iss !== null && !sameIssuer(iss, expected.issuer)) {
-        throw new SignInFailure("failed", serverId, "the callback came from another issuer (iss)");
+        throw refuse("failed", "the callback came from another issuer (iss)", {
+          rule: "RFC 9207 §2.4: iss must be the issuer of the authorization server the request " +
+            `went to (${expected.issuer})`,
+          fix: `Make the authorization server send iss=${expected.issuer} (it sent ${iss}); ` +
+            "if it really has another issuer, fix its metadata's issuer.",
+        });
       }
       if (iss === null && expected.issParameterSupported) {
-        throw new SignInFailure("failed", serverId, "the callback carried no iss");
+        throw refuse("failed", "the callback carried no iss", {
+          rule: "RFC 9207 §2.4: a server whose metadata says " +
+            "authorization_response_iss_parameter_supported must send iss",
+          fix: "Send iss in the authorization response, or drop " +
+            "authorization_response_iss_parameter_supported from the metadata.",
+        });
       }
     }
+    this.traces.callback(serverId, callbackUrl, params);
     try {
       await flow.finish(params, flow.codeVerifier);
     } catch (error) {
-      throw new SignInFailure(
-        "failed",
-        serverId,
-        `the token exchange failed: ${(error as Error)?.message ?? error}`,
-      );
+      const reason = `the token exchange failed: ${(error as Error)?.message ?? error}`;
+      this.traces.failed(serverId, reason);
+      throw new SignInFailure("failed", serverId, reason);
     }
     return { serverId };
   }
 
   /**
    * Signs out of a server: ends its flows, forgets its tokens, registration and discovery state
-   * (the file goes), and asks the authorization server to revoke the tokens where it offers that.
+   * (the file goes), asks the authorization server to revoke the tokens where it offers that, and
+   * clears its sign-in trace.
    */
   async signOut(record: McpServerConfig): Promise<void> {
     this.pending.forget(record.id);
     const parts = record.url ? await this.store.read(record.id, this.#serverUrl(record)) : {};
     await this.store.remove(record.id);
     await this.#revoke(record, parts).catch(() => {});
+    // The next sign-in starts from scratch, and so does its trace.
+    this.traces.reset(record.id);
   }
 
   /** Whether an authorization URL belongs to a flow that can still complete. */
