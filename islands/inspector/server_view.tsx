@@ -1,8 +1,8 @@
 /**
  * One tool server in the inspector: a picker of the configured servers, its state with
  * Connect / Reconnect / Disconnect (and sign-in when it needs it), what it told about itself,
- * its protocol controls and roots, tabs for its tools, prompts and resources, and its activity
- * (history and raw messages from its trace).
+ * its protocol controls and roots, the sign-in debugger of a remote server, tabs for its tools,
+ * prompts and resources, and its activity (history and raw messages from its trace).
  */
 import { useSignal } from "@preact/signals";
 import { timeAgo } from "../format.ts";
@@ -18,6 +18,7 @@ import { ResourcesTab } from "./resources.tsx";
 import { mcpApi } from "../tool_servers.ts";
 import { RetryNote } from "../retry_note.tsx";
 import { RootsEditor } from "./roots_editor.tsx";
+import { SignInDebugger } from "./sign_in_debugger.tsx";
 import { TasksPanel } from "./tasks.tsx";
 import { ToolsTab } from "./tools.tsx";
 import type { ServerStatus, ToolServerState } from "../../wire/tool_servers.ts";
@@ -227,6 +228,9 @@ export function ServerView({ state, all }: ServerViewProps) {
       <RootsEditor key={state.id} serverId={state.id} />
       <TasksPanel key={state.id} serverId={state.id} />
       <ProxyPanel key={state.id} serverId={state.id} />
+      {state.transport === "http" || state.transport === "sse"
+        ? <SignInDebugger key={state.id} state={state} />
+        : null}
       {state.status === "connected" ? <Tabs key={state.id} state={state} /> : (
         <p class="hint">
           {state.status === "connecting"
