@@ -316,3 +316,27 @@ Deno.test("the trace route: 404 for an unknown server, 400 for stdio, a fresh at
     assert.equal(step(fresh, "registration").exchanges.length, 1, "registered again from scratch");
   });
 });
+
+Deno.test("a machine-to-machine sign-in: no browser steps, the client_credentials grant ok", async () => {
+  const fixtureOptions = { clients: { "lass-ci": { secret: "ci-secret-98765" } } };
+  const server = {
+    oauth: { grantType: "client_credentials", clientId: "lass-ci", clientSecret: "env:CI_SECRET" },
+  };
+  await withFixture(fixtureOptions, server, async (lass) => {
+    const state = await lass.post("/api/mcp/secure/connect");
+    assert.equal(state.status, "connected", state.error);
+    const trace = await lass.trace();
+    assert.deepEqual(statuses(trace), {
+      "protected-resource-metadata": "ok",
+      "authorization-server-metadata": "ok",
+      registration: "skipped",
+      authorization: "skipped",
+      callback: "skipped",
+      token: "ok",
+      "authorized-request": "ok",
+      refresh: "skipped",
+    });
+    assert.match(step(trace, "token").exchanges[0].request.body!, /grant_type=client_credentials/);
+    assert.ok(!JSON.stringify(trace).includes("ci-secret-98765"));
+  }, { CI_SECRET: "ci-secret-98765" });
+});

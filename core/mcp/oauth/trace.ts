@@ -74,6 +74,9 @@ export class SignInTraces {
       const exchange: SignInExchange = { ...requestOf(href, init, at, attempt.secrets), ms };
       await respondInto(exchange, response, attempt.secrets);
       this.#push(attempt, { step: purpose, exchange });
+      const answer = response.ok ? jsonOf(exchange.response?.body) : undefined;
+      if (purpose === "authorization-server-metadata" && answer) attempt.metadata = answer;
+      if (purpose === "token" && typeof answer?.access_token === "string") attempt.granted = true;
       return response;
     };
   }
@@ -161,7 +164,7 @@ export class SignInTraces {
       attempt = this.#attemptFor(settings, false);
       attempt.retryAfterRefresh = true;
       entry = { step: "refresh" };
-    } else if (attempt && withToken && !attempt.authorized && tokenGranted(attempt)) {
+    } else if (attempt && withToken && !attempt.authorized && attempt.granted) {
       attempt.authorized = response.ok;
       entry = { step: "authorized-request" };
     } else if (attempt?.retryAfterRefresh && withToken && attempt.entries.some(isRefreshGrant)) {
@@ -249,14 +252,6 @@ function registrationBody(init: RequestInit | undefined): boolean {
 
 function isRefreshGrant(entry: TraceEntry): boolean {
   return entry.step === "refresh" && entry.exchange.method === "POST";
-}
-
-/** Whether the attempt got tokens (a 2xx token answer with an access token). */
-function tokenGranted(attempt: Attempt): boolean {
-  return attempt.entries.some((entry) =>
-    entry.step === "token" && (entry.exchange.response?.status ?? 500) < 300 &&
-    jsonOf(entry.exchange.response?.body)?.access_token !== undefined
-  );
 }
 
 /** The request half of an exchange Lass sent, masked. */

@@ -41,6 +41,10 @@ export interface Attempt {
   error?: string;
   /** When the authorization URL was handed out and no callback came yet (epoch ms). */
   waitingSince?: number;
+  /** The authorization server metadata read last (a 2xx JSON answer). */
+  metadata?: Record<string, unknown>;
+  /** A token request answered with an access token. */
+  granted?: boolean;
   /** The first authorized MCP request answered 2xx. */
   authorized?: boolean;
   /** A refresh was recorded and the request retried after it not yet. */
@@ -49,12 +53,7 @@ export interface Attempt {
 
 /** The authorization server metadata the attempt read last (JSON of a 2xx answer). */
 export function lastMetadata(attempt: Attempt): Record<string, unknown> | undefined {
-  for (const entry of [...attempt.entries].reverse()) {
-    if (entry.step !== "authorization-server-metadata") continue;
-    const body = jsonOf(entry.exchange.response?.body);
-    if (entry.exchange.response && entry.exchange.response.status < 300 && body) return body;
-  }
-  return undefined;
+  return attempt.metadata;
 }
 
 /** A JSON object body, or `undefined`. */
