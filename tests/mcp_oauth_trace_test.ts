@@ -340,3 +340,25 @@ Deno.test("a machine-to-machine sign-in: no browser steps, the client_credential
     assert.ok(!JSON.stringify(trace).includes("ci-secret-98765"));
   }, { CI_SECRET: "ci-secret-98765" });
 });
+
+Deno.test("a PKCE verifier the server checks wrongly fails the token request by RFC 7636 §4.6", async () => {
+  await withFixture({ brokenPkce: true }, {}, async (lass) => {
+    const needs = await lass.post("/api/mcp/secure/connect");
+    assert.equal(await callback(lass, await authorize(needs.authUrl)), 502);
+    const failed = assertFailedAt(await lass.trace(), "token", /^RFC 7636 §4\.6/);
+    assert.match(failed.fix!, /BASE64URL\(SHA-256\(code_verifier\)\)/);
+  });
+});
+
+Deno.test("a client ID metadata document is named at the registration step", async () => {
+  const clientId = "https://lass.example.com/oauth/client.json";
+  await withFixture({ clientIdMetadataDocuments: true }, { oauth: { clientId } }, async (lass) => {
+    await lass.post("/api/mcp/secure/connect");
+    const registration = step(await lass.trace(), "registration");
+    assert.deepEqual([registration.status, registration.exchanges], ["ok", []]);
+    assert.equal(
+      registration.detail,
+      `client ID metadata document: the client_id is the URL ${clientId}`,
+    );
+  });
+});
