@@ -55,7 +55,7 @@ export class SignInTraces {
       } catch (error) {
         if (purpose !== "mcp") {
           const attempt = this.#attemptFor(settings, false);
-          attempt.entries.push({
+          this.#push(attempt, {
             step: purpose,
             exchange: {
               ...requestOf(href, init, at, attempt.secrets),

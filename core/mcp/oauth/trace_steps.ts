@@ -83,7 +83,7 @@ export function describeAttempt(attempt: Attempt): SignInTrace {
       return { ...base, status: "skipped", detail: "not reached: an earlier step failed" };
     }
     if (index < lastSeen || (step === "refresh" && attempt.authorized)) {
-      return { ...base, status: "skipped", detail: skippedBecause(step, attempt, machine) };
+      return { ...base, status: "skipped", detail: skippedBecause(step, machine) };
     }
     return { ...base, status: "pending" };
   });
@@ -255,7 +255,7 @@ function networkFailure(exchange: TraceEntry["exchange"]): Outcome {
 }
 
 /** Why a step before the last one seen had no exchange. */
-function skippedBecause(step: SignInStepName, attempt: Attempt, machine: boolean): string {
+function skippedBecause(step: SignInStepName, machine: boolean): string {
   if (step === "refresh") {
     return "not needed yet: when the access token expires and the server answers 401, Lass " +
       "refreshes it";
@@ -266,7 +266,7 @@ function skippedBecause(step: SignInStepName, attempt: Attempt, machine: boolean
   if (step === "protected-resource-metadata" || step === "authorization-server-metadata") {
     return "kept from an earlier sign-in (the discovery state in the token store)";
   }
-  return attempt.entries.length > 0 ? "not needed in this attempt" : "";
+  return "not needed in this attempt";
 }
 
 /** What Lass expects at a step. */
