@@ -4,7 +4,7 @@
  * folder, an existing one or a new one (`POST /api/evals/files/:name/cases`). A native modal
  * `<dialog>`: Escape closes it, focus returns to the opener.
  */
-import { useSignal } from "@preact/signals";
+import { batch, useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import type { ErrorDetail } from "../../wire/errors.ts";
 import type { EvalCaseDraft, EvalCaseSaved, EvalFileList } from "../../wire/evals.ts";
@@ -129,14 +129,18 @@ export function SaveCaseDialog({ sessionId, turn, onClose }: SaveCaseDialogProps
     problem.value = null;
     saved.value = null;
     try {
-      saved.value = await saveCase(file, {
+      const answer = await saveCase(file, {
         case: text.value,
         workspace: made.workspace,
         ...(made.models && { models: made.models }),
       });
       const list = await listEvalFiles();
-      files.value = list;
-      choice.value = file;
+      // Said once the picker shows the file it went to.
+      batch(() => {
+        files.value = list;
+        choice.value = file;
+        saved.value = answer;
+      });
     } catch (error) {
       problem.value = problemOf(error);
     } finally {
