@@ -151,6 +151,11 @@ function onEvent(event: LassEvent): void {
       break;
     case "chat.start":
       noteRunSession(event.data.runId, event.data.sessionId);
+      // A chat the sidebar does not list yet (made by another client): its title is needed.
+      if (
+        event.data.sessionId &&
+        !sessions.peek()?.some((session) => session.id === event.data.sessionId)
+      ) reloadSessions();
       break;
     case "chat.finish":
       if (event.data.sessionId) reloadSessions();

@@ -120,10 +120,11 @@ function textOf(result: ToolResult): string {
   return result.content.flatMap((c) => c.type === "text" ? [c.text] : []).join("\n");
 }
 
-/** Polls until `check` holds (at most 5 s); the failure names `what` was awaited. */
+/** Polls until `check` holds (at most 30 s, for a loaded machine); the failure names `what`. */
 async function waitFor(what: string, check: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(check(), `${what}: not seen within 5 s`);
+  const deadline = Date.now() + 30_000;
+  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(check(), `${what}: not seen within 30 s`);
 }
 
 const TOOL_NAMES = [

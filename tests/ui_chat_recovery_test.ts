@@ -129,8 +129,8 @@ Deno.test({
         });
         assert.equal(put.status, 200, await put.text());
         await page.getByRole("button", { name: "New chat" }).click();
-        await page.getByRole("link", { name: /Planning notes/ }).waitFor();
-        // A client other than this page runs a turn of that chat; it waits for approval.
+        // A client other than this page runs a turn of that chat; it waits for approval. Its
+        // `chat.start` names a chat the sidebar did not list: the list is read again.
         const created = waitForEvent(t, (e) => e.type === "interaction.created", {
           what: "interaction.created of the other client's turn",
         });
