@@ -1,7 +1,7 @@
 /** The tool-server manager: one connection per configured server, its state, and every call to it. */
 import type { McpServerConfig } from "../../../wire/config/schema.ts";
 import { LassError } from "../../errors.ts";
-import { SignInFailure } from "../oauth/sign_in.ts";
+import { completeSignIn, type SignInResult } from "./sign_in_callback.ts";
 import type {
   Completion,
   CompletionRequest,
@@ -28,11 +28,6 @@ import { type TaskStatus } from "../../../wire/tool_tasks.ts";
 import { whyNotTask } from "../tasks/support.ts";
 import { withoutDrift } from "./pins.ts";
 import { exportSecretsOf } from "./transport_spec.ts";
-
-/** What `GET /oauth/callback` did: signed in (and the server's state after its reconnect), or not. */
-export type SignInResult =
-  | { ok: true; serverId: string; state?: ToolServerState }
-  | { ok: false; reason: SignInFailure["kind"]; serverId?: string };
 
 /** Owns one connection per configured tool server, and every call, task and sign-in on them. */
 export class ToolServerManager {
@@ -301,33 +296,14 @@ export class ToolServerManager {
     this.#options.oauth?.setOrigin(origin);
   }
 
-  /**
-   * Completes a sign-in from the callback's query and reconnects the server. An unknown or
-   * expired `state` changes nothing. A refused or failed sign-in is logged for its server, which
-   * reconnects to offer a fresh sign-in URL.
-   */
-  async completeSignIn(params: URLSearchParams): Promise<SignInResult> {
-    const oauth = this.#options.oauth;
-    if (!oauth) return { ok: false, reason: "unknown-state" };
-    let serverId: string;
-    try {
-      ({ serverId } = await oauth.complete(params));
-    } catch (error) {
-      if (!(error instanceof SignInFailure)) throw error;
-      const entry = error.serverId ? this.#connections.find(error.serverId) : undefined;
-      if (entry) {
-        this.#connections.log(entry, "warning", `sign-in failed: ${error.reason ?? error.kind}`);
-        if (entry.state.status === "needs-auth") {
-          this.connect(entry.record.id, { force: true }).catch(() => {});
-        }
-      }
-      return { ok: false, reason: error.kind, ...(error.serverId && { serverId: error.serverId }) };
-    }
-    const entry = this.#connections.find(serverId);
-    // A draft of `POST /api/mcp/test`: its tokens wait in the store until the record is saved.
-    if (!entry) return { ok: true, serverId };
-    this.#connections.log(entry, "info", "signed in");
-    return { ok: true, serverId, state: await this.connect(serverId, { force: true }) };
+  /** Completes a sign-in from the OAuth callback's query and reconnects the server. */
+  completeSignIn(params: URLSearchParams): Promise<SignInResult> {
+    return completeSignIn({
+      oauth: this.#options.oauth,
+      find: (id) => this.#connections.find(id),
+      log: (entry, level, message) => this.#connections.log(entry, level, message),
+      reconnect: (id) => this.connect(id, { force: true }),
+    }, params);
   }
 
   /** Forgets a remote server's OAuth credentials, reconnects it, and returns its new state. */
