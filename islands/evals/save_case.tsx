@@ -4,8 +4,9 @@
  * folder, an existing one or a new one (`POST /api/evals/files/:name/cases`). A native modal
  * `<dialog>`: Escape closes it, focus returns to the opener.
  */
+import { useModalWhileMounted } from "../modal.ts";
 import { batch, useSignal } from "@preact/signals";
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect } from "preact/hooks";
 import type { ErrorDetail } from "../../wire/errors.ts";
 import type { EvalCaseDraft, EvalCaseSaved, EvalFileList } from "../../wire/evals.ts";
 import { plural } from "../../wire/words.ts";
@@ -80,8 +81,7 @@ function about(draft: EvalCaseDraft, turn: number | undefined): string {
 
 /** The dialog. */
 export function SaveCaseDialog({ sessionId, turn, onClose }: SaveCaseDialogProps) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const opener = useRef<Element | null>(null);
+  const dialog = useModalWhileMounted();
   const draft = useSignal<EvalCaseDraft | null>(null);
   const text = useSignal("");
   const files = useSignal<EvalFileList | null>(null);
@@ -90,18 +90,6 @@ export function SaveCaseDialog({ sessionId, turn, onClose }: SaveCaseDialogProps
   const busy = useSignal(false);
   const problem = useSignal<Problem | null>(null);
   const saved = useSignal<EvalCaseSaved | null>(null);
-
-  useEffect(() => {
-    opener.current = document.activeElement;
-    const element = dialog.current!;
-    element.showModal();
-    return () => {
-      if (element.open) element.close();
-      if (opener.current instanceof HTMLElement && opener.current.isConnected) {
-        opener.current.focus();
-      }
-    };
-  }, []);
 
   useEffect(() => {
     draftCase({ sessionId, ...(turn !== undefined && { turns: [turn] }) }).then(

@@ -2,6 +2,7 @@
  * The export dialog: a workspace as code (`POST /api/export`) for a chosen target, shown with
  * Copy and Download. A native modal `<dialog>`: Escape closes it, focus returns to the opener.
  */
+import { useModalWhileMounted } from "../modal.ts";
 import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import type { ExportResult, ExportTarget } from "../../wire/export.ts";
@@ -79,9 +80,8 @@ function Details({ result }: { result: ExportResult }) {
 
 /** The export dialog of one workspace. */
 export function ExportDialog({ workspaceId, onClose }: ExportDialogProps) {
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalWhileMounted();
   const code = useRef<HTMLPreElement>(null);
-  const opener = useRef<Element | null>(null);
   const target = useSignal<ExportTarget>("sdk-a");
   const result = useSignal<ExportResult | null>(null);
   const url = useSignal<string | null>(null);
@@ -89,18 +89,6 @@ export function ExportDialog({ workspaceId, onClose }: ExportDialogProps) {
   const busy = useSignal(false);
   const copied = useSignal<string>("");
   const request = useRef(0);
-
-  useEffect(() => {
-    opener.current = document.activeElement;
-    const element = dialog.current!;
-    element.showModal();
-    return () => {
-      if (element.open) element.close();
-      if (opener.current instanceof HTMLElement && opener.current.isConnected) {
-        opener.current.focus();
-      }
-    };
-  }, []);
 
   useEffect(() => {
     const mine = ++request.current;

@@ -2,8 +2,8 @@
  * Importing tool servers from another client's config (Claude Desktop, VS Code, Cursor, Codex's
  * TOML, ...): paste, preview what `POST /api/mcp/import` read, pick and rename, add in one write.
  */
+import { useModalWhileOpen } from "../modal.ts";
 import { type Signal, useSignal } from "@preact/signals";
-import { useEffect, useRef } from "preact/hooks";
 import type { ImportFormat, ImportResult, ImportSecret } from "../../wire/tool_servers.ts";
 import { plural } from "../../wire/words.ts";
 import { describeError } from "../state.ts";
@@ -79,13 +79,7 @@ function targetOf(record: RecordDraft): string {
 /** The Import button and its dialog; `onAdded` gets the ids that were added. */
 export function ImportServers({ onAdded }: { onAdded: (ids: string[]) => void }) {
   const open = useSignal(false);
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (open.value && !element.open) element.showModal();
-    if (!open.value && element.open) element.close();
-  }, [open.value]);
+  const dialog = useModalWhileOpen(open);
   return (
     <>
       <button type="button" aria-haspopup="dialog" onClick={() => open.value = true}>

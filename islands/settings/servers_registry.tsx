@@ -2,6 +2,7 @@
  * Settings → Tool servers → Add from registry: search the MCP Registry (through Lass), pick a
  * server, then a version and one of its packages or remotes in {@link RegistryServerView}.
  */
+import { useModalWhileOpen } from "../modal.ts";
 import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import type { RegistryEntry, RegistryServerPage } from "../../wire/registry.ts";
@@ -12,13 +13,7 @@ import { RegistryServerView } from "./registry_server.tsx";
 /** The "Add from registry" button and its dialog. */
 export function RegistryServers({ onAdded }: { onAdded: (added: RegistryAdded) => void }) {
   const open = useSignal(false);
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (open.value && !element.open) element.showModal();
-    if (!open.value && element.open) element.close();
-  }, [open.value]);
+  const dialog = useModalWhileOpen(open);
   return (
     <>
       <button type="button" aria-haspopup="dialog" onClick={() => open.value = true}>
