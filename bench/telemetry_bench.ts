@@ -9,7 +9,7 @@ import { round, row } from "./_stats.ts";
 import { latency, readChat } from "./_turns.ts";
 
 const WARMUP_TURNS = 30;
-const MEASURED_TURNS = 300;
+const MEASURED_TURNS = 600;
 const GOAL_RATIO = 1.05;
 const PROMPT = "please add 2 and 3";
 

@@ -17,6 +17,9 @@ export interface ReceivedSpan {
   attributes: Record<string, unknown>;
   status: { code: number; message?: string };
   resource: Record<string, unknown>;
+  /** Start and end, in ms since the epoch (from the unix nanoseconds). */
+  startMs: number;
+  endMs: number;
 }
 
 /** A running receiver. */
@@ -86,6 +89,8 @@ function spansOf(message: Json, ids: "hex" | "base64"): ReceivedSpan[] {
         attributes: attributesOf(span.attributes),
         status: { code: span.status?.code ?? 0, message: span.status?.message || undefined },
         resource,
+        startMs: Number(span.startTimeUnixNano) / 1e6,
+        endMs: Number(span.endTimeUnixNano) / 1e6,
       }))
     );
   });

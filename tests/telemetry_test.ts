@@ -73,8 +73,17 @@ Deno.test("a chat turn is one trace over http/json: turn, steps with usage, the 
     env: { OTLP_TOKEN: "sekret" },
   });
   try {
+    const before = Date.now();
     const { chunks, turn, spans } = await tracedTurn(t, receiver, "please add 2 and 3");
+    const after = Date.now();
     assert.ok(receiver.requests.every((r) => r.contentType.startsWith("application/json")));
+    for (const span of spans) {
+      // Wall-clock times (the clock's ms, so a span may start within 1 ms before `before`).
+      assert.ok(span.startMs >= before - 1 && span.endMs <= after + 1, `${span.name} in the turn`);
+      assert.ok(span.startMs <= span.endMs, `${span.name} ends after it starts`);
+      const parent = spans.find((other) => other.spanId === span.parentSpanId);
+      if (parent) assert.ok(parent.startMs <= span.startMs && span.endMs <= parent.endMs + 1);
+    }
     assert.equal(receiver.requests[0].headers.get("authorization"), "Bearer sekret");
     assert.equal(turn.resource["service.name"], "lass-test");
     assert.equal(turn.name, "invoke_agent W");

@@ -1,7 +1,7 @@
 /**
  * Lass's own view of tracing: spans it opens and ends, and the exporter behind them. The
- * OpenTelemetry SDK implements it in `otel.ts`, loaded only when telemetry is on; everything else
- * sees these types only.
+ * recorder in `otel.ts` implements it over the OpenTelemetry SDK's exporter, loaded only when
+ * telemetry is on; everything else sees these types only.
  */
 
 /** Attribute values a span takes; `undefined` values are left out. */
