@@ -1,5 +1,6 @@
 /**
- * Start-up: `deno task start` to the first 200 of `GET /api/health`, on a warm cache, against a
+ * Start-up: `deno task start` to the first 200 of `GET /api/health`, on a warm cache (Deno's module
+ * cache, the UI build, and the validated config of the unchanged config file), against a
  * bare `Deno.serve` started with `deno run` (the floor of starting Deno and listening), runs
  * interleaved. Also the idle RSS of the server process once healthy.
  *

@@ -25,6 +25,9 @@ async function fromSource(): Promise<boolean> {
 export async function buildUiIfStale(): Promise<void> {
   if (!await fromSource()) return;
   try {
+    // The check first: the builder (and its `node:fs`) loads only for a stale build.
+    const { uiIsStale } = await import("../scripts/ui_stale.ts");
+    if (!await uiIsStale()) return;
     const { buildUi } = await import("../scripts/build_ui.ts");
     await buildUi({ ifStale: true });
   } catch (error) {

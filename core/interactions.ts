@@ -1,69 +1,14 @@
 /** The registry of pending approval, elicitation and sampling requests that a person answers. */
-import { z } from "zod";
 import { detailsFromIssues, LassError } from "./errors.ts";
 import { type ErrorDetail } from "../wire/errors.ts";
 import type { EventBus } from "./events.ts";
+import type { InteractionResponse } from "./interaction_answers.ts";
 import type {
   CompareColumnLabel,
   ElicitationRequest,
   Interaction,
-  InteractionKind,
   InteractionRequest,
 } from "../wire/interactions.ts";
-
-/** The answer to an approval request. */
-export const ApprovalResponseSchema = z.strictObject({
-  approved: z.boolean(),
-  remember: z.enum(["session", "always"]).optional(),
-});
-
-/**
- * The answer to a sampling request: allowed (the model answers) or not, or the reply typed by
- * the user (`text`, with `approved: true`), which goes back to the server as the completion.
- */
-export const SamplingResponseSchema = z.strictObject({
-  approved: z.boolean(),
-  remember: z.enum(["session", "always"]).optional(),
-  text: z.string().max(100_000).optional(),
-}).refine((answer) => answer.text === undefined || answer.approved, {
-  message: "a typed reply needs approved: true",
-  path: ["text"],
-});
-
-/** The answer to an elicitation request. */
-export const ElicitationResponseSchema = z.strictObject({
-  action: z.enum(["accept", "decline", "cancel"]),
-  content: z.record(
-    z.string(),
-    z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]),
-  ).optional(),
-});
-
-/** The answer to a request held by the proxy: forward (maybe edited), reply in its place, drop. */
-export const ProxyHoldResponseSchema = z.union([
-  z.strictObject({
-    action: z.literal("forward"),
-    params: z.record(z.string(), z.unknown()).optional(),
-  }),
-  z.strictObject({ action: z.literal("reply"), result: z.record(z.string(), z.unknown()) }),
-  z.strictObject({
-    action: z.literal("reply"),
-    error: z.strictObject({ code: z.int(), message: z.string(), data: z.unknown().optional() }),
-  }),
-  z.strictObject({ action: z.literal("drop") }),
-]);
-
-const RESPONSE_SCHEMAS = {
-  approval: ApprovalResponseSchema,
-  sampling: SamplingResponseSchema,
-  elicitation: ElicitationResponseSchema,
-  "proxy-hold": ProxyHoldResponseSchema,
-} as const;
-
-/** The answer type for each kind. */
-export type InteractionResponse<K extends InteractionKind = InteractionKind> = z.output<
-  typeof RESPONSE_SCHEMAS[K]
->;
 
 /** Options of {@link InteractionRegistry.create}. */
 export interface CreateOptions {
@@ -206,7 +151,11 @@ export class InteractionRegistry {
         `not a valid answer to ${article(interaction.kind)} ${interaction.kind} request`,
         details,
       );
+    // The answers' schemas (and zod) load with the first answer, not at startup.
+    const { RESPONSE_SCHEMAS } = await import("./interaction_answers.ts");
     const parsed = RESPONSE_SCHEMAS[interaction.kind].safeParse(response);
+    // Answered or withdrawn while the schemas loaded: this answer comes too late.
+    this.assertPending(id);
     if (!parsed.success) throw invalid(detailsFromIssues(parsed.error.issues, "response"));
     let answer: unknown = parsed.data;
     if (interaction.kind === "elicitation") {

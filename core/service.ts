@@ -23,6 +23,7 @@ import { PinKeeper } from "./mcp/pinning/keeper.ts";
 import { defaultLockPath } from "./mcp/pinning/pin_files.ts";
 import { createSampler } from "./mcp/requests/sampling.ts";
 import { SessionStore } from "./sessions.ts";
+import { ValidatedConfigCache } from "./config/validated_cache.ts";
 import { EvalReportStore } from "./evals/reports.ts";
 import { homeDir } from "./skills/paths.ts";
 import { SkillRegistry } from "./skills/registry.ts";
@@ -115,6 +116,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
     env: options.env,
     events,
     watch: options.watchConfig,
+    cache: new ValidatedConfigCache(fs, join(options.dataDir, "cache")),
   });
   // The data dir holds chats and OAuth tokens: private to the user.
   await fs.makeDir(options.dataDir, 0o700);

@@ -1,39 +1,18 @@
 /** Stored chat sessions: one JSON file per session in the data dir, written atomically. */
 import { join } from "node:path";
-import { z } from "zod";
 import { detailsFromIssues, LassError } from "./errors.ts";
 import { type FileSystem, SerialQueue, writeFileAtomic } from "./files.ts";
 import type { SessionSummary, StoredTurnUsage, TurnEnding } from "../wire/sessions.ts";
 import type { StoredCompare } from "../wire/chat.ts";
 import { pickedColumn } from "./session_compares.ts";
+import type { SessionInputFields } from "./session_input.ts";
 
 /** Session ids: letters, digits, `_` and `-`, at most 128; nothing that can leave the folder. */
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
-const ModelMessage = z.looseObject({
-  role: z.enum(["system", "user", "assistant", "tool"]),
-  content: z.unknown(),
-});
-
-/**
- * The body of `PUT /api/sessions/:id`. A record as `GET` returned it is accepted as is:
- * `id` must match the path, `updatedAt` is set by the server, `createdAt` is kept.
- */
-export const SessionInputSchema = z.strictObject({
-  id: z.string().optional(),
-  updatedAt: z.string().optional(),
-  title: z.string().max(500).optional(),
-  workspaceId: z.string().min(1),
-  llmId: z.string().optional(),
-  agentId: z.string().optional(),
-  messages: z.array(ModelMessage),
-  meta: z.record(z.string(), z.unknown()).optional(),
-  createdAt: z.iso.datetime().optional(),
-});
-
 /** A stored chat history. */
 export type Session =
-  & Omit<z.output<typeof SessionInputSchema>, "id" | "title" | "createdAt" | "updatedAt">
+  & Omit<SessionInputFields, "id" | "title" | "createdAt" | "updatedAt">
   & {
     id: string;
     title: string;
@@ -79,7 +58,7 @@ export function assertSessionId(id: string): void {
 }
 
 /** A title from the first user message, for sessions saved without one. */
-function titleFrom(messages: z.output<typeof ModelMessage>[]): string {
+function titleFrom(messages: SessionInputFields["messages"]): string {
   const first = messages.find((message) => message.role === "user");
   const content = first?.content;
   const text = typeof content === "string"
@@ -182,8 +161,10 @@ export class SessionStore {
   }
 
   /** Creates or replaces a session; keeps `createdAt` of an existing one. */
-  put(id: string, input: unknown): Promise<Session> {
+  async put(id: string, input: unknown): Promise<Session> {
     const file = this.#file(id);
+    // The schema (and zod) loads with the first PUT, not at startup.
+    const { SessionInputSchema } = await import("./session_input.ts");
     const parsed = SessionInputSchema.safeParse(input);
     if (!parsed.success) {
       throw new LassError(
@@ -201,7 +182,7 @@ export class SessionStore {
         },
       ]);
     }
-    return this.#writes.run(async () => {
+    return await this.#writes.run(async () => {
       this.#assertOpen();
       const now = new Date().toISOString();
       // A damaged earlier file is simply replaced: PUT is how a client repairs it.

@@ -1,8 +1,8 @@
 /**
  * What the build scripts share: running `deno`, modification times of sources and a lock between
- * concurrent builds.
+ * concurrent builds. On Deno's own file API: `lass serve` checks the UI's staleness with it once it
+ * listens, and the Node layer (`node:fs`) would cost that start several MB and milliseconds.
  */
-import { mkdir, open, readdir, rm, stat } from "node:fs/promises";
 
 /** A lock older than this belongs to a build that died. */
 const STALE_LOCK_MS = 120_000;
@@ -10,7 +10,7 @@ const STALE_LOCK_MS = 120_000;
 /** A file's modification time, 0 when it does not exist. */
 export async function mtimeOf(url: URL): Promise<number> {
   try {
-    return (await stat(url)).mtimeMs;
+    return (await Deno.stat(url)).mtime?.getTime() ?? 0;
   } catch {
     return 0;
   }
@@ -19,15 +19,15 @@ export async function mtimeOf(url: URL): Promise<number> {
 /** The newest modification time of any file under `dir` (a URL ending in `/`). */
 export async function newestIn(dir: URL): Promise<number> {
   let newest = await mtimeOf(dir);
-  let entries;
+  const entries: Deno.DirEntry[] = [];
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    for await (const entry of Deno.readDir(dir)) entries.push(entry);
   } catch {
     return newest;
   }
   for (const entry of entries) {
-    const url = new URL(entry.name + (entry.isDirectory() ? "/" : ""), dir);
-    newest = Math.max(newest, entry.isDirectory() ? await newestIn(url) : await mtimeOf(url));
+    const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
+    newest = Math.max(newest, entry.isDirectory ? await newestIn(url) : await mtimeOf(url));
   }
   return newest;
 }
@@ -37,24 +37,32 @@ export async function newestIn(dir: URL): Promise<number> {
  * under `--parallel`) take turns. A lock left by a build that died is taken over after 2 minutes.
  */
 export async function withLock<T>(lock: URL, run: () => Promise<T>): Promise<T> {
-  await mkdir(new URL(".", lock), { recursive: true });
+  await Deno.mkdir(new URL(".", lock), { recursive: true });
   const deadline = Date.now() + STALE_LOCK_MS;
   while (true) {
     try {
-      const handle = await open(lock, "wx");
-      await handle.close();
+      (await Deno.open(lock, { write: true, createNew: true })).close();
       break;
     } catch (error) {
-      if ((error as { code?: string }).code !== "EEXIST") throw error;
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
       const age = Date.now() - await mtimeOf(lock);
-      if (age > STALE_LOCK_MS || Date.now() > deadline) await rm(lock, { force: true });
+      if (age > STALE_LOCK_MS || Date.now() > deadline) await removeIfThere(lock);
       else await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
   try {
     return await run();
   } finally {
-    await rm(lock, { force: true });
+    await removeIfThere(lock);
+  }
+}
+
+/** Removes a file; one that is not there is fine. */
+async function removeIfThere(path: URL): Promise<void> {
+  try {
+    await Deno.remove(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
 }
 

@@ -19,7 +19,8 @@ import { fileURLToPath } from "node:url";
 import { PAYLOAD_ENTRY, payloadComment, type PayloadFiles } from "../runtime/unpack.ts";
 import { VERSION } from "../core/version.ts";
 import { mtimeOf, newestIn, runDeno, withLock } from "./_build_files.ts";
-import { buildUi, UI_OUT } from "./build_ui.ts";
+import { buildUi } from "./build_ui.ts";
+import { UI_OUT } from "./ui_stale.ts";
 import { START_PERMISSIONS } from "./permissions.ts";
 
 const ROOT = new URL("../", import.meta.url);

@@ -10,16 +10,12 @@
  */
 import { copyFile, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { mtimeOf, newestIn, runDeno, withLock } from "./_build_files.ts";
+import { runDeno, withLock } from "./_build_files.ts";
+import { ROOT, UI_OUT, uiIsStale } from "./ui_stale.ts";
 
-const ROOT = new URL("../", import.meta.url);
-/** The build folder the server serves `/assets/` from (see `routes/assets.ts`). */
-export const UI_OUT = new URL("build/ui/", ROOT);
 const LOCK = new URL("build/.ui-build.lock", ROOT);
 /** Entry modules of the bundle; later pages are loaded from them with `import()`. */
 const ENTRIES = ["islands/app.tsx"];
-const SOURCE_DIRS = ["islands/", "wire/", "static/"];
-const SOURCE_FILES = ["deno.json", "scripts/build_ui.ts"];
 
 /** What {@link buildUi} did. */
 export interface BuildResult {
@@ -35,17 +31,6 @@ interface Manifest {
   styles: string[];
   preload: string[];
   files: Record<string, { bytes: number; gzipBytes: number; hash: string }>;
-}
-
-/** Whether `build/ui/` is missing or older than any of its sources. */
-export async function uiIsStale(): Promise<boolean> {
-  const built = await mtimeOf(new URL("manifest.json", UI_OUT));
-  if (built === 0) return true;
-  const sources = await Promise.all([
-    ...SOURCE_DIRS.map((dir) => newestIn(new URL(dir, ROOT))),
-    ...SOURCE_FILES.map((file) => mtimeOf(new URL(file, ROOT))),
-  ]);
-  return Math.max(...sources) > built;
 }
 
 async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {

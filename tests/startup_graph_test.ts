@@ -1,6 +1,6 @@
 /**
- * Startup stays light: `main.ts` and `lass serve` statically load no npm package, and opening Lass
- * (`lass.ts`: service and handler) none but zod; the SDKs load on first use.
+ * Startup stays light: `main.ts`, `lass serve` and opening Lass statically load no npm package (the
+ * config's schemas and zod load with the first validation); the SDKs load on first use.
  */
 import assert from "node:assert/strict";
 
@@ -57,7 +57,7 @@ async function staticGraph(
 Deno.test("main.ts and lass serve reach no SDK (AI SDK, MCP, A2A, AG-UI, yaml) through static imports", async () => {
   assert.deepEqual(await staticPackages("../main.ts"), []);
   assert.deepEqual(await staticPackages("../cli/serve.ts"), []);
-  assert.deepEqual(await staticPackages("../lass.ts"), ["zod"]);
+  assert.deepEqual(await staticPackages("../lass.ts"), []);
 });
 
 Deno.test("pricing a turn reaches the price catalog only by a dynamic import, on first use", async () => {
@@ -101,6 +101,14 @@ Deno.test("opening Lass loads no route module but health, no Node process or cry
     ),
     [],
   );
+});
+
+Deno.test("the UI staleness check that lass serve runs once it listens reaches no Node module", async () => {
+  // The Node layer (node:fs first of all) costs a start several MB and about 20 ms of CPU; the
+  // builder, which uses it, loads only for a stale build.
+  const { builtins, packages, files } = await staticGraph("../scripts/ui_stale.ts");
+  assert.deepEqual({ builtins, packages }, { builtins: [], packages: [] });
+  assert.ok(!files.includes("scripts/build_ui.ts"));
 });
 
 Deno.test("OpenTelemetry loads only when telemetry is on: the service, chat and MCP sessions reach none of it statically", async () => {

@@ -5,14 +5,16 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import type { z } from "zod";
-import { buildUi, UI_OUT, uiIsStale } from "../scripts/build_ui.ts";
+import { buildUi } from "../scripts/build_ui.ts";
+import { UI_OUT, uiIsStale } from "../scripts/ui_stale.ts";
 import type { ChatBodySchema } from "../core/chat/request.ts";
 import type {
   ApprovalResponseSchema,
   ElicitationResponseSchema,
   SamplingResponseSchema,
-} from "../core/interactions.ts";
-import type { Session, SessionInputSchema } from "../core/sessions.ts";
+} from "../core/interaction_answers.ts";
+import type { Session } from "../core/sessions.ts";
+import type { SessionInputSchema } from "../core/session_input.ts";
 import type { ChatRequest } from "../wire/chat.ts";
 import type { ApprovalAnswer, ElicitationAnswer, SamplingAnswer } from "../wire/interactions.ts";
 import type { SessionInput, SessionRecord } from "../wire/sessions.ts";

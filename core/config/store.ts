@@ -6,7 +6,7 @@ import { type FileSystem, SerialQueue, writeFileAtomic } from "../files.ts";
 import { defaultConfig, SCHEMA_FILE_NAME } from "./defaults.ts";
 import type { EnvLookup } from "./env_refs.ts";
 import { CONFIG_JSON_SCHEMA_TEXT } from "./json_schema.ts";
-import { parseConfig } from "./parse.ts";
+import type { ValidatedConfigCache } from "./validated_cache.ts";
 import type { ServiceConfig } from "../../wire/config/schema.ts";
 
 /** The config as stored in the file: a JSON object, defaults not filled in. */
@@ -24,6 +24,11 @@ export interface ConfigStoreOptions {
   watch?: boolean;
   /** Quiet time after a change on disk before it is read; default 75 ms. */
   debounceMs?: number;
+  /**
+   * The last validated config, by the file's text: an unchanged file opens without validating
+   * again (nor loading zod); every accepted config is kept in it.
+   */
+  cache?: ValidatedConfigCache;
 }
 
 /** Options of {@link ConfigStore.replace}. */
@@ -58,6 +63,12 @@ function asObject(input: unknown): StoredConfig {
   return input as StoredConfig;
 }
 
+/** Validates a whole config (the schemas, and zod, load with the first validation). */
+async function validate(stored: StoredConfig): Promise<ServiceConfig> {
+  const { parseConfig } = await import("./parse.ts");
+  return parseConfig(stored);
+}
+
 function parseJsonObject(text: string, path: string): StoredConfig {
   let value: unknown;
   try {
@@ -90,6 +101,7 @@ export class ConfigStore {
   /** Set by `close`: later writes are refused, so `close` can wait for every write there is. */
   #closed = false;
   readonly #fs: FileSystem;
+  readonly #cache: ValidatedConfigCache | undefined;
   #stopWatching?: () => void;
   #debounce?: ReturnType<typeof setTimeout>;
 
@@ -97,15 +109,17 @@ export class ConfigStore {
     path: string,
     text: string,
     stored: StoredConfig,
-    options: { events: EventBus; fs: FileSystem; created: boolean },
+    config: ServiceConfig,
+    options: { events: EventBus; fs: FileSystem; created: boolean; cache?: ValidatedConfigCache },
   ) {
     this.path = path;
     this.created = options.created;
     this.#fs = options.fs;
+    this.#cache = options.cache;
     this.#text = text;
     this.#seen = text;
     this.#stored = stored;
-    this.#config = parseConfig(stored);
+    this.#config = config;
     this.#events = options.events;
   }
 
@@ -124,7 +138,10 @@ export class ConfigStore {
     }
     path = await fs.realPath(path);
     const stored = parseJsonObject(text, path);
-    const store = new ConfigStore(path, text, stored, { ...options, created });
+    const cached = await options.cache?.read(text);
+    const config = cached ?? await validate(stored);
+    const store = new ConfigStore(path, text, stored, config, { ...options, created });
+    if (!cached) store.#remember();
     await store.#writeSchemaBeside();
     if (options.watch !== false) store.#watch(options.debounceMs ?? 75);
     return store;
@@ -170,11 +187,11 @@ export class ConfigStore {
    * (`options.ifMatch`). Throws 400 `invalid-config` when it is invalid and 412
    * `precondition-failed` when the precondition fails, leaving the file byte-identical.
    */
-  replace(input: unknown, options: ReplaceOptions = {}): Promise<Replaced> {
+  async replace(input: unknown, options: ReplaceOptions = {}): Promise<Replaced> {
     const next = asObject(input);
-    parseConfig(next);
+    const config = await validate(next);
     const { ifMatch } = options;
-    return this.#writes.run(async () => {
+    return await this.#writes.run(async () => {
       if (ifMatch && !this.#closed) {
         // An edit on disk that the watcher has not reported yet counts as a change too.
         await this.#reloadFromDisk();
@@ -186,7 +203,7 @@ export class ConfigStore {
           );
         }
       }
-      const stored = await this.#write(next);
+      const stored = await this.#write(next, config);
       return { stored, etag: this.etag };
     });
   }
@@ -196,10 +213,9 @@ export class ConfigStore {
    * other write, so concurrent changes never lose each other.
    */
   update(change: (stored: StoredConfig) => StoredConfig): Promise<StoredConfig> {
-    return this.#writes.run(() => {
+    return this.#writes.run(async () => {
       const next = asObject(change(structuredClone(this.#stored)));
-      parseConfig(next);
-      return this.#write(next);
+      return await this.#write(next, await validate(next));
     });
   }
 
@@ -210,26 +226,41 @@ export class ConfigStore {
     this.#stopWatching?.();
     this.#stopWatching = undefined;
     await this.#writes.idle();
+    await this.#cache?.idle();
   }
 
-  async #write(next: StoredConfig): Promise<StoredConfig> {
+  async #write(next: StoredConfig, config: ServiceConfig): Promise<StoredConfig> {
     if (this.#closed) throw new LassError("conflict", "the service is shutting down");
     const text = formatConfig(next);
     const mode = (await this.#fs.stat(this.path).catch(() => undefined))?.mode ?? 0o600;
     await writeFileAtomic(this.#fs, this.path, text, { mode: mode & 0o777 });
-    this.#apply(text, next, "api");
+    this.#apply(text, next, config, "api");
     return next;
   }
 
-  #apply(text: string, stored: StoredConfig, source: "api" | "file"): void {
+  #apply(text: string, stored: StoredConfig, config: ServiceConfig, source: "api" | "file"): void {
     const previous = this.#config;
-    this.#config = parseConfig(stored);
+    this.#config = config;
     this.#stored = stored;
     this.#text = text;
     this.#seen = text;
     this.#revision++;
     this.#events.emit("config.changed", { source, revision: this.#revision });
     for (const listener of this.#listeners) listener(this.#config, previous);
+    this.#remember();
+  }
+
+  /** Keeps the config in force as the validated form of the file's text. */
+  #remember(): void {
+    // A failed write costs the next start a validation, nothing else.
+    this.#cache?.remember(
+      this.#text,
+      this.#config,
+      (error) =>
+        this.#events.emit("config.cache-error", {
+          message: `cannot keep the validated config in the data dir: ${error.message}`,
+        }),
+    );
   }
 
   #watch(debounceMs: number): void {
@@ -275,8 +306,7 @@ export class ConfigStore {
     }
     try {
       const stored = parseJsonObject(text, this.path);
-      parseConfig(stored);
-      this.#apply(text, stored, "file");
+      this.#apply(text, stored, await validate(stored), "file");
     } catch (error) {
       const problem = error instanceof LassError ? error : new LassError("internal", String(error));
       this.#seen = text;

@@ -19,7 +19,7 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
-import { OAUTH_CLIENT_AUTH_METHODS } from "../../../wire/config/mcp_oauth_schema.ts";
+import type { OAUTH_CLIENT_AUTH_METHODS } from "../../../wire/config/mcp_oauth_schema.ts";
 import { VERSION } from "../../version.ts";
 import { createAuthFetch, type FetchLike, type RefreshCoalescer } from "./fetch.ts";
 import type { ServerAuthProvider, SessionAuth } from "./provider.ts";

@@ -4,7 +4,6 @@
  * (`pins/<serverId>.json`). Both are JSON with sorted keys, written atomically.
  */
 import { dirname, join } from "node:path";
-import { z } from "zod";
 import { type FileSystem, writeFileAtomic } from "../../files.ts";
 import type { LockFile, PinnedServer } from "../../../wire/pinning.ts";
 
@@ -16,27 +15,13 @@ export function defaultLockPath(configPath: string): string {
   return join(dirname(configPath), LOCK_FILE_NAME);
 }
 
-const PinSchema = z.object({
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  definition: z.record(z.string(), z.unknown()),
-});
-const Pins = z.record(z.string(), PinSchema).default({});
-const PinnedServerSchema = z.object({
-  name: z.string().optional(),
-  version: z.string().optional(),
-  tools: Pins,
-  prompts: Pins,
-  resourceTemplates: Pins,
-});
-const LockFileSchema = z.object({
-  lockfileVersion: z.literal(1),
-  servers: z.record(z.string(), PinnedServerSchema),
-});
-
 /** Why a pin file cannot be read: its path and the problem. */
 export class PinFileError extends Error {}
 
-function parse<T>(schema: z.ZodType<T>, path: string, text: string): T {
+/** Reads a pin file of `kind` (its schema, and zod, load with the first file read). */
+async function parse(kind: "lock" | "server", path: string, text: string): Promise<unknown> {
+  const { LockFileSchema, PinnedServerSchema } = await import("./pin_schemas.ts");
+  const schema = kind === "lock" ? LockFileSchema : PinnedServerSchema;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -61,7 +46,7 @@ function stored(value: unknown): string {
 /** The lock file at `path`, or `undefined` when there is none; a {@link PinFileError} when unreadable. */
 export async function readLock(fs: FileSystem, path: string): Promise<LockFile | undefined> {
   const text = await fs.readText(path);
-  return text === undefined ? undefined : parse(LockFileSchema, path, text) as LockFile;
+  return text === undefined ? undefined : await parse("lock", path, text) as LockFile;
 }
 
 /** Writes a lock file (servers by id, in id order). */
@@ -91,7 +76,7 @@ export class FirstSeenPins {
     const path = this.#path(serverId);
     const text = await this.#fs.readText(path);
     if (text === undefined) return undefined;
-    return parse(PinnedServerSchema, path, text) as PinnedServer;
+    return await parse("server", path, text) as PinnedServer;
   }
 
   /** Keeps a server's pins (replacing the ones kept). */

@@ -5,7 +5,6 @@
  * server has no running task left.
  */
 import { join } from "node:path";
-import { z } from "zod";
 import { type FileSystem, SerialQueue, writeFileAtomic } from "../../files.ts";
 import type { TaskReference } from "./types.ts";
 import type { TaskRecord } from "../../../wire/tool_tasks.ts";
@@ -52,24 +51,6 @@ export function recordOf(serverId: string, task: StoredTask): TaskRecord {
   };
 }
 
-const StoredTaskSchema = z.object({
-  taskId: z.string().min(1),
-  tool: z.string(),
-  reference: z.looseObject({
-    endpointId: z.string(),
-    generation: z.enum(["v1", "v2"]),
-    taskId: z.string().min(1),
-    originalOperation: z.string(),
-  }),
-  status: z.enum(["working", "input_required", "completed", "failed", "cancelled"]),
-  message: z.string().optional(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  cancelRequested: z.literal(true).optional(),
-});
-
-const TaskFileSchema = z.object({ tasks: z.array(StoredTaskSchema) });
-
 /** A server id as a file name (ids are letters, digits, `_` and `-`; anything else is skipped). */
 const FILE_NAME = /^([A-Za-z0-9][A-Za-z0-9_-]{0,63})\.json$/;
 
@@ -100,6 +81,8 @@ export class TaskFiles {
       try {
         const text = await this.#fs.readText(path);
         if (text === undefined) continue;
+        // The schema (and zod) loads only when there is a file to read.
+        const { TaskFileSchema } = await import("./stored_schema.ts");
         const parsed = TaskFileSchema.safeParse(JSON.parse(text));
         if (parsed.success) stored.set(serverId, parsed.data.tasks as StoredTask[]);
       } catch {
