@@ -5,8 +5,6 @@
  */
 import assert from "node:assert/strict";
 import { processesWith } from "./_process.ts";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import type { ClientCapabilities } from "@modelcontextprotocol/client";
 import {
   configWithServers,
   eventSeen,
@@ -16,46 +14,7 @@ import {
   withServedService,
 } from "./_helpers.ts";
 import { EVERYTHING, everythingStdio, startEverything } from "./_everything.ts";
-
-/** A client of `/mcp/:id` on a served Lass, with the token as a bearer header. */
-async function proxyClient(
-  base: string,
-  serverId: string,
-  options: {
-    era?: "auto" | "legacy";
-    name?: string;
-    capabilities?: ClientCapabilities;
-    onSampling?: (params: Json) => Json;
-    onElicitation?: (params: Json) => Json;
-  } = {},
-): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const client = new Client({ name: options.name ?? "proxy-test", version: "1.2.3" }, {
-    capabilities: options.capabilities ?? {},
-    ...(options.era === "auto" && { versionNegotiation: { mode: "auto" } }),
-  });
-  if (options.onSampling) {
-    client.setRequestHandler(
-      "sampling/createMessage",
-      (request) => options.onSampling!(request.params),
-    );
-  }
-  if (options.onElicitation) {
-    client.setRequestHandler(
-      "elicitation/create",
-      (request) => options.onElicitation!(request.params),
-    );
-  }
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp/${serverId}`), {
-    requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-  });
-  await client.connect(transport);
-  return { client, transport };
-}
-
-/** The text of a tool result. */
-function textOf(result: Json): string {
-  return (result.content ?? []).map((block: Json) => block.text ?? "").join("\n");
-}
+import { proxyClient, textOf } from "./_proxy.ts";
 
 Deno.test("proxy: a stdio server through /mcp/:id, each client session with its own process, sampling to the client", async () => {
   const marker = `proxy-marker-${crypto.randomUUID()}`;

@@ -17,6 +17,7 @@ import { type CallHost, type CallOutcome, callTool, type ToolCallOptions } from 
 import * as controls from "./controls.ts";
 import * as reads from "./reads.ts";
 import type { ToolServerState } from "../../../wire/tool_servers.ts";
+import type { PinDrift } from "../../../wire/pinning.ts";
 import type { FollowOptions, TraceQuery, ViewMessage, WireSink } from "../session/trace.ts";
 import type { TraceMessage, TraceOrigin } from "../../../wire/trace.ts";
 import type { SignInTrace } from "../../../wire/oauth_trace.ts";
@@ -103,6 +104,11 @@ export class ToolServerManager {
   async proxyTarget(id: string): Promise<ProxyTarget> {
     const record = this.#connections.entry(id).record;
     return await this.#proxyTargets.of(record, () => this.#connections.specContext());
+  }
+
+  /** A server's drift from its pins as its connection found it (none for an unknown id). */
+  drift(id: string): PinDrift | undefined {
+    return this.#connections.find(id)?.state.drift;
   }
 
   /** A trace sink for one proxy session of a server (silent while its record says `trace: false`). */

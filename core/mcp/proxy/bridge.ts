@@ -10,10 +10,15 @@ import type { HoldOutcome } from "./holds.ts";
 import { isRequest, isResponse, type RpcMessage, SUBSCRIPTION_META } from "./messages.ts";
 import type { ProxySession } from "./registry.ts";
 
-/** The holds of the bridged server: which requests wait for the user, and the wait. */
+/**
+ * The holds of the bridged server: which requests wait for the user (or are answered by Lass, as
+ * a call of a tool pinning holds back), the wait, and the server's answers as the client gets them.
+ */
 export interface HoldPoint {
   held(message: RpcMessage): boolean;
   decide(session: ProxySession, dir: "out" | "in", message: RpcMessage): Promise<HoldOutcome>;
+  /** The server's response to a client's request of `method`, as it goes to the client. */
+  answer(method: string, response: RpcMessage): RpcMessage;
 }
 
 /** Messages kept for a 2025 session's GET stream while none is open. */
@@ -169,6 +174,13 @@ export class MessageBridge {
     return new Response(stream.body, { headers: EVENT_STREAM_HEADERS });
   }
 
+  /** A message of Lass's own to the clients (as if the server sent it outside any request). */
+  notify(message: RpcMessage): boolean {
+    if (this.#closed) return false;
+    this.#deliver(message);
+    return true;
+  }
+
   /** Ends the channel and every stream. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -181,7 +193,8 @@ export class MessageBridge {
       const pending = this.#pending.get(message.id);
       if (pending) {
         this.#pending.delete(message.id);
-        pending.stream.send({ ...message, id: pending.clientId });
+        const answer = this.#holds ? this.#holds.answer(pending.method, message) : message;
+        pending.stream.send({ ...answer, id: pending.clientId });
         pending.stream.waiting.delete(message.id);
         if (pending.stream.waiting.size === 0) this.#finish(pending.stream);
         return;

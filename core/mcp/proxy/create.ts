@@ -7,12 +7,15 @@ import type { ToolServerManager } from "../manager/manager.ts";
 import { ProxyEndpoint } from "./endpoint.ts";
 import { type HoldSettings, ProxyHolds } from "./holds.ts";
 import { ProxyRegistry } from "./registry.ts";
+import { PinBlock, TOOLS_CHANGED } from "./pin_block.ts";
+import type { DriftEventData } from "../../../wire/events.ts";
 
 /** The proxy endpoint and the registry of its client sessions. */
 export interface ToolServerProxy {
   endpoint: ProxyEndpoint;
   registry: ProxyRegistry;
   holds: ProxyHolds;
+  pins: PinBlock;
   /** Ends every session; stops watching the config. */
   close(): Promise<void>;
 }
@@ -40,9 +43,11 @@ export function createProxy(
     }
     return found;
   });
+  const pins = new PinBlock((id) => manager.drift(id));
   const endpoint = new ProxyEndpoint({
     registry,
     holds,
+    pins,
     target: (id) => manager.proxyTarget(id),
     stderr: (id, session, line) => manager.proxyStderr(id, session?.id ?? "shared", line),
   });
@@ -58,13 +63,33 @@ export function createProxy(
       }
     }
   });
+  const unwatch = watchBlocks(events, pins, endpoint);
   return {
     endpoint,
     registry,
     holds,
+    pins,
     close: async () => {
       unsubscribe();
+      unwatch();
       await endpoint.close();
     },
   };
+}
+
+/**
+ * Tells a server's proxy clients to read its tools again when the tools pinning holds back change
+ * (a drift found under `block`, accepted, or its `pinning` changed): after each `mcp.drift` whose
+ * held tools differ from the last ones seen (or when none were seen yet).
+ */
+function watchBlocks(events: EventBus, pins: PinBlock, endpoint: ProxyEndpoint): () => void {
+  const seen = new Map<string, string>();
+  return events.subscribe((event) => {
+    if (event.type !== "mcp.drift") return;
+    const { serverId } = event.data as unknown as DriftEventData;
+    const key = pins.key(serverId);
+    if (seen.get(serverId) === key) return;
+    seen.set(serverId, key);
+    endpoint.notifyServer(serverId, TOOLS_CHANGED);
+  });
 }

@@ -6,19 +6,20 @@
  */
 import { createTransport } from "../session/transports.ts";
 import type { ProxyTarget } from "../manager/proxy_target.ts";
-import { type HoldPoint, MessageBridge } from "./bridge.ts";
-import { answerHeld, holdOutgoing, withReplies } from "./held_http.ts";
+import { MessageBridge } from "./bridge.ts";
+import {
+  answerHeld,
+  holdOutgoing,
+  incomingGate,
+  withLassMessages,
+  withReplies,
+} from "./held_http.ts";
 import type { ProxyHolds } from "./holds.ts";
 import { rpcError, signInError, startFailure } from "./answers.ts";
+import { gateActive, gateOf } from "./gate.ts";
 import { clientInfoOf, isRequest, type RpcMessage } from "./messages.ts";
-import {
-  type IncomingHold,
-  passThrough,
-  type PassThroughTarget,
-  readExchange,
-  sendToServer,
-  SignInNeeded,
-} from "./pass_through.ts";
+import type { PinBlock } from "./pin_block.ts";
+import { passThrough, type PassThroughTarget, readExchange, SignInNeeded } from "./pass_through.ts";
 import type { ProxyRegistry, ProxySession } from "./registry.ts";
 
 /** A proxy session that no message crossed for this long is closed. */
@@ -29,6 +30,8 @@ export interface ProxyDeps {
   registry: ProxyRegistry;
   /** Which requests wait for the user before they are relayed. */
   holds: ProxyHolds;
+  /** The tools pinning's `block` keeps from the clients. */
+  pins: PinBlock;
   /** The server as the proxy reaches it; throws 404 for an unknown id or `proxy: false`. */
   target(serverId: string): Promise<ProxyTarget>;
   /** A line a process the proxy started wrote to stderr (`session`: the one it serves alone). */
@@ -107,6 +110,15 @@ export class ProxyEndpoint {
     await (await shared?.catch(() => undefined))?.close();
   }
 
+  /**
+   * Sends a message of Lass's own (a `notifications/tools/list_changed`) to the 2025 sessions of
+   * a server that have a stream open to carry it; how many got it.
+   */
+  notifyServer(serverId: string, message: RpcMessage): number {
+    return this.#deps.registry.sessionsOf(serverId).filter((session) => session.notify(message))
+      .length;
+  }
+
   async #passThrough(
     target: ProxyTarget,
     exchange: Awaited<ReturnType<typeof readExchange>>,
@@ -134,10 +146,11 @@ export class ProxyEndpoint {
       fetch: (url, init) => fetch(url, init),
       auth: target.auth,
     };
-    const holding = this.#deps.holds.active(serverId);
-    const point = this.#holdPoint(serverId);
+    const gated = gateActive(this.#deps.holds, this.#deps.pins, serverId);
+    const page = inspectorPage(lassOrigin, serverId);
+    const point = gateOf(this.#deps.holds, this.#deps.pins, serverId, page);
     let replies: RpcMessage[] = [];
-    if (holding && messages.some((message) => point.held(message))) {
+    if (gated && messages.some((message) => point.held(message))) {
       const held = await holdOutgoing(messages, session, point);
       if (held.send.length === 0) return answerHeld(held, session);
       replies = held.replies;
@@ -148,12 +161,16 @@ export class ProxyEndpoint {
         body: JSON.stringify(batch ? held.send : held.send[0]),
       };
     }
-    const observedSession = session;
-    const incoming: IncomingHold | undefined = holding
-      ? (message) =>
-        point.held(message)
-          ? this.#holdIncoming(observedSession, message, exchange.headers, passTarget)
-          : undefined
+    // A 2025 session's GET stream is read event by event, so that Lass can add its own messages.
+    const listening = exchange.method === "GET" && key !== undefined;
+    const incoming = gated || listening
+      ? incomingGate({
+        point,
+        session,
+        asked: messages,
+        headers: exchange.headers,
+        target: passTarget,
+      })
       : undefined;
     let response: Response;
     try {
@@ -165,12 +182,7 @@ export class ProxyEndpoint {
     } catch (error) {
       if (initialize && key === undefined) await session.close("server");
       if (error instanceof SignInNeeded) {
-        return signInError(
-          `${lassOrigin}/inspector/${encodeURIComponent(serverId)}`,
-          serverId,
-          messages,
-          error,
-        );
+        return signInError(page, serverId, messages, error);
       }
       return rpcError(
         messages.find(isRequest)?.id ?? null,
@@ -192,33 +204,7 @@ export class ProxyEndpoint {
     if (key !== undefined && (exchange.method === "DELETE" || response.status === 404)) {
       await session.close(exchange.method === "DELETE" ? "client" : "server");
     }
-    return response;
-  }
-
-  /** The holds of one server, as the bridge and the pass-through ask them. */
-  #holdPoint(serverId: string): HoldPoint {
-    const holds = this.#deps.holds;
-    return {
-      held: (message) => holds.holds(serverId, message),
-      decide: (session, dir, message) => holds.decide(session, dir, message),
-    };
-  }
-
-  /** A held request of a passed-through server to the client: on its way, or answered here. */
-  async #holdIncoming(
-    session: ProxySession,
-    message: RpcMessage,
-    headers: Headers,
-    target: PassThroughTarget,
-  ): Promise<RpcMessage | null> {
-    const outcome = await this.#deps.holds.decide(session, "in", message);
-    if (outcome.action === "forward") return outcome.message;
-    session.observe("in", message);
-    if (outcome.action === "reply") {
-      session.observe("out", outcome.response);
-      await sendToServer(headers, outcome.response, target).catch(() => {});
-    }
-    return null;
+    return listening ? withLassMessages(response, session) : response;
   }
 
   async #bridged(
@@ -248,7 +234,7 @@ export class ProxyEndpoint {
     }
     let bridge: MessageBridge;
     try {
-      bridge = await this.#sharedBridge(target);
+      bridge = await this.#sharedBridge(target, lassOrigin);
     } catch (error) {
       return startFailure(target, messages!, error, lassOrigin);
     }
@@ -265,11 +251,12 @@ export class ProxyEndpoint {
     const session = this.#deps.registry.open(serverId, "http");
     let bridge: MessageBridge;
     try {
-      bridge = await this.#openBridge(target, session, session);
+      bridge = await this.#openBridge(target, session, session, lassOrigin);
     } catch (error) {
       await session.close("server");
       return startFailure(target, messages, error, lassOrigin);
     }
+    session.notify = (message) => bridge.notify(message);
     const key = `${serverId}\n${session.id}`;
     this.#legacy.set(key, { session, bridge });
     this.#forgetOnClose(session, key);
@@ -283,12 +270,15 @@ export class ProxyEndpoint {
     target: ProxyTarget,
     stopper: ProxySession | undefined,
     owner: ProxySession | undefined,
+    lassOrigin: string,
   ): Promise<MessageBridge> {
     const serverId = target.record.id;
     const opened = await createTransport(target.spec, {
       stderr: (line) => this.#deps.stderr(serverId, owner, line),
     });
-    const bridge = new MessageBridge(opened.transport, owner, this.#holdPoint(serverId));
+    const page = inspectorPage(lassOrigin, serverId);
+    const gate = gateOf(this.#deps.holds, this.#deps.pins, serverId, page);
+    const bridge = new MessageBridge(opened.transport, owner, gate);
     const stop = async () => {
       if (opened.stop) await opened.stop(() => bridge.close());
       else await bridge.close();
@@ -305,11 +295,11 @@ export class ProxyEndpoint {
   }
 
   /** The channel sessionless clients of a bridged server share, opened on first use. */
-  #sharedBridge(target: ProxyTarget): Promise<MessageBridge> {
+  #sharedBridge(target: ProxyTarget, lassOrigin: string): Promise<MessageBridge> {
     const serverId = target.record.id;
     let shared = this.#shared.get(serverId);
     if (!shared) {
-      shared = this.#openBridge(target, undefined, undefined).then((bridge) => {
+      shared = this.#openBridge(target, undefined, undefined, lassOrigin).then((bridge) => {
         const previous = bridge.onClosed;
         bridge.onClosed = () => {
           previous();
@@ -376,4 +366,9 @@ async function relayed(
 
 function sessionlessKey(serverId: string, client: { name: string; version?: string } | undefined) {
   return `${serverId}\n${client ? `${client.name}@${client.version ?? ""}` : ""}`;
+}
+
+/** Lass's inspector of a server, where its sign-in and its pins are. */
+function inspectorPage(lassOrigin: string, serverId: string): string {
+  return `${lassOrigin}/inspector/${encodeURIComponent(serverId)}`;
 }

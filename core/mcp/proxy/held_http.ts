@@ -1,10 +1,13 @@
 /**
  * Holds on a passed-through server: a client's POST whose requests are held is sent on only with
  * what the user forwarded (maybe edited); the replies the user gave in the server's place are
- * answered by Lass, in the answer's own form (JSON, or events before the server's).
+ * answered by Lass, in the answer's own form (JSON, or events before the server's). The server's
+ * answers and requests pass the same gate on their way back, and Lass's own messages join a
+ * session's GET stream.
  */
 import type { HoldPoint } from "./bridge.ts";
-import type { RpcMessage } from "./messages.ts";
+import { addableEventStream, isRequest, isResponse, type RpcMessage } from "./messages.ts";
+import { type IncomingHold, type PassThroughTarget, sendToServer } from "./pass_through.ts";
 import type { ProxySession } from "./registry.ts";
 
 /** A POST after its holds were decided. */
@@ -97,4 +100,61 @@ export async function withReplies(
   const all = [...answered, ...replies];
   headers.set("content-type", "application/json");
   return new Response(JSON.stringify(all.length === 1 ? all[0] : all), { status: 200, headers });
+}
+
+/** What the gate of a passed-through exchange needs. */
+export interface IncomingGateOptions {
+  point: HoldPoint;
+  session: ProxySession;
+  /** The client's messages of the exchange: the answers to its requests pass `point.answer`. */
+  asked: RpcMessage[];
+  /** The client's headers (its session), for a reply the user gives in the client's place. */
+  headers: Headers;
+  target: PassThroughTarget;
+}
+
+/**
+ * The server's messages of one exchange on their way to the client: an answer as the gate shows
+ * it (a tool list without the tools pinning holds back), a held request of the server's decided by
+ * the user (forwarded, answered in the client's place, or dropped).
+ */
+export function incomingGate(options: IncomingGateOptions): IncomingHold {
+  const { point, session } = options;
+  const asked = new Map(
+    options.asked.filter(isRequest).map((message) => [message.id, message.method!]),
+  );
+  return (message) => {
+    const method = isResponse(message) ? asked.get(message.id) : undefined;
+    if (method) return Promise.resolve(point.answer(method, message));
+    if (!point.held(message)) return undefined;
+    return (async () => {
+      const outcome = await point.decide(session, "in", message);
+      if (outcome.action === "forward") return outcome.message;
+      session.observe("in", message);
+      if (outcome.action === "reply") {
+        session.observe("out", outcome.response);
+        await sendToServer(options.headers, outcome.response, options.target).catch(() => {});
+      }
+      return null;
+    })();
+  };
+}
+
+/**
+ * A passed-through session's GET stream (read event by event, see {@link incomingGate}), which
+ * carries Lass's own messages to the client too, through `session.notify` while it is open.
+ */
+export function withLassMessages(response: Response, session: ProxySession): Response {
+  const type = response.headers.get("content-type") ?? "";
+  if (!response.body || !type.startsWith("text/event-stream")) return response;
+  const stream = addableEventStream(response.body, () => {
+    if (session.notify === send) session.notify = () => false;
+  });
+  const send = (message: RpcMessage) => {
+    if (!stream.send(message)) return false;
+    session.observe("in", message);
+    return true;
+  };
+  session.notify = send;
+  return new Response(stream.body, { status: response.status, headers: response.headers });
 }

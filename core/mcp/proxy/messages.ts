@@ -156,3 +156,43 @@ export function holdEventStream(
     flush: (controller) => relay(splitter.push(), controller),
   });
 }
+
+/**
+ * An event stream of whole events (as {@link holdEventStream} gives them) into which Lass can put
+ * messages of its own between two events; `ended` is called once when the stream ends either way.
+ */
+export function addableEventStream(
+  body: ReadableStream<Uint8Array>,
+  ended: () => void,
+): { body: ReadableStream<Uint8Array>; send(message: RpcMessage): boolean } {
+  const encoder = new TextEncoder();
+  const reader = body.getReader();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let open = true;
+  const end = () => {
+    if (open) open = false, ended();
+  };
+  const stream = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      controller = c;
+    },
+    pull: async (c) => {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (!done) return c.enqueue(value);
+      end();
+      c.close();
+    },
+    cancel: async (reason) => {
+      end();
+      await reader.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
+  return {
+    body: stream,
+    send: (message) => {
+      if (!open) return false;
+      controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+      return true;
+    },
+  };
+}

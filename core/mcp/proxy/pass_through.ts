@@ -174,10 +174,32 @@ async function relayResponse(
   }
   if (type.startsWith("application/json")) {
     const text = await response.text();
-    for (const message of parseMessages(text) ?? []) observe("in", message);
-    return new Response(text, { status: response.status, headers });
+    const messages = parseMessages(text) ?? [];
+    const relayed = holdIncoming ? await relayMessages(messages, holdIncoming) : messages;
+    for (const message of relayed) observe("in", message);
+    if (relayed.length === messages.length && relayed.every((m, i) => m === messages[i])) {
+      return new Response(text, { status: response.status, headers });
+    }
+    const batch = text.trimStart().startsWith("[");
+    return new Response(JSON.stringify(batch ? relayed : relayed[0] ?? null), {
+      status: response.status,
+      headers,
+    });
   }
   return new Response(response.body, { status: response.status, headers });
+}
+
+/** The messages of a JSON answer as the client gets them: each kept back or changed by `hold`. */
+async function relayMessages(
+  messages: RpcMessage[],
+  hold: IncomingHold,
+): Promise<RpcMessage[]> {
+  const relayed: RpcMessage[] = [];
+  for (const message of messages) {
+    const decided = await (hold(message) ?? message);
+    if (decided !== null) relayed.push(decided);
+  }
+  return relayed;
 }
 
 /** Runs Lass's sign-in after a 401: true when a token was obtained without the user. */

@@ -6,7 +6,7 @@ import type { EventBus } from "../../events.ts";
 import type { ProxyClient, ProxyEventData } from "../../../wire/proxy.ts";
 import type { ProxyClientInfo, TraceOrigin } from "../../../wire/trace.ts";
 import type { WireSink } from "../session/trace.ts";
-import { clientInfoOf } from "./messages.ts";
+import { clientInfoOf, type RpcMessage } from "./messages.ts";
 
 /** How a session's trace sink is made for a server and an origin. */
 export type ChannelMaker = (serverId: string, origin: TraceOrigin) => WireSink;
@@ -26,6 +26,11 @@ export class ProxySession {
   readonly #registry: ProxyRegistry;
   /** Stops what the session holds (its upstream connection); set by whoever opened it. */
   stop: () => Promise<void> = () => Promise.resolve();
+  /**
+   * Sends a message of Lass's own to the client, on a stream it has open (set by whoever carries
+   * the session's stream); false when none is open.
+   */
+  notify: (message: RpcMessage) => boolean = () => false;
 
   constructor(registry: ProxyRegistry, serverId: string, transport: "http" | "stdio", id: string) {
     this.#registry = registry;
@@ -129,9 +134,14 @@ export class ProxyRegistry {
       .map((session) => session.view());
   }
 
+  /** The open sessions of a server. */
+  sessionsOf(serverId: string): ProxySession[] {
+    return [...this.#sessions.values()].filter((session) => session.serverId === serverId);
+  }
+
   /** Closes every session of a server (its record was removed or may no longer be proxied). */
   async closeServer(serverId: string, reason: string): Promise<void> {
-    const sessions = [...this.#sessions.values()].filter((s) => s.serverId === serverId);
+    const sessions = this.sessionsOf(serverId);
     await Promise.all(sessions.map((session) => session.close(reason)));
   }
 
