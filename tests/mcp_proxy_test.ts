@@ -16,7 +16,21 @@ import {
 import { EVERYTHING, everythingStdio, startEverything } from "./_everything.ts";
 import { proxyClient, textOf } from "./_proxy.ts";
 
-Deno.test("proxy: a stdio server through /mcp/:id, each client session with its own process, sampling to the client", async () => {
+/**
+ * The server's `roots/list` went to the client through the proxy and the client's roots came back
+ * (the proxied messages of the trace, of the client named `client`).
+ */
+function assertRootsCrossed(messages: Json[], client: string, uri: string): void {
+  const ofClient = messages.filter((m) => m.via === "proxy" && m.client?.name === client);
+  const asked = ofClient.find((m) => m.dir === "in" && m.message.method === "roots/list");
+  assert.ok(asked, "the server's roots/list request reached the client");
+  const answer = ofClient.find((m) =>
+    m.dir === "out" && m.message.method === undefined && m.message.id === asked.message.id
+  );
+  assert.equal(answer?.message.result?.roots?.[0]?.uri, uri, "the client's roots went back");
+}
+
+Deno.test("proxy: a stdio server through /mcp/:id, each client session with its own process, sampling, elicitation and roots to the client", async () => {
   const marker = `proxy-marker-${crypto.randomUUID()}`;
   const record = everythingStdio({
     args: ["run", "-A", `--location=http://${marker}.invalid/`, EVERYTHING, "stdio"],
@@ -27,6 +41,7 @@ Deno.test("proxy: a stdio server through /mcp/:id, each client session with its 
     const first = await proxyClient(base, "everything", {
       name: "first-client",
       capabilities: { sampling: {}, elicitation: { form: {} } },
+      roots: [{ uri: "file:///work/first-project", name: "First project" }],
       onElicitation: (params) => {
         elicited.push(params);
         return {
@@ -61,6 +76,8 @@ Deno.test("proxy: a stdio server through /mcp/:id, each client session with its 
       });
       assert.equal(elicited.length, 1, "the elicitation reached the outside client");
       assert.match(JSON.stringify(elicitation), /Ada/);
+      const roots = textOf(await first.client.callTool({ name: "get-roots-list", arguments: {} }));
+      assert.match(roots, /First project\s+URI: file:\/\/\/work\/first-project/);
       assert.equal(await processesWith(marker), 2, "one server process per client session");
 
       const { body } = await (await t.call("/api/mcp/everything/proxy")).json().then((body) => ({
@@ -76,6 +93,7 @@ Deno.test("proxy: a stdio server through /mcp/:id, each client session with its 
         proxied.some((m: Json) => m.message.method === "sampling/createMessage" && m.dir === "in"),
         "the server's sampling request is in the trace",
       );
+      assertRootsCrossed(proxied, "first-client", "file:///work/first-project");
       assert.ok(proxied.every((m: Json) => typeof m.session === "string"));
       assert.ok(
         proxied.some((m: Json) =>
@@ -102,23 +120,29 @@ Deno.test("proxy: a stdio server through /mcp/:id, each client session with its 
   });
 });
 
-Deno.test("proxy: a Streamable HTTP server is passed through, its session id kept", async () => {
+Deno.test("proxy: a Streamable HTTP server is passed through, its session id kept, roots asked of the client", async () => {
   const everything = await startEverything("streamableHttp");
   try {
     await withServedService(
       [{ id: "remote", name: "Remote", transport: "http", url: everything.url }],
       async (t, base) => {
-        const { client, transport } = await proxyClient(base, "remote", { name: "http-client" });
+        const { client, transport } = await proxyClient(base, "remote", {
+          name: "http-client",
+          roots: [{ uri: "file:///work/http-project", name: "HTTP project" }],
+        });
         try {
           assert.ok(transport.sessionId, "the server's Mcp-Session-Id reaches the client");
           const result = await client.callTool({ name: "get-sum", arguments: { a: 2, b: 3 } });
           assert.match(textOf(result), /5/);
+          const roots = textOf(await client.callTool({ name: "get-roots-list", arguments: {} }));
+          assert.match(roots, /HTTP project\s+URI: file:\/\/\/work\/http-project/);
           const trace = await (await t.call("/api/mcp/remote/trace?limit=2000")).json();
           const calls = trace.messages.filter((m: Json) =>
             m.via === "proxy" && m.client?.name === "http-client"
           );
           assert.ok(calls.some((m: Json) => m.dir === "out" && m.message.method === "tools/call"));
           assert.ok(calls.some((m: Json) => m.dir === "in" && m.message.result));
+          assertRootsCrossed(trace.messages, "http-client", "file:///work/http-project");
         } finally {
           await transport.terminateSession();
           await client.close();
