@@ -120,7 +120,7 @@ export const McpServerSchema = z.strictObject({
     description: "Pinning (default `warn`): the server's tools, prompts and resource templates " +
       "are compared with their pins (lass.lock.json beside the config, else the first ones " +
       "seen); `warn` shows a change (`mcp.drift`), `block` also keeps changed tools out of " +
-      "chat until accepted, `off` compares nothing",
+      "chat and from the proxy's clients until accepted, `off` compares nothing",
   }),
   approval: z.strictObject({
     default: ApprovalMode.optional(),

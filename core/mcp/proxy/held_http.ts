@@ -125,7 +125,10 @@ export function incomingGate(options: IncomingGateOptions): IncomingHold {
   );
   return (message) => {
     const method = isResponse(message) ? asked.get(message.id) : undefined;
-    if (method) return Promise.resolve(point.answer(method, message));
+    if (method) {
+      const answer = point.answer(method, message);
+      return answer === message ? undefined : Promise.resolve(answer);
+    }
     if (!point.held(message)) return undefined;
     return (async () => {
       const outcome = await point.decide(session, "in", message);
