@@ -15,7 +15,6 @@ export interface ToolServerProxy {
   endpoint: ProxyEndpoint;
   registry: ProxyRegistry;
   holds: ProxyHolds;
-  pins: PinBlock;
   /** Ends every session; stops watching the config. */
   close(): Promise<void>;
 }
@@ -68,7 +67,6 @@ export function createProxy(
     endpoint,
     registry,
     holds,
-    pins,
     close: async () => {
       unsubscribe();
       unwatch();
