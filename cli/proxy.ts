@@ -68,6 +68,11 @@ export async function run(args: string[]): Promise<number> {
     else if (url && !token) warn("--url needs --token (or LASS_TOKEN); not reported");
     const { createTransport } = await import("../core/mcp/session/transports.ts");
     const { relayStdio } = await import("../core/mcp/proxy/stdio_relay.ts");
+    const { stdioPinGate } = await import("../core/mcp/proxy/stdio_pins.ts");
+    const page = url
+      ? `${url.replace(/\/$/, "")}/inspector/${encodeURIComponent(serverId!)}`
+      : undefined;
+    const gate = lass ? await stdioPinGate(lass.service, serverId!, page) : undefined;
     const opened = await createTransport(spec, { stderr: (line) => console.error(line) });
     const output = Deno.stdout.writable.getWriter();
     const encoder = new TextEncoder();
@@ -80,6 +85,7 @@ export async function run(args: string[]): Promise<number> {
         recording?.add(dir, message);
       },
       warn,
+      ...(gate && { gate }),
     });
     if (opened.stop) await opened.stop(() => opened.transport.close());
     else await opened.transport.close();

@@ -192,3 +192,103 @@ Deno.test("proxy pinning warn: a changed tool is listed and called as the server
     await server.close();
   }
 });
+
+/** The client's side of a stdio relay: lines written to it, answers read by id. */
+function stdioClient() {
+  const input = new TransformStream<Uint8Array, Uint8Array>();
+  const writer = input.writable.getWriter();
+  const received: Json[] = [];
+  const next = async (match: (message: Json) => boolean, what: string): Promise<Json> => {
+    await waitUntil(() => received.some(match), `the relay to send ${what}`);
+    return received.find(match)!;
+  };
+  let nextId = 1;
+  return {
+    input: input.readable,
+    write: (line: string) => {
+      received.push(JSON.parse(line));
+      return Promise.resolve();
+    },
+    received,
+    next,
+    send: (message: Json) =>
+      writer.write(new TextEncoder().encode(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`)),
+    request: async (method: string, params: Json = {}) => {
+      const id = nextId++;
+      await writer.write(
+        new TextEncoder().encode(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`),
+      );
+      return await next((m) => m.id === id && m.method === undefined, `the answer to ${method}`);
+    },
+    end: () => writer.close(),
+  };
+}
+
+Deno.test("proxy pinning block, lass proxy's stdio relay: a changed tool is hidden and refused until accepted", async () => {
+  const { stdioPinGate } = await import("../core/mcp/proxy/stdio_pins.ts");
+  const { relayStdio } = await import("../core/mcp/proxy/stdio_relay.ts");
+  const { createTransport } = await import("../core/mcp/session/transports.ts");
+  await withDir((dir) => ({
+    id: "drift",
+    name: "Drifting",
+    transport: "stdio",
+    command: Deno.execPath(),
+    args: ["run", "-A", FIXTURE, "--starts", join(dir, "starts.txt")],
+    protocolEra: "legacy",
+    pinning: "block",
+  }), async (t) => {
+    await connect(t);
+    await connect(t, true);
+    const page = "http://lass.test/inspector/drift";
+    const gate = await stdioPinGate(t.service, "drift", page);
+    assert.ok(gate, "block gives the relay a gate");
+    const opened = await createTransport((await t.service.mcp.proxyTarget("drift")).spec, {
+      stderr: () => {},
+    });
+    const client = stdioClient();
+    const relay = relayStdio(opened.transport, {
+      input: client.input,
+      write: client.write,
+      observe: () => {},
+      warn: () => {},
+      gate,
+    });
+    try {
+      await client.request("initialize", {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "stdio-client", version: "1" },
+      });
+      await client.send({ method: "notifications/initialized" });
+      const listed = await client.request("tools/list");
+      assert.deepEqual(listed.result.tools.map((tool: Json) => tool.name), ["rug_pull"]);
+      const refused = await client.request("tools/call", {
+        name: "echo",
+        arguments: { text: "hi" },
+      });
+      assert.equal(refused.error.code, -32602);
+      assert.equal(
+        refused.error.message,
+        `the tool echo of drift changed since pinned; accept it in Lass (${page})`,
+      );
+
+      assert.equal((await post(t, "/api/mcp/drift/pins/accept")).status, 200);
+      await client.next(
+        (m) => m.method === "notifications/tools/list_changed",
+        "tools/list_changed after the accept",
+      );
+      const again = await client.request("tools/list");
+      assert.deepEqual(again.result.tools.map((tool: Json) => tool.name), ["echo", "rug_pull"]);
+      const echoed = await client.request("tools/call", {
+        name: "echo",
+        arguments: { text: "accepted" },
+      });
+      assert.equal(textOf(echoed.result), "accepted");
+    } finally {
+      await client.end();
+      assert.equal(await relay, "client");
+      if (opened.stop) await opened.stop(() => opened.transport.close());
+      else await opened.transport.close();
+    }
+  });
+});

@@ -7,8 +7,7 @@ import type { ToolServerManager } from "../manager/manager.ts";
 import { ProxyEndpoint } from "./endpoint.ts";
 import { type HoldSettings, ProxyHolds } from "./holds.ts";
 import { ProxyRegistry } from "./registry.ts";
-import { PinBlock, TOOLS_CHANGED } from "./pin_block.ts";
-import type { DriftEventData } from "../../../wire/events.ts";
+import { PinBlock, TOOLS_CHANGED, watchHeld } from "./pin_block.ts";
 
 /** The proxy endpoint and the registry of its client sessions. */
 export interface ToolServerProxy {
@@ -62,7 +61,8 @@ export function createProxy(
       }
     }
   });
-  const unwatch = watchBlocks(events, pins, endpoint);
+  // The clients read the tools again when what pinning holds back changes.
+  const unwatch = watchHeld(events, pins, (id) => endpoint.notifyServer(id, TOOLS_CHANGED));
   return {
     endpoint,
     registry,
@@ -73,21 +73,4 @@ export function createProxy(
       await endpoint.close();
     },
   };
-}
-
-/**
- * Tells a server's proxy clients to read its tools again when the tools pinning holds back change
- * (a drift found under `block`, accepted, or its `pinning` changed): after each `mcp.drift` whose
- * held tools differ from the last ones seen (or when none were seen yet).
- */
-function watchBlocks(events: EventBus, pins: PinBlock, endpoint: ProxyEndpoint): () => void {
-  const seen = new Map<string, string>();
-  return events.subscribe((event) => {
-    if (event.type !== "mcp.drift") return;
-    const { serverId } = event.data as unknown as DriftEventData;
-    const key = pins.key(serverId);
-    if (seen.get(serverId) === key) return;
-    seen.set(serverId, key);
-    endpoint.notifyServer(serverId, TOOLS_CHANGED);
-  });
 }

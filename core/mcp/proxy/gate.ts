@@ -32,8 +32,7 @@ export function gateOf(
       // A call the user forwarded (maybe edited to another tool) meets pinning again.
       return (outcome.action === "forward" && refused(outcome.message)) || outcome;
     },
-    answer: (method, response) =>
-      method === "tools/list" ? pins.listed(serverId, response) : response,
+    answer: (method, response) => pins.answer(serverId, method, response),
   };
 }
 

@@ -3,6 +3,8 @@
  * or changed since pinned, until accepted) are left out of the `tools/list` answers that pass to
  * its clients, and a `tools/call` of one is answered by Lass with an error the server never sees.
  */
+import type { EventBus } from "../../events.ts";
+import type { DriftEventData } from "../../../wire/events.ts";
 import type { PinDrift } from "../../../wire/pinning.ts";
 import { CHANGED_SINCE_PINNED, heldTools } from "../pinning/held.ts";
 import { isRequest, isResponse, type RpcMessage } from "./messages.ts";
@@ -61,8 +63,12 @@ export class PinBlock {
     };
   }
 
-  /** A server's answer to `tools/list` without the held tools (any other answer as it is). */
-  listed(serverId: string, response: RpcMessage): RpcMessage {
+  /**
+   * A server's answer to a client's request of `method` as the client gets it: a `tools/list`
+   * answer without the held tools, any other as it is.
+   */
+  answer(serverId: string, method: string, response: RpcMessage): RpcMessage {
+    if (method !== "tools/list") return response;
     const held = this.held(serverId);
     const result = response.result as { tools?: unknown } | undefined;
     if (held.size === 0 || !isResponse(response) || !Array.isArray(result?.tools)) return response;
@@ -84,3 +90,24 @@ export const TOOLS_CHANGED: RpcMessage = {
   jsonrpc: "2.0",
   method: "notifications/tools/list_changed",
 };
+
+/**
+ * Calls `changed` with a server's id after each `mcp.drift` that changes which of its tools are
+ * held back (a drift found under `block`, accepted, its `pinning` changed), or the first one seen
+ * of it; until the returned function is called.
+ */
+export function watchHeld(
+  events: EventBus,
+  pins: PinBlock,
+  changed: (serverId: string) => void,
+): () => void {
+  const seen = new Map<string, string>();
+  return events.subscribe((event) => {
+    if (event.type !== "mcp.drift") return;
+    const { serverId } = event.data as unknown as DriftEventData;
+    const key = pins.key(serverId);
+    if (seen.get(serverId) === key) return;
+    seen.set(serverId, key);
+    changed(serverId);
+  });
+}

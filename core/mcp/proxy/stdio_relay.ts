@@ -1,9 +1,20 @@
 /**
  * The proxy over stdio: newline-delimited JSON-RPC from a client's pipe goes to a tool server's
- * transport, and what the server sends goes back as lines, unchanged. Nothing but MCP messages is
- * written to the output.
+ * transport, and what the server sends goes back as lines, unchanged but for what a gate (pinning's
+ * `block`) changes. Nothing but MCP messages is written to the output.
  */
 import type { Transport } from "@modelcontextprotocol/client";
+import { isRequest, isResponse, type RpcMessage } from "./messages.ts";
+
+/** What Lass changes on the way: answers it gives itself, answers it shows changed, its own news. */
+export interface StdioGate {
+  /** Lass's answer to a client's message that must not reach the server, if it is one. */
+  refusal(message: RpcMessage): RpcMessage | undefined;
+  /** The server's answer to a client's request of `method`, as the client gets it. */
+  answer(method: string, response: RpcMessage): RpcMessage;
+  /** Calls `send` with Lass's own messages for the client until the returned function is called. */
+  watch(send: (message: RpcMessage) => void): () => void;
+}
 
 /** Where the relay reads and writes, and what it reports. */
 export interface StdioRelayIo {
@@ -15,6 +26,7 @@ export interface StdioRelayIo {
   observe(dir: "out" | "in", message: unknown): void;
   /** A line that is not JSON-RPC (said on stderr, never on the output). */
   warn(message: string): void;
+  gate?: StdioGate;
 }
 
 /**
@@ -29,14 +41,25 @@ export async function relayStdio(
   const ended = new Promise<"server">((resolve) => serverEnded = () => resolve("server"));
   // Lines to the client are written one after the other, in the order the server sent them.
   let writing = Promise.resolve();
-  upstream.onmessage = (message) => {
+  const toClient = (message: unknown) => {
     io.observe("in", message);
     const line = JSON.stringify(message);
     writing = writing.then(() => io.write(line)).catch(() => {});
   };
+  const gate = io.gate;
+  /** The methods of the client's requests the server has not answered, by id (with a gate). */
+  const asked = new Map<unknown, string>();
+  upstream.onmessage = (message) => {
+    const rpc = message as RpcMessage;
+    const method = gate && isResponse(rpc) ? asked.get(rpc.id) : undefined;
+    if (method === undefined) return toClient(message);
+    asked.delete(rpc.id);
+    toClient(gate!.answer(method, rpc));
+  };
   upstream.onclose = () => serverEnded();
   upstream.onerror = (error) => io.warn(`the tool server's transport: ${error.message}`);
   await upstream.start();
+  const unwatch = gate?.watch(toClient);
   const reading = (async () => {
     for await (const line of lines(io.input)) {
       if (line.trim() === "") continue;
@@ -48,6 +71,14 @@ export async function relayStdio(
         continue;
       }
       io.observe("out", message);
+      const refusal = gate?.refusal(message as RpcMessage);
+      if (refusal) {
+        toClient(refusal);
+        continue;
+      }
+      if (gate && isRequest(message as RpcMessage)) {
+        asked.set((message as RpcMessage).id, (message as RpcMessage).method!);
+      }
       await upstream.send(message as never).catch((error) =>
         io.warn(`could not relay to the tool server: ${(error as Error).message}`)
       );
@@ -55,6 +86,7 @@ export async function relayStdio(
     return "client" as const;
   })();
   const who = await Promise.race([reading, ended]);
+  unwatch?.();
   await writing;
   return who;
 }
