@@ -1,9 +1,12 @@
 /**
  * The proxy over stdio: newline-delimited JSON-RPC from a client's pipe goes to a tool server's
  * transport, and what the server sends goes back as lines, unchanged. Nothing but MCP messages is
- * written to the output.
+ * written to the output. A request that is held waits for its decision on the side (the messages
+ * after it go on) and is then sent, answered in the other side's place, or dropped.
  */
 import type { Transport } from "@modelcontextprotocol/client";
+import type { HoldOutcome } from "./holds.ts";
+import type { RpcMessage } from "./messages.ts";
 
 /** Where the relay reads and writes, and what it reports. */
 export interface StdioRelayIo {
@@ -15,6 +18,11 @@ export interface StdioRelayIo {
   observe(dir: "out" | "in", message: unknown): void;
   /** A line that is not JSON-RPC (said on stderr, never on the output). */
   warn(message: string): void;
+  /**
+   * The decision on a held request (`out`: the client's, `in`: the server's), or `undefined` at
+   * once when the message is not held.
+   */
+  hold?(dir: "out" | "in", message: RpcMessage): Promise<HoldOutcome> | undefined;
 }
 
 /**
@@ -29,10 +37,32 @@ export async function relayStdio(
   const ended = new Promise<"server">((resolve) => serverEnded = () => resolve("server"));
   // Lines to the client are written one after the other, in the order the server sent them.
   let writing = Promise.resolve();
-  upstream.onmessage = (message) => {
+  const toClient = (message: unknown) => {
     io.observe("in", message);
     const line = JSON.stringify(message);
     writing = writing.then(() => io.write(line)).catch(() => {});
+  };
+  const toServer = async (message: unknown) => {
+    io.observe("out", message);
+    await upstream.send(message as never).catch((error) =>
+      io.warn(`could not relay to the tool server: ${(error as Error).message}`)
+    );
+  };
+  // A held message is seen in the trace as it went on: edited, or as it came with the user's reply.
+  const decided = async (dir: "out" | "in", message: RpcMessage, waiting: Promise<HoldOutcome>) => {
+    const outcome = await waiting.catch((error): HoldOutcome => {
+      io.warn(`a held ${message.method} goes on as it came: ${(error as Error).message}`);
+      return { action: "forward", message };
+    });
+    const [send, answer] = dir === "out" ? [toServer, toClient] : [toClient, toServer];
+    if (outcome.action === "forward") return await send(outcome.message);
+    io.observe(dir, message);
+    if (outcome.action === "reply") await answer(outcome.response);
+  };
+  upstream.onmessage = (message) => {
+    const waiting = io.hold?.("in", message as RpcMessage);
+    if (waiting) void decided("in", message as RpcMessage, waiting);
+    else toClient(message);
   };
   upstream.onclose = () => serverEnded();
   upstream.onerror = (error) => io.warn(`the tool server's transport: ${error.message}`);
@@ -47,10 +77,9 @@ export async function relayStdio(
         io.warn(`not a JSON-RPC message, not relayed: ${line.slice(0, 200)}`);
         continue;
       }
-      io.observe("out", message);
-      await upstream.send(message as never).catch((error) =>
-        io.warn(`could not relay to the tool server: ${(error as Error).message}`)
-      );
+      const waiting = io.hold?.("out", message as RpcMessage);
+      if (waiting) void decided("out", message as RpcMessage, waiting);
+      else await toServer(message);
     }
     return "client" as const;
   })();
@@ -60,7 +89,7 @@ export async function relayStdio(
 }
 
 /** The lines of a byte stream (UTF-8, `\n` or `\r\n`), the last one even without a newline. */
-async function* lines(input: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+export async function* lines(input: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffer = "";
   for await (const chunk of input) {
