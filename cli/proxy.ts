@@ -26,7 +26,8 @@ Options:
                       clients) and whose holds apply: a held request waits for the
                       answer given in that Lass (see docs/proxy.md)              [LASS_URL]
   --token <token>     That Lass's service token                                  [LASS_TOKEN]
-  --id <serverId>     With -- <command>: the server whose trace the traffic joins in that Lass
+  --id <serverId>     With -- <command>: the server whose trace the traffic joins, and whose
+                      holds apply, in that Lass
   --record <file>     Write what crossed as a cassette when the session ends (secrets
                       removed; see docs/recordings.md): lass replay serves it again
 `;
