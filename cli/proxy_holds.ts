@@ -111,12 +111,8 @@ export class LassHolds {
       if (this.#stop.signal.aborted) return;
       const held = this.#methods.size > 0;
       this.#methods = new Set();
-      this.#options.warn(
-        `${
-          held ? "holds do not apply any more" : "nothing is held"
-        }: Lass at ${this.#options.url} ` +
-          `is not reachable for holds (${reason(error)})`,
-      );
+      const what = held ? "holds do not apply any more" : "nothing is held";
+      this.#options.warn(`${what}: no holds from Lass at ${this.#options.url} (${reason(error)})`);
     } finally {
       ready();
     }

@@ -379,7 +379,7 @@ Deno.test("lass proxy's holds when Lass goes away: the waiting request goes on a
     assert.match(warnings.join("\n"), /the held tools\/call goes on as it came/);
     watch!.close();
     await waitUntil(
-      () => warnings.some((w) => w.includes("holds do not apply any more")),
+      () => warnings.some((w) => w.includes("holds do not apply any more: no holds from Lass")),
       "the proxy to see the watch end",
     );
     assert.equal(holds.hold("out", call), undefined, "nothing is held without Lass");
