@@ -34,7 +34,7 @@ const HoldsBody = z.strictObject({
   }),
 });
 
-const HoldsQuery = z.strictObject({
+const HoldsQuery = z.object({
   watch: z.enum(["true", "false", "1", "0"]).optional().meta({
     description: "Stream the holds (NDJSON): now, then each time they change",
   }),

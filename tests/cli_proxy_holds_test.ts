@@ -135,6 +135,9 @@ Deno.test("the holds a stdio proxy watches: now, then on each change of the swit
       holds: [],
       timeoutMs: 5000,
     });
+    const linked = await t.call(`/api/mcp/demo/proxy/holds?token=${TOKEN}`, { token: null });
+    assert.equal(linked.status, 200, "the token may come in the query");
+    await linked.body?.cancel();
     const response = await t.call("/api/mcp/demo/proxy/holds?watch=true");
     assert.match(response.headers.get("content-type") ?? "", /application\/x-ndjson/);
     const lines = response.body!.pipeThrough(new TextDecoderStream()).getReader();
