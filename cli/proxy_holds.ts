@@ -26,6 +26,8 @@ export interface LassHoldsOptions {
   /** Resolves once what crossed before is reported (so Lass knows the session and its client). */
   reported(): Promise<void>;
   warn(message: string): void;
+  /** How long past a hold's timeout Lass's answer is waited for; default 5 s. */
+  graceMs?: number;
 }
 
 /** The holds in force for one stdio proxy session, and the decisions on its held requests. */
@@ -71,16 +73,18 @@ export class LassHolds {
 
   async #decide(dir: "out" | "in", message: RpcMessage): Promise<HoldOutcome> {
     const { session, token } = this.#options;
+    // Lass is not waited for past the hold's timeout, the report before it included.
+    const signal = AbortSignal.any([
+      this.#stop.signal,
+      AbortSignal.timeout(this.#timeoutMs + (this.#options.graceMs ?? GRACE_MS)),
+    ]);
     try {
-      await this.#options.reported();
+      await Promise.race([this.#options.reported(), aborted(signal)]);
       const response = await fetch(`${this.#base}/hold`, {
         method: "POST",
         headers: { "content-type": "application/json", "x-service-token": token },
         body: JSON.stringify({ session, dir, message }),
-        signal: AbortSignal.any([
-          this.#stop.signal,
-          AbortSignal.timeout(this.#timeoutMs + GRACE_MS),
-        ]),
+        signal,
       });
       if (!response.ok) throw new Error(await errorOf(response));
       return await response.json() as HoldOutcome;
@@ -139,6 +143,14 @@ export class LassHolds {
 async function errorOf(response: Response): Promise<string> {
   const body = await response.json().catch(() => ({}));
   return body?.error?.message ?? `HTTP ${response.status}`;
+}
+
+/** Rejects when `signal` aborts. */
+function aborted(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
 }
 
 function reason(error: unknown): string {

@@ -341,16 +341,23 @@ Deno.test("the stdio relay carries out each decision on a held request, both way
   );
 });
 
-Deno.test("lass proxy's holds when Lass goes away: the waiting request goes on at once, and nothing is held after", async () => {
-  // A Lass that says tools/call is held, then drops the hold's connection and ends the watch.
+Deno.test("lass proxy's holds when Lass stays silent or goes away: the waiting request goes on as it came, and nothing is held after", async () => {
+  // A Lass that says tools/call is held (for 50 ms), then leaves the first hold unanswered, drops
+  // the second's connection, and ends the watch.
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const encoder = new TextEncoder();
+  const open: Deno.Conn[] = [];
   let watch: Deno.Conn | undefined;
+  let holdsAsked = 0;
   const serving = (async () => {
     for await (const conn of listener) {
       const head = new Uint8Array(65_536);
       const read = await conn.read(head);
       const text = new TextDecoder().decode(head.subarray(0, read ?? 0));
+      if (text.startsWith("POST /api/mcp/demo/proxy/hold ") && holdsAsked++ === 0) {
+        open.push(conn);
+        continue;
+      }
       if (!text.startsWith("GET /api/mcp/demo/proxy/holds?watch=true")) {
         conn.close();
         continue;
@@ -358,7 +365,7 @@ Deno.test("lass proxy's holds when Lass goes away: the waiting request goes on a
       watch = conn;
       await conn.write(encoder.encode(
         "HTTP/1.1 200 OK\r\ncontent-type: application/x-ndjson\r\n\r\n" +
-          `${JSON.stringify({ holds: ["tools/call"], timeoutMs: 60_000 })}\n`,
+          `${JSON.stringify({ holds: ["tools/call"], timeoutMs: 50 })}\n`,
       ));
     }
   })();
@@ -371,15 +378,23 @@ Deno.test("lass proxy's holds when Lass goes away: the waiting request goes on a
     session: "stdio-session-2",
     reported: () => Promise.resolve(),
     warn: (message) => warnings.push(message),
+    graceMs: 50,
   });
   try {
     await holds.start();
     const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo" } };
     assert.equal(holds.hold("out", { jsonrpc: "2.0", id: 2, method: "tools/list" }), undefined);
-    const waiting = holds.hold("out", call);
-    assert.ok(waiting, "tools/call is held");
-    assert.deepEqual(await waiting, { action: "forward", message: call });
-    assert.match(warnings.join("\n"), /the held tools\/call goes on as it came/);
+    const silent = holds.hold("out", call);
+    assert.ok(silent, "tools/call is held");
+    assert.deepEqual(await silent, { action: "forward", message: call }, "Lass stayed silent");
+    const gone = holds.hold("out", call);
+    assert.ok(gone, "tools/call is still held");
+    assert.deepEqual(await gone, { action: "forward", message: call }, "Lass went away");
+    assert.equal(
+      warnings.filter((w) => w.includes("the held tools/call goes on as it came")).length,
+      2,
+      warnings.join("\n"),
+    );
     watch!.close();
     await waitUntil(
       () => warnings.some((w) => w.includes("holds do not apply any more: no holds from Lass")),
@@ -388,6 +403,7 @@ Deno.test("lass proxy's holds when Lass goes away: the waiting request goes on a
     assert.equal(holds.hold("out", call), undefined, "nothing is held without Lass");
   } finally {
     holds.close();
+    for (const conn of open) conn.close();
     listener.close();
     await serving.catch(() => {});
   }
