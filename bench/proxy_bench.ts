@@ -1,8 +1,9 @@
 /**
  * Lass's MCP proxy against no proxy, side by side in one run: a `tools/call` to server-everything
  * over Streamable HTTP through `/mcp/:id` and directly; over stdio through `lass proxy -- <command>`
- * and directly; and 50 client sessions at once through `/mcp/:id` (a Streamable HTTP server passed
- * through, and the in-process demo bridged), all of which must be served.
+ * and directly, and through `lass proxy --url` (traced, a hold in force on another method); and 50
+ * client sessions at once through `/mcp/:id` (a Streamable HTTP server passed through, and the
+ * in-process demo bridged), all of which must be served.
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -89,6 +90,17 @@ async function concurrentSessions(url: string, tool: { name: string; arguments: 
   };
 }
 
+/** Holds `methods` on the record `remote` of the running Lass, for this run (`null`: none). */
+async function setHolds(methods: string[] | null): Promise<void> {
+  const response = await fetch(`${lass.base}/api/mcp/remote/proxy/holds`, {
+    method: "PUT",
+    headers: { "content-type": "application/json", "x-service-token": BENCH_TOKEN },
+    body: JSON.stringify({ methods }),
+  });
+  if (!response.ok) throw new Error(`PUT holds: ${response.status} ${await response.text()}`);
+  await response.body?.cancel();
+}
+
 const everything = await startEverything("streamableHttp");
 const dir = await Deno.makeTempDir({ prefix: "lass-proxy-bench-" });
 const lass = await startLassProcess(dir, {
@@ -115,7 +127,27 @@ try {
     ...everythingArgs,
   ]);
   const stdio = await sideBySide(stdioDirect, stdioProxied);
-  await Promise.all([stdioDirect.close(), stdioProxied.close()]);
+  // The same through `lass proxy --url`: its traffic reported to Lass, and a hold in force on a
+  // method it does not call; a tools/call takes no round trip to Lass.
+  await setHolds(["prompts/get"]);
+  const stdioWatched = await stdioClient(Deno.execPath(), [
+    "run",
+    "-A",
+    MAIN_TS,
+    "proxy",
+    "--url",
+    lass.base,
+    "--token",
+    BENCH_TOKEN,
+    "--id",
+    "remote",
+    "--",
+    Deno.execPath(),
+    ...everythingArgs,
+  ]);
+  const watched = await sideBySide(stdioDirect, stdioWatched);
+  await setHolds(null);
+  await Promise.all([stdioDirect.close(), stdioProxied.close(), stdioWatched.close()]);
 
   const passedSessions = await concurrentSessions(`${lass.base}/mcp/remote`, {
     name: "get-sum",
@@ -140,10 +172,11 @@ try {
   console.log("| path | direct p50 | proxied p50 | added p50 | direct p99 | proxied p99 |");
   console.log("| --- | --- | --- | --- | --- | --- |");
   for (
-    const [label, r] of [["Streamable HTTP, /mcp/:id", http], [
-      "stdio, lass proxy --",
-      stdio,
-    ]] as const
+    const [label, r] of [
+      ["Streamable HTTP, /mcp/:id", http],
+      ["stdio, lass proxy --", stdio],
+      ["stdio, lass proxy --url (traced, prompts/get held)", watched],
+    ] as const
   ) {
     console.log(
       `| ${label} | ${r.directP50} ms | ${r.proxiedP50} ms | ${r.addedP50} ms | ${r.directP99} ms | ${r.proxiedP99} ms |`,

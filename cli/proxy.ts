@@ -6,6 +6,7 @@
 import type { TransportSpec } from "../core/mcp/session/types.ts";
 import { CliError } from "./errors.ts";
 import { openLass, parseFlags, RUN_ONCE } from "./options.ts";
+import { LassHolds } from "./proxy_holds.ts";
 import { ProxyReporter } from "./proxy_report.ts";
 import { writeReportFile } from "./output.ts";
 import { secretEnvValues, StdioRecording } from "./proxy_record.ts";
@@ -22,9 +23,11 @@ config, e.g. Claude Desktop's:
 
 Options:
   --url <url>         A running Lass to show the traffic in (its wire trace and proxy
-                      clients)                                                   [LASS_URL]
+                      clients) and whose holds apply: a held request waits for the
+                      answer given in that Lass (see docs/proxy.md)              [LASS_URL]
   --token <token>     That Lass's service token                                  [LASS_TOKEN]
-  --id <serverId>     With -- <command>: the server whose trace the traffic joins in that Lass
+  --id <serverId>     With -- <command>: the server whose trace the traffic joins, and whose
+                      holds apply, in that Lass
   --record <file>     Write what crossed as a cassette when the session ends (secrets
                       removed; see docs/recordings.md): lass replay serves it again
 `;
@@ -56,16 +59,31 @@ export async function run(args: string[]): Promise<number> {
   const warn = (message: string) => console.error(`lass proxy: ${message}`);
   const lass = command === undefined ? await openLass(values, RUN_ONCE) : undefined;
   const serverId = command === undefined ? positionals[0] : values.id;
+  let holds: LassHolds | undefined;
   try {
-    const spec: TransportSpec = lass
-      ? (await lass.service.mcp.proxyTarget(serverId!)).spec
+    const target = lass ? await lass.service.mcp.proxyTarget(serverId!) : undefined;
+    const spec: TransportSpec = target
+      ? target.spec
       : { kind: "stdio", command: command![0], args: command!.slice(1), env: Deno.env.toObject() };
     const url = values.url ?? Deno.env.get("LASS_URL");
     const token = values.token ?? Deno.env.get("LASS_TOKEN");
     let reporter: ProxyReporter | undefined;
-    if (url && token && serverId) reporter = new ProxyReporter(url, token, serverId, warn);
-    else if (url && !serverId) warn("--url needs --id <serverId> with -- <command>; not reported");
-    else if (url && !token) warn("--url needs --token (or LASS_TOKEN); not reported");
+    if (url && token && serverId) {
+      reporter = new ProxyReporter(url, token, serverId, warn);
+      const { session } = reporter;
+      const reported = () => reporter!.sent();
+      holds = new LassHolds({ url, token, serverId, session, reported, warn });
+    } else if (url && !serverId) {
+      warn("--url needs --id <serverId> with -- <command>; not reported, nothing held");
+    } else if (url && !token) {
+      warn("--url needs --token (or LASS_TOKEN); not reported, nothing held");
+    }
+    if (!holds && target?.record.holds?.length) {
+      warn(
+        `${serverId} holds ${target.record.holds.join(", ")}, but holds need a running Lass to ` +
+          "answer them (--url and --token): nothing is held",
+      );
+    }
     const { createTransport } = await import("../core/mcp/session/transports.ts");
     const { relayStdio } = await import("../core/mcp/proxy/stdio_relay.ts");
     const { stdioPinGate } = await import("../core/mcp/proxy/stdio_pins.ts");
@@ -73,7 +91,10 @@ export async function run(args: string[]): Promise<number> {
       ? `${url.replace(/\/$/, "")}/inspector/${encodeURIComponent(serverId!)}`
       : undefined;
     const gate = lass ? await stdioPinGate(lass.service, serverId!, page) : undefined;
-    const opened = await createTransport(spec, { stderr: (line) => console.error(line) });
+    const [opened] = await Promise.all([
+      createTransport(spec, { stderr: (line) => console.error(line) }),
+      holds?.start(),
+    ]);
     const output = Deno.stdout.writable.getWriter();
     const encoder = new TextEncoder();
     const recording = values.record === undefined ? undefined : new StdioRecording();
@@ -86,7 +107,9 @@ export async function run(args: string[]): Promise<number> {
       },
       warn,
       ...(gate && { gate }),
+      ...(holds && { hold: (dir, message) => holds!.hold(dir, message) }),
     });
+    holds?.close();
     if (opened.stop) await opened.stop(() => opened.transport.close());
     else await opened.transport.close();
     await reporter?.close();
@@ -102,6 +125,7 @@ export async function run(args: string[]): Promise<number> {
   } catch (error) {
     throw new CliError((error as Error).message, 1);
   } finally {
+    holds?.close();
     await lass?.close();
   }
 }

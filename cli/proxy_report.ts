@@ -26,6 +26,16 @@ export class ProxyReporter {
     this.#warn = warn;
   }
 
+  /** The stdio session's id, as Lass knows it. */
+  get session(): string {
+    return this.#session;
+  }
+
+  /** Resolves once the messages queued so far were sent (or given up). */
+  sent(): Promise<void> {
+    return this.#sending;
+  }
+
   /** Queues a message that crossed; it is sent with the next batch. */
   add(dir: "out" | "in", message: unknown): void {
     if (this.#failed) return;

@@ -24,8 +24,8 @@ const EvalRunBodySchema = z.strictObject({
   approve: z.enum(["all", "none"]).optional(),
 });
 
-/** The query of `GET /api/evals/reports/:id/diff`: the kept report to compare with. */
-const DiffQuery = z.strictObject({ baseline: z.string().min(1) });
+/** `GET /api/evals/reports/:id/diff`'s query: the kept report to compare with (`token` too). */
+const DiffQuery = z.object({ baseline: z.string().min(1) });
 /** The body of `POST /api/evals/cases` (see `wire/evals.ts`). */
 const EvalCaseBodySchema = z.strictObject({
   sessionId: z.string().regex(SESSION_ID_PATTERN, {

@@ -2,6 +2,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { START_FLAGS } from "../scripts/permissions.ts";
 import { type Ran, runToEnd, startServer, stopServer } from "./_process.ts";
 
@@ -84,4 +86,31 @@ export async function serveLass(args: string[]): Promise<ServingLass> {
     token: server.token,
     stop: async () => void await stopServer(server),
   };
+}
+
+/**
+ * An SDK client that starts `lass <command> <args>` (default `proxy`) as its stdio server, the way
+ * Claude Desktop launches a command; what the command says on stderr is kept in `stderr`.
+ */
+export async function launchStdio(
+  args: string[],
+  name: string,
+  options: { command?: string; env?: Record<string, string> } = {},
+): Promise<{ client: Client; stderr: string[] }> {
+  const stderr: string[] = [];
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", ...START_FLAGS, MAIN, options.command ?? "proxy", ...args],
+    env: {
+      NO_COLOR: "1",
+      PATH: Deno.env.get("PATH") ?? "",
+      HOME: Deno.env.get("HOME") ?? "",
+      ...options.env,
+    },
+    stderr: "pipe",
+  });
+  transport.stderr?.on("data", (chunk: Uint8Array) => stderr.push(new TextDecoder().decode(chunk)));
+  const client = new Client({ name, version: "0.9.0" }, { capabilities: {} });
+  await client.connect(transport);
+  return { client, stderr };
 }

@@ -6,9 +6,7 @@
 import assert from "node:assert/strict";
 import { processesWith } from "./_process.ts";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { START_FLAGS } from "../scripts/permissions.ts";
-import { cliHome, runLass, serveLass } from "./_cli.ts";
+import { cliHome, launchStdio as launch, runLass, serveLass } from "./_cli.ts";
 import { EVERYTHING, everythingStdio } from "./_everything.ts";
 import {
   configWithServers,
@@ -19,32 +17,6 @@ import {
   TOKEN,
   waitUntil,
 } from "./_helpers.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-
-/** An SDK client that starts `lass <command> <args>` (default `proxy`) as its stdio server. */
-async function launch(
-  args: string[],
-  name: string,
-  options: { command?: string; env?: Record<string, string> } = {},
-) {
-  const stderr: string[] = [];
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", ...START_FLAGS, MAIN, options.command ?? "proxy", ...args],
-    env: {
-      NO_COLOR: "1",
-      PATH: Deno.env.get("PATH") ?? "",
-      HOME: Deno.env.get("HOME") ?? "",
-      ...options.env,
-    },
-    stderr: "pipe",
-  });
-  transport.stderr?.on("data", (chunk: Uint8Array) => stderr.push(new TextDecoder().decode(chunk)));
-  const client = new Client({ name, version: "0.9.0" }, { capabilities: {} });
-  await client.connect(transport);
-  return { client, stderr };
-}
 
 Deno.test("lass proxy <id> relays a configured server over stdio", async () => {
   const home = await cliHome(

@@ -9,7 +9,7 @@ import { EvalReportStore } from "../core/evals/reports.ts";
 import { nodeFileSystem } from "../core/files_node.ts";
 import type { EvalCaseReport, EvalReport } from "../wire/evals.ts";
 import { chatConfig, DEMO_LLM, parseNdjson } from "./_chat.ts";
-import { type Json, readJsonResponse, startService } from "./_helpers.ts";
+import { type Json, readJsonResponse, startService, TOKEN } from "./_helpers.ts";
 
 /** A case's numbers in a report. */
 function entry(name: string, fields: Partial<EvalCaseReport> = {}): EvalCaseReport {
@@ -152,6 +152,13 @@ Deno.test("GET /api/evals/reports lists the kept runs; one reads by id and two c
     assert.equal(diff.status, 200);
     assert.equal(diff.body.regressions, 1);
     assert.deepEqual(diff.body.baseline.id, runs[0].id);
+    // The token in the query (as a link carries it) is not an unknown query field.
+    const linked = await t.call(
+      `/api/evals/reports/${runs[1].id}/diff?baseline=${runs[0].id}&token=${TOKEN}`,
+      { token: null },
+    );
+    assert.equal(linked.status, 200, await linked.clone().text());
+    await linked.body?.cancel();
     const pongs = diff.body.rows.find((r: Json) => r.name === "pongs");
     assert.deepEqual([pongs.regression, pongs.change.passRate], [true, -1]);
     const missing = await readJsonResponse(await t.call("/api/evals/reports/nope"));

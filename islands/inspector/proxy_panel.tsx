@@ -88,7 +88,9 @@ function HoldSwitches(
       </label>
       <p class="hint">
         A held request waits under "Waiting for you" to be forwarded (maybe edited), answered by
-        you, or dropped. For this run of Lass; the record's <code>holds</code> keeps them.
+        you, or dropped. For this run of Lass; the record's <code>holds</code>{" "}
+        keeps them. A client over stdio is held when its <code>lass proxy</code> has{" "}
+        <code>--url</code> and <code>--token</code> for this Lass.
       </p>
       {error.value ? <p class="error" role="alert">{error.value}</p> : null}
     </fieldset>

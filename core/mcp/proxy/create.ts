@@ -50,6 +50,7 @@ export function createProxy(
     stderr: (id, session, line) => manager.proxyStderr(id, session?.id ?? "shared", line),
   });
   const unsubscribe = config.subscribe((next, previous) => {
+    holds.changed();
     const before = new Map(previous.mcpServers.map((record) => [record.id, record]));
     const after = new Map(next.mcpServers.map((record) => [record.id, record]));
     for (const [id, record] of before) {
@@ -70,6 +71,7 @@ export function createProxy(
     close: async () => {
       unsubscribe();
       unwatch();
+      holds.close();
       await endpoint.close();
     },
   };

@@ -21,12 +21,28 @@ export interface HoldSettings {
   timeoutMs: number;
 }
 
+/** The holds in force for a server, as `GET /api/mcp/:id/proxy/holds` gives them. */
+export interface HoldsInForce {
+  holds: string[];
+  timeoutMs: number;
+}
+
+/** Told a server's holds (when they may have changed), or `null` when the proxy closes. */
+export type HoldsWatcher = (holds: HoldsInForce | null) => void;
+
+/** Whether `message` is a request whose method `methods` holds (cheap: no hold, no wait). */
+export function isHeld(methods: ReadonlySet<string>, message: RpcMessage): boolean {
+  return methods.size > 0 && isRequest(message) && methods.has(message.method!);
+}
+
 /** The proxy's holds: the records' methods, or the ones set for this run of Lass. */
 export class ProxyHolds {
   readonly #interactions: InteractionRegistry;
   readonly #settings: (serverId: string) => HoldSettings;
   /** Methods set in the inspector for this run, by server; they win over the record's. */
   readonly #set = new Map<string, ReadonlySet<string>>();
+  /** Who watches the holds change, by server. */
+  readonly #watchers = new Map<string, Set<HoldsWatcher>>();
 
   constructor(interactions: InteractionRegistry, settings: (serverId: string) => HoldSettings) {
     this.#interactions = interactions;
@@ -38,10 +54,48 @@ export class ProxyHolds {
     return [...(this.#set.get(serverId) ?? this.#settings(serverId).methods)];
   }
 
+  /** The methods held for a server now and their timeout. */
+  inForce(serverId: string): HoldsInForce {
+    return { holds: this.methods(serverId), timeoutMs: this.#settings(serverId).timeoutMs };
+  }
+
   /** Holds `methods` for this run (not saved); `null` goes back to the record's. */
   setMethods(serverId: string, methods: string[] | null): void {
     if (methods === null) this.#set.delete(serverId);
     else this.#set.set(serverId, new Set(methods));
+    this.changed(serverId);
+  }
+
+  /**
+   * Calls `listener` with a server's holds each time they may have changed (set for this run, or
+   * the record changed), and with `null` when the proxy closes; returns the way to stop.
+   */
+  watch(serverId: string, listener: HoldsWatcher): () => void {
+    let watchers = this.#watchers.get(serverId);
+    if (!watchers) this.#watchers.set(serverId, watchers = new Set());
+    watchers.add(listener);
+    return () => {
+      watchers.delete(listener);
+      if (watchers.size === 0 && this.#watchers.get(serverId) === watchers) {
+        this.#watchers.delete(serverId);
+      }
+    };
+  }
+
+  /** Tells the watchers of a server (or of every server) that its holds may have changed. */
+  changed(serverId?: string): void {
+    for (const [id, watchers] of this.#watchers) {
+      if (serverId !== undefined && id !== serverId) continue;
+      const holds = this.inForce(id);
+      for (const listener of [...watchers]) listener(holds);
+    }
+  }
+
+  /** Ends every watch (the service stops). */
+  close(): void {
+    const watchers = [...this.#watchers.values()].flatMap((set) => [...set]);
+    this.#watchers.clear();
+    for (const listener of watchers) listener(null);
   }
 
   /** Whether any method is held for a server. */
@@ -51,16 +105,18 @@ export class ProxyHolds {
 
   /** Whether a message is a request that is held (cheap: no hold, no wait). */
   holds(serverId: string, message: RpcMessage): boolean {
-    if (!isRequest(message)) return false;
-    const methods = this.#set.get(serverId) ?? this.#settings(serverId).methods;
-    return methods.size > 0 && methods.has(message.method!);
+    return isHeld(this.#set.get(serverId) ?? this.#settings(serverId).methods, message);
   }
 
-  /** Waits for the user's decision on a held request of `session`. */
+  /**
+   * Waits for the user's decision on a held request of `session`; `signal` withdraws the
+   * interaction (the one who waits went away).
+   */
   async decide(
     session: ProxySession,
     dir: "out" | "in",
     message: RpcMessage,
+    signal?: AbortSignal,
   ): Promise<HoldOutcome> {
     const { timeoutMs } = this.#settings(session.serverId);
     const { response } = this.#interactions.create({
@@ -72,7 +128,7 @@ export class ProxyHolds {
       method: message.method!,
       message: message as Record<string, unknown>,
       timeoutMs,
-    }, { timeoutMs });
+    }, { timeoutMs, ...(signal && { signal }) });
     let answer: ProxyHoldAnswer;
     try {
       answer = await response as ProxyHoldAnswer;

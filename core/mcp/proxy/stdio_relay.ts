@@ -1,9 +1,12 @@
 /**
  * The proxy over stdio: newline-delimited JSON-RPC from a client's pipe goes to a tool server's
  * transport, and what the server sends goes back as lines, unchanged but for what a gate (pinning's
- * `block`) changes. Nothing but MCP messages is written to the output.
+ * `block`) changes. Nothing but MCP messages is written to the output. A request that is held waits
+ * for its decision on the side (the messages after it go on) and is then sent, answered in the
+ * other side's place, or dropped.
  */
 import type { Transport } from "@modelcontextprotocol/client";
+import type { HoldOutcome } from "./holds.ts";
 import { isRequest, isResponse, type RpcMessage } from "./messages.ts";
 
 /** What Lass changes on the way: answers it gives itself, answers it shows changed, its own news. */
@@ -26,6 +29,11 @@ export interface StdioRelayIo {
   observe(dir: "out" | "in", message: unknown): void;
   /** A line that is not JSON-RPC (said on stderr, never on the output). */
   warn(message: string): void;
+  /**
+   * The decision on a held request (`out`: the client's, `in`: the server's), or `undefined` at
+   * once when the message is not held.
+   */
+  hold?(dir: "out" | "in", message: RpcMessage): Promise<HoldOutcome> | undefined;
   gate?: StdioGate;
 }
 
@@ -49,12 +57,40 @@ export async function relayStdio(
   const gate = io.gate;
   /** The methods of the client's requests the server has not answered, by id (with a gate). */
   const asked = new Map<unknown, string>();
+  /** The server's message as the client gets it: an answer through the gate. */
+  const gated = (message: RpcMessage): RpcMessage => {
+    const method = gate && isResponse(message) ? asked.get(message.id) : undefined;
+    if (method === undefined) return message;
+    asked.delete(message.id);
+    return gate!.answer(method, message);
+  };
+  // A refusal of the gate comes first, also for a held request forwarded edited.
+  const toServer = async (message: unknown) => {
+    io.observe("out", message);
+    const refusal = gate?.refusal(message as RpcMessage);
+    if (refusal) return toClient(refusal);
+    if (gate && isRequest(message as RpcMessage)) {
+      asked.set((message as RpcMessage).id, (message as RpcMessage).method!);
+    }
+    await upstream.send(message as never).catch((error) =>
+      io.warn(`could not relay to the tool server: ${(error as Error).message}`)
+    );
+  };
+  // A held message is seen in the trace as it went on: edited, or as it came with the user's reply.
+  const decided = async (dir: "out" | "in", message: RpcMessage, waiting: Promise<HoldOutcome>) => {
+    const outcome = await waiting.catch((error): HoldOutcome => {
+      io.warn(`a held ${message.method} goes on as it came: ${(error as Error).message}`);
+      return { action: "forward", message };
+    });
+    const [send, answer] = dir === "out" ? [toServer, toClient] : [toClient, toServer];
+    if (outcome.action === "forward") return await send(outcome.message);
+    io.observe(dir, message);
+    if (outcome.action === "reply") await answer(outcome.response);
+  };
   upstream.onmessage = (message) => {
-    const rpc = message as RpcMessage;
-    const method = gate && isResponse(rpc) ? asked.get(rpc.id) : undefined;
-    if (method === undefined) return toClient(message);
-    asked.delete(rpc.id);
-    toClient(gate!.answer(method, rpc));
+    const waiting = io.hold?.("in", message as RpcMessage);
+    if (waiting) void decided("in", message as RpcMessage, waiting);
+    else toClient(gated(message as RpcMessage));
   };
   upstream.onclose = () => serverEnded();
   upstream.onerror = (error) => io.warn(`the tool server's transport: ${error.message}`);
@@ -70,18 +106,10 @@ export async function relayStdio(
         io.warn(`not a JSON-RPC message, not relayed: ${line.slice(0, 200)}`);
         continue;
       }
-      io.observe("out", message);
-      const refusal = gate?.refusal(message as RpcMessage);
-      if (refusal) {
-        toClient(refusal);
-        continue;
-      }
-      if (gate && isRequest(message as RpcMessage)) {
-        asked.set((message as RpcMessage).id, (message as RpcMessage).method!);
-      }
-      await upstream.send(message as never).catch((error) =>
-        io.warn(`could not relay to the tool server: ${(error as Error).message}`)
-      );
+      const refused = gate?.refusal(message as RpcMessage) !== undefined;
+      const waiting = refused ? undefined : io.hold?.("out", message as RpcMessage);
+      if (waiting) void decided("out", message as RpcMessage, waiting);
+      else await toServer(message);
     }
     return "client" as const;
   })();
@@ -92,7 +120,7 @@ export async function relayStdio(
 }
 
 /** The lines of a byte stream (UTF-8, `\n` or `\r\n`), the last one even without a newline. */
-async function* lines(input: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+export async function* lines(input: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
   let buffer = "";
   for await (const chunk of input) {
