@@ -3,11 +3,12 @@
  * over Streamable HTTP through `/mcp/:id` and directly; over stdio through `lass proxy -- <command>`
  * and directly, and through `lass proxy --url` (traced, a hold in force on another method); and 50
  * client sessions at once through `/mcp/:id` (a Streamable HTTP server passed through, and the
- * in-process demo bridged), all of which must be served.
+ * in-process demo bridged), all of which must be served. Two floors run in the same rounds: a TCP
+ * byte relay and a bare HTTP relay (`_relay.ts`), what any process in the middle costs here.
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { EVERYTHING, startEverything } from "../tests/_everything.ts";
+import { EVERYTHING, freePort, startEverything } from "../tests/_everything.ts";
 import { BENCH_TOKEN, startLassProcess } from "./_lass_process.ts";
 import { flag } from "./_proc.ts";
 import { median, round } from "./_stats.ts";
@@ -101,7 +102,40 @@ async function setHolds(methods: string[] | null): Promise<void> {
   await response.body?.cancel();
 }
 
+/** A floor relay (`_relay.ts`) to `upstream` in a process of its own; its URL once it listens. */
+async function startRelay(mode: "tcp" | "http", upstream: string) {
+  const port = freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("./_relay.ts", import.meta.url).pathname,
+      mode,
+      upstream,
+      `${port}`,
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.getReader();
+  const { value } = await reader.read();
+  if (!new TextDecoder().decode(value).includes("ready")) throw new Error(`${mode} relay failed`);
+  reader.releaseLock();
+  return {
+    url: new URL(new URL(upstream).pathname, `http://127.0.0.1:${port}`).href,
+    stop: async () => {
+      child.kill();
+      await child.status;
+      await child.stdout.cancel().catch(() => {});
+    },
+  };
+}
+
 const everything = await startEverything("streamableHttp");
+const relays = [
+  await startRelay("tcp", everything.url),
+  await startRelay("http", everything.url),
+];
 const dir = await Deno.makeTempDir({ prefix: "lass-proxy-bench-" });
 const lass = await startLassProcess(dir, {
   mcpServers: [
@@ -113,6 +147,13 @@ try {
   const direct = await httpClient(everything.url);
   const proxied = await httpClient(`${lass.base}/mcp/remote`, BENCH_TOKEN);
   const http = await sideBySide(direct, proxied);
+  // What any process in the middle costs here: copying bytes, and a bare HTTP relay.
+  const floors = [];
+  for (const relay of relays) {
+    const relayed = await httpClient(relay.url);
+    floors.push(await sideBySide(direct, relayed));
+    await relayed.close();
+  }
   await Promise.all([direct.close(), proxied.close()]);
 
   const everythingArgs = ["run", "-A", EVERYTHING, "stdio"];
@@ -174,6 +215,8 @@ try {
   for (
     const [label, r] of [
       ["Streamable HTTP, /mcp/:id", http],
+      ["floor: a TCP byte relay (no HTTP parsed)", floors[0]],
+      ["floor: a bare HTTP relay (Deno.serve + fetch, nothing traced)", floors[1]],
       ["stdio, lass proxy --", stdio],
       ["stdio, lass proxy --url (traced, prompts/get held)", watched],
     ] as const
@@ -210,6 +253,7 @@ try {
   );
 } finally {
   await lass.stop();
+  for (const relay of relays) await relay.stop();
   await everything.stop();
   await Deno.remove(dir, { recursive: true });
 }
