@@ -1,6 +1,6 @@
 /**
  * Lass's own view of tracing: spans it opens and ends, and the exporter behind them. The
- * recorder in `otel.ts` implements it over the OpenTelemetry SDK's exporter, loaded only when
+ * recorder in `otel.ts` implements it, with the OpenTelemetry exporter in a worker, loaded only when
  * telemetry is on; everything else sees these types only.
  */
 
@@ -58,4 +58,22 @@ export interface TelemetrySettings {
   serviceName: string;
   /** Where the settings came from. */
   source: "config" | "env";
+}
+
+/**
+ * An ended span as the recorder hands it to the exporter (a plain object: it crosses to the
+ * export worker as it is).
+ */
+export interface EndedSpan {
+  name: string;
+  kind: "internal" | "client";
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  /** Start and end, ms since the epoch (fractions kept). */
+  startMs: number;
+  endMs: number;
+  attributes: Record<string, SpanAttributeValue>;
+  /** Set when the span failed: its status message. */
+  failed?: { message?: string };
 }
