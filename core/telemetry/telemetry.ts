@@ -1,8 +1,8 @@
 /**
  * Telemetry of a running service: off (nothing loaded) until the config's `telemetry.otlp` or the
- * `OTEL_EXPORTER_OTLP_*` variables name a receiver; then the recorder and its export worker (`otel.ts`) are
- * loaded and every chat turn, eval run and the MCP requests inside them become traces. A config
- * change turns it on, off or to another receiver; closing sends what is left.
+ * `OTEL_EXPORTER_OTLP_*` variables name a receiver; then the recorder and its export worker
+ * (`otel.ts`) are loaded and every chat turn, eval run and the MCP requests inside them become
+ * traces. A config change turns it on, off or to another receiver; closing sends what is left.
  */
 import type { ConfigStore } from "../config/store.ts";
 import type { EnvLookup } from "../config/env_refs.ts";
