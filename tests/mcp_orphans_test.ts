@@ -66,53 +66,73 @@ function within<T>(promise: Promise<T>, what: string): Promise<T> {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-// `auto` (the default) probes the era on a short-lived extra process first: it is stopped the same way.
+/** One scenario: a fixture server connected in `era`, then disconnected or Lass shut down. */
+async function leavesNoProcess(
+  fixture: { file: string; pids: number },
+  how: "disconnect" | "shutdown",
+  era: "auto" | "legacy",
+): Promise<void> {
+  const pidFile = await Deno.makeTempFile({ prefix: "lass-orphans-" });
+  const path = new URL(`./fixtures/${fixture.file}`, import.meta.url).pathname;
+  const t = await startService({
+    config: configWithServers([{
+      id: "orphans",
+      name: "Orphans",
+      transport: "stdio",
+      command: Deno.execPath(),
+      args: ["run", "-A", path, pidFile],
+      protocolEra: era,
+    }]),
+  });
+  let pids: number[] = [];
+  let closed = false;
+  try {
+    const connected = await within(post(t, "/api/mcp/orphans/connect"), "the connect");
+    assert.equal(connected.body.status, "connected", JSON.stringify(connected.body));
+    // Every start (the probe's, then the session's) wrote its pids before it answered.
+    pids = await pidsIn(pidFile, fixture.pids);
+    const session = pids.slice(-fixture.pids);
+    assert.equal(session.every(running), true, "the server's processes run while connected");
+    if (how === "disconnect") {
+      const disconnected = await within(post(t, "/api/mcp/orphans/disconnect"), "disconnect");
+      assert.equal(disconnected.body.status, "disconnected");
+    } else {
+      closed = true;
+      await within(t.close(), "the shutdown");
+    }
+    await waitAllGone(pids, how);
+  } finally {
+    for (const pid of pids.filter(running)) process.kill(pid, "SIGKILL");
+    if (!closed) await t.close();
+    await Deno.remove(pidFile);
+  }
+}
+
+// `auto` (the default) probes the era on a short-lived extra process first: it is stopped the same
+// way. The four cases of a fixture run at once (each has its own service and processes): most of
+// their time is the stop's grace periods.
 for (const [kind, fixture] of Object.entries(FIXTURES)) {
-  for (
-    const [how, era] of [
+  Deno.test(`a stdio server that ${kind} leaves no process after disconnect or shutdown, in both eras`, async () => {
+    const cases = [
       ["disconnect", "auto"],
       ["shutdown", "auto"],
       ["disconnect", "legacy"],
       ["shutdown", "legacy"],
-    ] as const
-  ) {
-    Deno.test(`a stdio server that ${kind} leaves no process after ${how} (${era})`, async () => {
-      const pidFile = await Deno.makeTempFile({ prefix: "lass-orphans-" });
-      const path = new URL(`./fixtures/${fixture.file}`, import.meta.url).pathname;
-      const t = await startService({
-        config: configWithServers([{
-          id: "orphans",
-          name: "Orphans",
-          transport: "stdio",
-          command: Deno.execPath(),
-          args: ["run", "-A", path, pidFile],
-          protocolEra: era,
-        }]),
-      });
-      let pids: number[] = [];
-      let closed = false;
-      try {
-        const connected = await within(post(t, "/api/mcp/orphans/connect"), "the connect");
-        assert.equal(connected.body.status, "connected", JSON.stringify(connected.body));
-        // Every start (the probe's, then the session's) wrote its pids before it answered.
-        pids = await pidsIn(pidFile, fixture.pids);
-        const session = pids.slice(-fixture.pids);
-        assert.equal(session.every(running), true, "the server's processes run while connected");
-        if (how === "disconnect") {
-          const disconnected = await within(post(t, "/api/mcp/orphans/disconnect"), "disconnect");
-          assert.equal(disconnected.body.status, "disconnected");
-        } else {
-          closed = true;
-          await within(t.close(), "the shutdown");
-        }
-        await waitAllGone(pids, how);
-      } finally {
-        for (const pid of pids.filter(running)) process.kill(pid, "SIGKILL");
-        if (!closed) await t.close();
-        await Deno.remove(pidFile);
-      }
-    });
-  }
+    ] as const;
+    const outcomes = await Promise.allSettled(
+      cases.map(([how, era]) => leavesNoProcess(fixture, how, era)),
+    );
+    const failures = outcomes.flatMap((outcome, index) =>
+      outcome.status === "rejected"
+        ? [
+          `after ${cases[index][0]} (${cases[index][1]}): ${
+            outcome.reason?.message ?? outcome.reason
+          }`,
+        ]
+        : []
+    );
+    assert.deepEqual(failures, []);
+  });
 }
 
 for (const source of ["proc", "ps"] as const) {
