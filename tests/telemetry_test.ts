@@ -14,7 +14,6 @@ import { parseEval } from "../core/evals/file.ts";
 import { prepareEval } from "../core/evals/runner.ts";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./_otlp.ts";
 import { telemetrySdkLoaded } from "../core/telemetry/telemetry.ts";
-import { createTracing, exportedInThread } from "../core/telemetry/otel.ts";
 
 /** The stdio fixture that answers with the trace context of its `tools/call`. */
 const TRACE_SERVER = {
@@ -394,49 +393,5 @@ Deno.test("a receiver that refuses the spans is reported as a telemetry.error ev
   } finally {
     await t.close();
     await refusing.shutdown();
-  }
-});
-
-Deno.test("spans are encoded in the export worker; a worker that cannot start leaves them to this thread", async () => {
-  const receiver = startOtlpReceiver();
-  const settings = {
-    url: `${receiver.endpoint}/v1/traces`,
-    headers: {},
-    protocol: "http/protobuf" as const,
-    serviceName: "worker-test",
-    source: "config" as const,
-  };
-  const errors: string[] = [];
-  try {
-    // The services above exported through the worker: nothing of the exporter ran in this thread.
-    assert.equal(exportedInThread(), false, "a service exported in its own thread");
-    for (
-      const workerUrl of [
-        undefined,
-        "data:text/javascript,throw new Error('this export worker cannot start (on purpose)')",
-      ]
-    ) {
-      const tracing = createTracing(settings, (message) => errors.push(message), { workerUrl });
-      const root = tracing.startSpan("root", {
-        attributes: { "lass.test": workerUrl ?? "worker" },
-      });
-      root.child("child", { kind: "client" }).end({ type: "tool_error", message: "no" });
-      root.end();
-      await tracing.flush();
-      await tracing.shutdown();
-      const trace = receiver.spans.filter((span) => span.traceId === root.traceId);
-      assert.deepEqual(trace.map((span) => span.name).sort(), ["child", "root"]);
-      const child = trace.find((span) => span.name === "child")!;
-      assert.equal(child.parentSpanId, trace.find((span) => span.name === "root")!.spanId);
-      assert.deepEqual([child.kind, child.status.code, child.attributes["error.type"]], [
-        3,
-        2,
-        "tool_error",
-      ]);
-      assert.equal(exportedInThread(), workerUrl !== undefined, "where the spans were encoded");
-    }
-    assert.deepEqual(errors, []);
-  } finally {
-    await receiver.close();
   }
 });
