@@ -36,6 +36,24 @@ export function ProgressReport({ progress, total, message }: ProgressValues) {
   );
 }
 
+/** How a task's status reads. */
+const TASK_STATUS_TEXT: Record<string, string> = {
+  working: "working",
+  input_required: "needs input",
+  completed: "completed",
+  failed: "failed",
+  cancelled: "cancelled",
+};
+
+/** The MCP task a call runs as, and its status. */
+export function TaskBadge({ taskId, status }: { taskId: string; status: string }) {
+  return (
+    <span class="tool-task" title={`MCP task ${taskId}`}>
+      task <span class="badge">{TASK_STATUS_TEXT[status] ?? status}</span>
+    </span>
+  );
+}
+
 /** The time since `since` (epoch ms), ticking while it is shown. */
 export function Elapsed({ since }: { since: number }) {
   const now = useSignal(Date.now());

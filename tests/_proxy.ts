@@ -1,7 +1,8 @@
 /** Outside clients of Lass's proxy (`/mcp/:id`) for the proxy tests: the MCP SDK v2 client. */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { ClientCapabilities } from "@modelcontextprotocol/client";
-import { type Json, TOKEN } from "./_helpers.ts";
+import assert from "node:assert/strict";
+import { type Json, post, type TestService, TOKEN, waitForEvent } from "./_helpers.ts";
 
 /** How an outside client of the proxy is made. */
 export interface ProxyClientOptions {
@@ -53,4 +54,19 @@ export async function proxyClient(
 /** The text of a tool result. */
 export function textOf(result: Json): string {
   return (result.content ?? []).map((block: Json) => block.text ?? "").join("\n");
+}
+
+/** The next held request of `method`, as its `proxy-hold` interaction. */
+export function nextHold(t: TestService, method: string): Promise<Json> {
+  return waitForEvent(t, (event) => {
+    const interaction = event.data.interaction as Json;
+    return event.type === "interaction.created" && interaction?.kind === "proxy-hold" &&
+      interaction.method === method;
+  }, { what: `a proxy-hold of ${method}` }).then((event) => event.data.interaction);
+}
+
+/** Answers a held request (forward, reply or drop) as the inspector's card does. */
+export async function answerHold(t: TestService, id: string, response: unknown): Promise<void> {
+  const { status, body } = await post(t, `/api/interactions/${id}`, { response });
+  assert.equal(status, 200, JSON.stringify(body));
 }

@@ -6,35 +6,11 @@
  * relay are in `proxy_holds_api_test.ts`.
  */
 import assert from "node:assert/strict";
+import { answerHold, nextHold, textOf } from "./_proxy.ts";
 import { cliHome, launchStdio } from "./_cli.ts";
-import {
-  configWithServers,
-  type Json,
-  post,
-  type TestService,
-  TOKEN,
-  waitForEvent,
-  waitUntil,
-  withServedService,
-} from "./_helpers.ts";
+import { configWithServers, type Json, TOKEN, waitUntil, withServedService } from "./_helpers.ts";
 
 const DEMO = { id: "demo", name: "Demo", transport: "stdio", command: "service:demo" };
-
-/** The next held request of `method`, as its interaction. */
-function nextHold(t: TestService, method: string): Promise<Json> {
-  return waitForEvent(t, (event) => {
-    const interaction = event.data.interaction as Json;
-    return event.type === "interaction.created" && interaction?.kind === "proxy-hold" &&
-      interaction.method === method;
-  }, { what: `a proxy-hold of ${method}` }).then((event) => event.data.interaction);
-}
-
-async function answer(t: TestService, id: string, response: unknown): Promise<void> {
-  const { status, body } = await post(t, `/api/interactions/${id}`, { response });
-  assert.equal(status, 200, JSON.stringify(body));
-}
-
-const textOf = (result: Json) => result.content.map((block: Json) => block.text).join("");
 
 Deno.test("lass proxy --url: a held tools/call is forwarded edited, replied to and dropped in the running Lass, and the switch reaches it", async () => {
   const home = await cliHome(configWithServers([DEMO]));
@@ -55,7 +31,7 @@ Deno.test("lass proxy --url: a held tools/call is forwarded edited, replied to a
         const { clients } = await (await t.call("/api/mcp/demo/proxy")).json();
         const session = clients.find((c: Json) => c.session === first.session);
         assert.equal(session?.transport, "stdio", "the hold belongs to the stdio session");
-        await answer(t, first.id, {
+        await answerHold(t, first.id, {
           action: "forward",
           params: { name: "echo", arguments: { text: "edited" } },
         });
@@ -63,7 +39,7 @@ Deno.test("lass proxy --url: a held tools/call is forwarded edited, replied to a
 
         held = nextHold(t, "tools/call");
         call = client.callTool({ name: "echo", arguments: { text: "never sent" } });
-        await answer(t, (await held).id, {
+        await answerHold(t, (await held).id, {
           action: "reply",
           result: { content: [{ type: "text", text: "from the user" }] },
         });
@@ -74,7 +50,7 @@ Deno.test("lass proxy --url: a held tools/call is forwarded edited, replied to a
         const dropped = client.callTool({ name: "echo", arguments: { text: "dropped" } }, {
           signal: stop.signal,
         });
-        await answer(t, (await held).id, { action: "drop" });
+        await answerHold(t, (await held).id, { action: "drop" });
         // The inspector's switch: no holds for this run; the proxy is told and says so.
         await t.call("/api/mcp/demo/proxy/holds", { method: "PUT", json: { methods: [] } });
         await waitUntil(() => /holds now: none/.test(stderr.join("")), "the proxy to say no holds");

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { generateText, isStepCount, Output, streamText, tool, type ToolSet } from "ai";
 import { z } from "zod";
 import { createDemoModel } from "../core/llm/demo_model.ts";
-import { demoUiSample, RENDER_TOOL_MARK } from "../core/llm/_demo_script.ts";
+import { demoUiSample, RENDER_TOOL_MARK } from "../core/llm/_demo_ui.ts";
 
 /** The input schema of the `echo` tool. */
 const echoInput = z.object({

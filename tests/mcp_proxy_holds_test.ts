@@ -4,16 +4,10 @@
  * on a bridged server (the demo), a passed-through one, and for a server's request to the client.
  */
 import assert from "node:assert/strict";
+import { answerHold, nextHold, textOf } from "./_proxy.ts";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { ClientCapabilities } from "@modelcontextprotocol/client";
-import {
-  type Json,
-  post,
-  type TestService,
-  TOKEN,
-  waitForEvent,
-  withServedService,
-} from "./_helpers.ts";
+import { type Json, TOKEN, waitForEvent, withServedService } from "./_helpers.ts";
 import { everythingStdio, startEverything } from "./_everything.ts";
 
 const DEMO = { id: "demo", name: "Demo", transport: "stdio", command: "service:demo" };
@@ -31,22 +25,6 @@ async function outsideClient(
   return client;
 }
 
-/** The next held request, as its interaction. */
-function nextHold(t: TestService, method: string): Promise<Json> {
-  return waitForEvent(t, (event) => {
-    const interaction = event.data.interaction as Json;
-    return event.type === "interaction.created" && interaction?.kind === "proxy-hold" &&
-      interaction.method === method;
-  }, { what: `a proxy-hold of ${method}` }).then((event) => event.data.interaction);
-}
-
-async function answer(t: TestService, id: string, response: unknown): Promise<void> {
-  const { status, body } = await post(t, `/api/interactions/${id}`, { response });
-  assert.equal(status, 200, JSON.stringify(body));
-}
-
-const textOf = (result: Json) => result.content.map((block: Json) => block.text).join("");
-
 Deno.test("holds on a bridged server: forward edited, reply, drop, and forward on timeout", async () => {
   await withServedService([{ ...DEMO, holdTimeoutMs: 60_000 }], async (t, base) => {
     const set = await t.call("/api/mcp/demo/proxy/holds", {
@@ -62,7 +40,7 @@ Deno.test("holds on a bridged server: forward edited, reply, drop, and forward o
       assert.equal(first.dir, "out");
       assert.equal(first.client.name, "held-client");
       assert.equal(first.message.params.arguments.text, "original");
-      await answer(t, first.id, {
+      await answerHold(t, first.id, {
         action: "forward",
         params: { name: "echo", arguments: { text: "edited" } },
       });
@@ -70,7 +48,7 @@ Deno.test("holds on a bridged server: forward edited, reply, drop, and forward o
 
       held = nextHold(t, "tools/call");
       call = client.callTool({ name: "echo", arguments: { text: "never sent" } });
-      await answer(t, (await held).id, {
+      await answerHold(t, (await held).id, {
         action: "reply",
         result: { content: [{ type: "text", text: "from the user" }] },
       });
@@ -84,7 +62,7 @@ Deno.test("holds on a bridged server: forward edited, reply, drop, and forward o
       const resolved = waitForEvent(t, (event) => event.type === "interaction.resolved", {
         what: "the drop to be recorded",
       });
-      await answer(t, (await held).id, { action: "drop" });
+      await answerHold(t, (await held).id, { action: "drop" });
       await resolved;
       stop.abort();
       await assert.rejects(dropped);
@@ -152,7 +130,7 @@ Deno.test("holds on a passed-through server: a reply the server never sees", asy
       try {
         const held = nextHold(t, "tools/call");
         const call = client.callTool({ name: "echo", arguments: { text: "hidden" } });
-        await answer(t, (await held).id, {
+        await answerHold(t, (await held).id, {
           action: "reply",
           result: { content: [{ type: "text", text: "Lass answered" }] },
         });
@@ -209,7 +187,7 @@ for (const kind of ["stdio", "http"] as const) {
           });
           const hold = await held;
           assert.equal(hold.dir, "in");
-          await answer(t, hold.id, {
+          await answerHold(t, hold.id, {
             action: "reply",
             result: {
               role: "assistant",

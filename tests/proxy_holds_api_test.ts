@@ -4,13 +4,13 @@
  * directions. The command's side is in `cli_proxy_holds_test.ts`.
  */
 import assert from "node:assert/strict";
+import { nextHold } from "./_proxy.ts";
 import type { Transport } from "@modelcontextprotocol/client";
 import {
   configWithServers,
   type Json,
   post,
   startService,
-  type TestService,
   TOKEN,
   waitForEvent,
   waitUntil,
@@ -20,15 +20,6 @@ import type { RpcMessage } from "../core/mcp/proxy/messages.ts";
 import { relayStdio } from "../core/mcp/proxy/stdio_relay.ts";
 
 const DEMO = { id: "demo", name: "Demo", transport: "stdio", command: "service:demo" };
-
-/** The next held request of `method`, as its interaction. */
-function nextHold(t: TestService, method: string): Promise<Json> {
-  return waitForEvent(t, (event) => {
-    const interaction = event.data.interaction as Json;
-    return event.type === "interaction.created" && interaction?.kind === "proxy-hold" &&
-      interaction.method === method;
-  }, { what: `a proxy-hold of ${method}` }).then((event) => event.data.interaction);
-}
 
 Deno.test("the holds a stdio proxy watches: now, then on each change of the switch or the record", async () => {
   const t = await startService({ config: configWithServers([{ ...DEMO, holdTimeoutMs: 5000 }]) });

@@ -2,7 +2,7 @@
  * A card per tool call: server, tool, input, result or error, duration, and the raw exchange;
  * while it runs, its progress, the elapsed time and Cancel.
  */
-import { CancelButton, Elapsed, ProgressReport } from "../call_progress.tsx";
+import { CancelButton, Elapsed, ProgressReport, TaskBadge } from "../call_progress.tsx";
 import { formatDuration, showValue } from "../format.ts";
 import { api } from "../state.ts";
 import { ToolUiView } from "../genui/render.tsx";
@@ -26,14 +26,6 @@ export interface ToolCardProps {
   /** The run of the turn, when known. */
   runId?: string;
 }
-
-const TASK_STATUS_TEXT: Record<string, string> = {
-  working: "working",
-  input_required: "needs input",
-  completed: "completed",
-  failed: "failed",
-  cancelled: "cancelled",
-};
 
 /** Sources whose calls answer at once: they cannot be cancelled. */
 const LOCAL_SOURCES = new Set(["ui", "skills", "agent", "unknown"]);
@@ -75,13 +67,7 @@ function CallProgress(
   if (!view && call.startedAt === undefined && !cancellable) return null;
   return (
     <div class="tool-progress" role="status" aria-live="polite">
-      {task
-        ? (
-          <span class="tool-task" title={`MCP task ${task.taskId}`}>
-            task <span class="badge">{TASK_STATUS_TEXT[task.status] ?? task.status}</span>
-          </span>
-        )
-        : null}
+      {task ? <TaskBadge {...task} /> : null}
       {view ? <ProgressReport {...view} /> : null}
       {call.startedAt !== undefined ? <Elapsed since={call.startedAt} /> : null}
       {cancellable

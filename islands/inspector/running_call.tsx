@@ -8,7 +8,13 @@
 import { type Signal, useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import { ApiError } from "../api.ts";
-import { CancelButton, Elapsed, ProgressReport, type ProgressValues } from "../call_progress.tsx";
+import {
+  CancelButton,
+  Elapsed,
+  ProgressReport,
+  type ProgressValues,
+  TaskBadge,
+} from "../call_progress.tsx";
 import { formatDuration } from "../format.ts";
 import { api, describeError, pending, subscribe } from "../state.ts";
 import { trackCall } from "./open_calls.ts";
@@ -118,14 +124,6 @@ export function useToolCall(serverId: string, tool: string): ToolCallHandle {
   return { state, start, cancel };
 }
 
-const TASK_STATUS_TEXT: Record<string, string> = {
-  working: "working",
-  input_required: "needs input",
-  completed: "completed",
-  failed: "failed",
-  cancelled: "cancelled",
-};
-
 /**
  * A running call: "running…" or "waiting for you" (its task needs input, or its server asks the
  * user something outside a chat), the task it runs as, its progress or the task's message ("Step
@@ -169,13 +167,7 @@ export function RunningCall(
             {waiting ? "waiting for you" : "running…"}
           </span>
         )}
-      {task
-        ? (
-          <span class="tool-task" title={`MCP task ${task.taskId}`}>
-            task <span class="badge">{TASK_STATUS_TEXT[task.status] ?? task.status}</span>
-          </span>
-        )
-        : null}
+      {task ? <TaskBadge {...task} /> : null}
       {report ? <ProgressReport {...report} /> : null}
       <Elapsed since={startedAt} />
       <CancelButton label={`Cancel ${tool} call`} onCancel={onCancel} />
