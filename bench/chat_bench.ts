@@ -26,6 +26,7 @@ import {
   type TurnStats,
 } from "./_chat_report.ts";
 import { emptyTiming, latency, noteText, readChat, type TurnTiming } from "./_turns.ts";
+import { DEMO_LLM } from "./_demo_llm.ts";
 
 const FAKE_KEY = "fake-key";
 const FAKE_MODEL = "fake-large";
@@ -144,13 +145,7 @@ function lassConfig(fakeUrl: string): Record<string, unknown> {
         baseURL: fakeUrl + VENDOR_PREFIXES.compatible,
         apiKey: "env:FAKE_KEY",
       },
-      {
-        id: "demo",
-        name: "Demo",
-        provider: "compatible-api",
-        model: "demo",
-        baseURL: "service:demo",
-      },
+      DEMO_LLM,
     ],
     mcpServers: [
       { id: "demo", name: "Demo", transport: "stdio", command: "service:demo" },

@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { buildBundles } from "../scripts/build_bundle.ts";
 import { START_PERMISSIONS } from "../scripts/permissions.ts";
 import { median } from "./_stats.ts";
+import { DEMO_LLM } from "./_demo_llm.ts";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
 const INSPECTOR_VERSION = "2.12";
@@ -99,13 +100,7 @@ async function node22(): Promise<string> {
 function demoConfig(): Record<string, unknown> {
   const server = { command: "service:demo" };
   return {
-    llms: [{
-      id: "demo",
-      name: "Demo",
-      provider: "compatible-api",
-      model: "demo",
-      baseURL: "service:demo",
-    }],
+    llms: [DEMO_LLM],
     mcpServers: [{ id: "demo", name: "Demo tools", transport: "stdio", ...server }],
     // A loaded machine may take more than the default 3 s to start a child server.
     workspaces: [{ id: "w", name: "W", mcpServerIds: ["demo"], toolServerWaitMs: 60_000 }],

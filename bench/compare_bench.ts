@@ -6,6 +6,7 @@
 import { BENCH_TOKEN, startLassProcess } from "./_lass_process.ts";
 import { flag } from "./_proc.ts";
 import { median, round } from "./_stats.ts";
+import { DEMO_LLM } from "./_demo_llm.ts";
 
 const ROUNDS = flag("--rounds", 30);
 const WARMUP = flag("--warmup", 5);
@@ -13,13 +14,7 @@ const COLUMNS = 3;
 const GOAL_RATIO = 1.2;
 const PROMPT = "please add 2 and 3";
 
-const demoLlm = (id: string) => ({
-  id,
-  name: id,
-  provider: "compatible-api",
-  model: "demo",
-  baseURL: "service:demo",
-});
+const demoLlm = (id: string) => ({ ...DEMO_LLM, id, name: id });
 const llmIds = Array.from({ length: COLUMNS }, (_, i) => `demo-${i + 1}`);
 const config = {
   llms: llmIds.map(demoLlm),

@@ -13,6 +13,7 @@ import { BENCH_TOKEN, startLassProcess } from "./_lass_process.ts";
 import { type RawClient, rawHttpClient } from "./_raw_http.ts";
 import { EVERYTHING, startEverything } from "../tests/_everything.ts";
 import { median } from "./_stats.ts";
+import { DEMO_LLM } from "./_demo_llm.ts";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
 const WARMUP = 200;
@@ -132,13 +133,7 @@ async function startLass(dir: string) {
     ...("inProcess" in server ? { command: "service:demo" } : server.stdio),
   });
   const config: Record<string, unknown> & { mcpServers: { id: string }[] } = {
-    llms: [{
-      id: "demo",
-      name: "Demo",
-      provider: "compatible-api",
-      model: "demo",
-      baseURL: "service:demo",
-    }],
+    llms: [DEMO_LLM],
     mcpServers: [
       ...SERVERS.map((server) => record(server)),
       ...TRACED.map((server) => ({ ...record(server), id: untraced(server.id), trace: false })),

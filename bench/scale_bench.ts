@@ -14,6 +14,7 @@ import { BENCH_TOKEN, startLassProcess } from "./_lass_process.ts";
 import { emptyTiming, type Latency, latency, readChat, type TurnTiming } from "./_turns.ts";
 import { median, round, row } from "./_stats.ts";
 import { cpuMs, flag, rssMb, watchPeakRss } from "./_proc.ts";
+import { DEMO_LLM } from "./_demo_llm.ts";
 
 const PROMPT = "Add 2 and 3 with a tool";
 const WARMUP_TURNS = 100;
@@ -156,13 +157,7 @@ async function sdkFloor(turns: number, concurrency: number): Promise<number> {
 
 /** The config: the demo model and the demo tool server in one workspace. */
 const CONFIG = {
-  llms: [{
-    id: "demo",
-    name: "Demo",
-    provider: "compatible-api",
-    model: "demo",
-    baseURL: "service:demo",
-  }],
+  llms: [DEMO_LLM],
   mcpServers: [{ id: "demo", name: "Demo", transport: "stdio", command: "service:demo" }],
   workspaces: [{
     id: "demo",

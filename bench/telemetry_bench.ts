@@ -7,6 +7,7 @@
 import { BENCH_TOKEN, type LassProcess, startLassProcess } from "./_lass_process.ts";
 import { round, row } from "./_stats.ts";
 import { latency, readChat } from "./_turns.ts";
+import { DEMO_LLM } from "./_demo_llm.ts";
 
 const WARMUP_TURNS = 30;
 const MEASURED_TURNS = 600;
@@ -16,13 +17,7 @@ const PROMPT = "please add 2 and 3";
 /** The demo model and tool server in one workspace, with the given telemetry section. */
 function config(telemetry?: Record<string, unknown>) {
   return {
-    llms: [{
-      id: "demo",
-      name: "Demo",
-      provider: "compatible-api",
-      model: "demo",
-      baseURL: "service:demo",
-    }],
+    llms: [DEMO_LLM],
     mcpServers: [{ id: "demo", name: "Demo tools", transport: "stdio", command: "service:demo" }],
     workspaces: [{ id: "w", name: "W", mcpServerIds: ["demo"], toolServerWaitMs: 60_000 }],
     activeWorkspaceId: "w",
