@@ -150,11 +150,22 @@ Deno.test({
           await dialog.waitFor({ state: "detached" });
           await page.getByRole("button", { name: "Chats", exact: true }).click();
 
+          // The list of eval files answers only once the user has chosen a new file: the list
+          // arriving late must not take the choice back (it did, under load).
+          let chosen = () => {};
+          const choiceMade = new Promise<void>((resolve) => chosen = resolve);
+          await page.route((url) => url.pathname === "/api/evals/files", async (route) => {
+            await choiceMade;
+            await route.continue();
+          });
           await page.locator(".turn").first().getByRole("button", { name: "Save as eval case" })
             .tap();
           await caseText(page);
           await dialog.getByLabel("Eval file").selectOption({ label: "New file…" });
           await dialog.getByLabel("New file name").fill("phone.eval.yaml");
+          chosen();
+          await dialog.getByLabel("Eval file").locator("option", { hasText: "demo.eval.yaml" })
+            .waitFor({ state: "attached" });
           await dialog.getByRole("button", { name: "Save" }).tap();
           await dialog.getByRole("status").getByText(
             'Saved "Add 2 and 3 with a tool" to phone.eval.yaml (1 case, a new file).',

@@ -86,6 +86,8 @@ export function SaveCaseDialog({ sessionId, turn, onClose }: SaveCaseDialogProps
   const text = useSignal("");
   const files = useSignal<EvalFileList | null>(null);
   const choice = useSignal(NEW_FILE);
+  /** The user picked a file (or typed a new name): the list arriving later keeps that choice. */
+  const picked = useSignal(false);
   const typed = useSignal("chats.eval.yaml");
   const busy = useSignal(false);
   const problem = useSignal<Problem | null>(null);
@@ -102,7 +104,7 @@ export function SaveCaseDialog({ sessionId, turn, onClose }: SaveCaseDialogProps
     listEvalFiles().then(
       (list) => {
         files.value = list;
-        choice.value = list.files[0]?.name ?? NEW_FILE;
+        if (!picked.value) choice.value = list.files[0]?.name ?? NEW_FILE;
       },
       (error) => problem.value = problemOf(error),
     );
@@ -169,7 +171,10 @@ export function SaveCaseDialog({ sessionId, turn, onClose }: SaveCaseDialogProps
           <select
             id="case-file"
             value={choice.value}
-            onChange={(event) => choice.value = event.currentTarget.value}
+            onChange={(event) => {
+              picked.value = true;
+              choice.value = event.currentTarget.value;
+            }}
           >
             {(files.value?.files ?? []).map((known) => (
               <option key={known.name} value={known.name}>{known.name}</option>
@@ -182,7 +187,10 @@ export function SaveCaseDialog({ sessionId, turn, onClose }: SaveCaseDialogProps
                 aria-label="New file name"
                 value={typed.value}
                 placeholder="name.eval.yaml"
-                onInput={(event) => typed.value = event.currentTarget.value}
+                onInput={(event) => {
+                  picked.value = true;
+                  typed.value = event.currentTarget.value;
+                }}
               />
             )
             : null}
