@@ -12,6 +12,7 @@ import { join } from "node:path";
 import {
   type Browser,
   type BrowserContext,
+  type BrowserContextOptions,
   chromium,
   type Locator,
   type Page,
@@ -47,6 +48,9 @@ const ARGS = [
   "--disable-sync",
 ];
 
+/** Options of a harness's context: Playwright's, and whether its pages' errors are problems. */
+export type ContextOptions = BrowserContextOptions & { watched?: boolean };
+
 /** A Lass handler on a real port, a browser, and what the tests check on every page. */
 export interface UiHarness {
   t: TestService;
@@ -54,11 +58,14 @@ export interface UiHarness {
   base: string;
   /** The MCP Apps sandbox port's origin, `http://127.0.0.1:<another port>` (as `main.ts` runs it). */
   sandboxBase: string;
-  browser: Browser;
-  /** A fresh browser context (its own sessionStorage), watched for page errors and CSP reports. */
-  context(options?: { colorScheme?: "light" | "dark" }): Promise<BrowserContext>;
+  /**
+   * A fresh browser context (its own sessionStorage), light and 1280×800 unless `options` say
+   * otherwise, its pages watched for page errors and console errors unless `watched: false`
+   * (a test that provokes an error the browser logs). The harness closes it.
+   */
+  context(options?: ContextOptions): Promise<BrowserContext>;
   /** A page in a fresh context. */
-  page(options?: { colorScheme?: "light" | "dark" }): Promise<Page>;
+  page(options?: ContextOptions): Promise<Page>;
   /** Page errors, failed requests and CSP violations seen so far. */
   problems: string[];
   close(): Promise<void>;
@@ -78,7 +85,37 @@ export async function launchChromium(home: string): Promise<Browser> {
   });
 }
 
-/** Builds the UI if needed, starts the service and the browser. */
+/** The browser a group of test modules shares (see {@link openSharedBrowser}). */
+let shared: { browser: Browser; home: string } | undefined;
+
+/**
+ * Starts one Chromium for every `startUi` of this test module graph: a group file
+ * (`tests/browser/*_test.ts`) calls it at its top level, before any test runs, so Deno's
+ * sanitizers count the browser as there before each test, and ends with
+ * {@link closeSharedBrowser}. Each test still gets its own contexts. A module run alone, without
+ * its group, gets a browser of its own per `startUi`.
+ */
+export async function openSharedBrowser(): Promise<void> {
+  if (skipBrowser || shared) return;
+  const home = await mkdtemp(join(tmpdir(), "lass-chromium-"));
+  shared = { browser: await launchChromium(home), home };
+}
+
+/**
+ * Closes the shared browser, failing if a test left a context open in it (the harness closes
+ * the contexts it made; one made some other way would leak into the next test).
+ */
+export async function closeSharedBrowser(): Promise<void> {
+  if (!shared) return;
+  const { browser, home } = shared;
+  shared = undefined;
+  const left = browser.contexts().length;
+  await browser.close();
+  await rm(home, { recursive: true, force: true });
+  if (left > 0) throw new Error(`${left} browser context(s) were left open by the group's tests`);
+}
+
+/** Builds the UI if needed, starts the service and the browser (or takes the shared one). */
 export async function startUi(options: StartOptions = {}): Promise<UiHarness> {
   await buildUi({ ifStale: true });
   const t = await startService(options);
@@ -97,43 +134,43 @@ export async function startUi(options: StartOptions = {}): Promise<UiHarness> {
   });
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handler);
   appPort = server.addr.port;
-  const home = await mkdtemp(join(tmpdir(), "lass-chromium-"));
+  const own = shared ? undefined : await mkdtemp(join(tmpdir(), "lass-chromium-"));
   let browser: Browser;
   try {
-    browser = await launchChromium(home);
+    browser = shared?.browser ?? await launchChromium(own!);
   } catch (error) {
     await server.shutdown();
     await sandbox.shutdown();
     await t.close();
-    await rm(home, { recursive: true, force: true });
+    if (own) await rm(own, { recursive: true, force: true });
     throw error;
   }
   const problems: string[] = [];
   const contexts: BrowserContext[] = [];
-  const context = async (contextOptions: { colorScheme?: "light" | "dark" } = {}) => {
+  const context = async ({ watched = true, ...contextOptions }: ContextOptions = {}) => {
     const created = await browser.newContext({
-      colorScheme: contextOptions.colorScheme ?? "light",
+      colorScheme: "light",
       viewport: { width: 1280, height: 800 },
+      ...contextOptions,
     });
     contexts.push(created);
-    created.on("page", (page) => watchForProblems(page, problems));
+    if (watched) created.on("page", (page) => watchForProblems(page, problems));
     return created;
   };
   return {
     t,
     base: `http://127.0.0.1:${server.addr.port}`,
     sandboxBase: `http://127.0.0.1:${sandbox.addr.port}`,
-    browser,
     context,
     page: async (pageOptions) => await (await context(pageOptions)).newPage(),
     problems,
     close: async () => {
       for (const created of contexts) await created.close().catch(() => {});
-      await browser.close();
+      if (own) await browser.close();
       await server.shutdown();
       await sandbox.shutdown();
       await t.close();
-      await rm(home, { recursive: true, force: true });
+      if (own) await rm(own, { recursive: true, force: true });
     },
   };
 }
