@@ -100,7 +100,10 @@ function TypedReply(
 
 const CONTROLS = CARD_CONTROLS;
 
-/** Requests whose card took the focus once already (a card drawn again does not take it again). */
+/**
+ * Requests whose card took the focus once already: a card drawn again does not take it again,
+ * unless the card that went held it.
+ */
 const focused = new Set<string>();
 
 /**
@@ -151,11 +154,20 @@ export function InteractionCard(
   // A request that appears in the page (a chat's card) takes the focus, unless the user is
   // typing or is in another request's card: Tab or Shift+Tab from there goes on as before. In the
   // sidebar it waits for the user (the "n waiting" button or Alt+Shift+W brings it).
+  // A card drawn again elsewhere keeps the focus it had: a chat's request that arrived before
+  // its tool call (on a loaded machine the event stream can be quicker than the chat's) moves into
+  // the call's card once the call is drawn, and the card that goes gives the focus back to it.
   useEffect(() => {
-    if (origin !== undefined || focused.has(interaction.id)) return;
-    focused.add(interaction.id);
-    const inAnother = document.activeElement?.closest("section.interaction");
-    if (!typing() && !inAnother) focusCard(card.current);
+    if (origin !== undefined) return;
+    if (!focused.has(interaction.id)) {
+      focused.add(interaction.id);
+      const inAnother = document.activeElement?.closest("section.interaction");
+      if (!typing() && !inAnother) focusCard(card.current);
+    }
+    const drawn = card.current;
+    return () => {
+      if (drawn?.contains(document.activeElement)) focused.delete(interaction.id);
+    };
   }, [interaction.id]);
   const answer = async (response: Answer) => {
     const answered = card.current;
