@@ -34,18 +34,25 @@ interface Entry<C> {
  */
 export class Router<C> {
   readonly #static = new Map<string, Entry<C>>();
-  readonly #patterns: Entry<C>[] = [];
+  /** The patterns by their number of segments, in table order: a path is tried only against its own. */
+  readonly #patterns = new Map<number, Entry<C>[]>();
 
   constructor(table: RouteTable<C>) {
     for (const [path, methods] of Object.entries(table)) {
-      if (path.includes("/:")) this.#patterns.push({ path, methods, segments: path.split("/") });
-      else this.#static.set(path, { path, methods });
+      if (!path.includes("/:")) {
+        this.#static.set(path, { path, methods });
+        continue;
+      }
+      const segments = path.split("/");
+      const same = this.#patterns.get(segments.length) ?? [];
+      same.push({ path, methods, segments });
+      this.#patterns.set(segments.length, same);
     }
   }
 
   /** Every route as `{method, path}`, e.g. for a test that walks the whole table. */
   get routes(): { method: Method; path: string }[] {
-    return [...this.#static.values(), ...this.#patterns].flatMap((entry) =>
+    return [...this.#static.values(), ...[...this.#patterns.values()].flat()].flatMap((entry) =>
       (Object.keys(entry.methods) as Method[]).map((method) => ({ method, path: entry.path }))
     );
   }
@@ -56,7 +63,7 @@ export class Router<C> {
     let params: Record<string, string> = {};
     if (!entry) {
       const parts = pathname.split("/");
-      for (const candidate of this.#patterns) {
+      for (const candidate of this.#patterns.get(parts.length) ?? []) {
         const found = matchSegments(candidate.segments!, parts);
         if (found) {
           entry = candidate;
@@ -74,18 +81,18 @@ export class Router<C> {
   }
 }
 
-/** The decoded parameters when `parts` fit the pattern's segments, else undefined. */
+/**
+ * The decoded parameters when `parts` fit the pattern's segments (as many), else undefined: the
+ * literal segments are compared first, and the parameters decoded only for a match.
+ */
 function matchSegments(segments: string[], parts: string[]): Record<string, string> | undefined {
-  if (segments.length !== parts.length) return undefined;
-  const params: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i];
-    if (segment.startsWith(":")) {
-      if (parts[i] === "") return undefined;
-      params[segment.slice(1)] = decode(parts[i]);
-    } else if (segment !== parts[i]) {
-      return undefined;
-    }
+    if (segment.startsWith(":") ? parts[i] === "" : segment !== parts[i]) return undefined;
+  }
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i++) {
+    if (segments[i].startsWith(":")) params[segments[i].slice(1)] = decode(parts[i]);
   }
   return params;
 }

@@ -58,6 +58,11 @@ export class ClientTasks {
   readonly #client: Client;
   readonly #options: ClientTasksOptions;
   readonly #tools = new Map<string, Tool>();
+  /**
+   * The tasks extension's declaration of each listed tool, made once per listing: making one
+   * walks the whole tool (its schemas too), which cost more than the rest of a call's client side.
+   */
+  readonly #declarations = new Map<string, ReturnType<typeof toolDeclarationFromMcpTool>>();
   /** The executions being followed (released, not cancelled, when the connection is lost). */
   readonly #active = new Set<FollowedExecution>();
   #session?: TaskEnabledSession;
@@ -70,6 +75,7 @@ export class ClientTasks {
   /** Keeps the listed tools (their task support and declarations). */
   noteTools(tools: Tool[]): void {
     this.#tools.clear();
+    this.#declarations.clear();
     for (const tool of tools) this.#tools.set(tool.name, tool);
     if (this.#options.channel) {
       this.#options.channel.inputSchemaOf = (name) => this.#tools.get(name)?.inputSchema;
@@ -251,8 +257,13 @@ export class ClientTasks {
     });
     const tools = {
       currentTool: (name: string) => {
+        let declaration = this.#declarations.get(name);
+        if (declaration) return declaration;
         const tool = this.#tools.get(name);
-        return tool && toolDeclarationFromMcpTool(tool);
+        if (!tool) return undefined;
+        declaration = toolDeclarationFromMcpTool(tool);
+        this.#declarations.set(name, declaration);
+        return declaration;
       },
     };
     const common = {
