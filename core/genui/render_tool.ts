@@ -58,8 +58,20 @@ function typeOf(schema: unknown, depth = 0): string {
   return typeof s.type === "string" ? s.type : "any";
 }
 
+/** Signatures by component: a loaded catalog's components stay the same objects until it reloads. */
+const signatures = new WeakMap<CatalogComponent, string>();
+
 /** The properties of a component in one line: `text* (DynamicString), variant ("h1"|...)`. */
 export function signatureOf(component: CatalogComponent): string {
+  let signature = signatures.get(component);
+  if (signature === undefined) {
+    signature = describeProperties(component);
+    signatures.set(component, signature);
+  }
+  return signature;
+}
+
+function describeProperties(component: CatalogComponent): string {
   const properties = (component.schema.properties ?? {}) as Json;
   const required = new Set((component.schema.required ?? []) as string[]);
   const parts = Object.entries(properties)
