@@ -33,12 +33,37 @@ function focused(page: Page): Promise<string> {
   });
 }
 
+/** Keeps, in the page, each element that takes or loses the focus (shown when a wait fails). */
+function logFocus(page: Page): Promise<void> {
+  return page.evaluate(() => {
+    const log: string[] = [];
+    (globalThis as unknown as { focusLog: string[] }).focusLog = log;
+    const describe = (target: EventTarget | null) => {
+      const element = target as HTMLElement | null;
+      return `${element?.tagName?.toLowerCase()}#${element?.id ?? ""} "${
+        (element?.textContent ?? "").trim().slice(0, 30)
+      }"`;
+    };
+    const start = performance.now();
+    for (const type of ["focusin", "focusout"]) {
+      document.addEventListener(type, (event) => {
+        log.push(`${Math.round(performance.now() - start)} ms ${type} ${describe(event.target)}`);
+      }, true);
+    }
+  });
+}
+
 /** Waits until the focused element matches `expected` (the focus moves after a render). */
 async function focusReaches(page: Page, expected: RegExp): Promise<void> {
   const deadline = Date.now() + 10_000;
   let now = await focused(page);
   while (!expected.test(now)) {
-    if (Date.now() > deadline) assert.fail(`the focus stayed on ${now}, not ${expected}`);
+    if (Date.now() > deadline) {
+      const log = await page.evaluate(() =>
+        (globalThis as unknown as { focusLog?: string[] }).focusLog ?? []
+      );
+      assert.fail(`the focus stayed on ${now}, not ${expected}; focus changes:\n${log.join("\n")}`);
+    }
     await page.waitForTimeout(50);
     now = await focused(page);
   }
@@ -127,6 +152,7 @@ Deno.test({
         const page = await ui.page();
         await page.setViewportSize({ width: 1400, height: 900 });
         await page.goto(withToken(ui.base));
+        await logFocus(page);
         await page.getByLabel("Workspace", { exact: true }).selectOption("strict");
         // The skip link, then the message box.
         await page.keyboard.press("Tab");
