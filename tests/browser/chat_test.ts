@@ -1,6 +1,7 @@
 /**
- * Chat in the browser: turns, recovery, scrolling, tasks and columns side by side: one module graph, so Playwright and Lass load once and one Chromium serves every
- * test (each with contexts of its own). Run one module alone with `deno test -A <its path>`.
+ * Chat in the browser: turns, recovery, scrolling, tasks and columns side by side. One module
+ * graph: Playwright and Lass load once, and one Chromium serves every test (each with contexts of
+ * its own). Run one module alone with `deno test -A <its path>`.
  */
 import { closeSharedBrowser, openSharedBrowser, skipBrowser } from "../_browser.ts";
 import "./chat/turns.ts";

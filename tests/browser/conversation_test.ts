@@ -1,6 +1,7 @@
 /**
- * What a conversation shows and asks in the browser: markdown, questions, focus, leaving, eval cases: one module graph, so Playwright and Lass load once and one Chromium serves every
- * test (each with contexts of its own). Run one module alone with `deno test -A <its path>`.
+ * What a conversation shows and asks in the browser: markdown, questions, focus, leaving, eval
+ * cases. One module graph: Playwright and Lass load once, and one Chromium serves every test (each
+ * with contexts of its own). Run one module alone with `deno test -A <its path>`.
  */
 import { closeSharedBrowser, openSharedBrowser, skipBrowser } from "../_browser.ts";
 import "./chat/markdown.ts";

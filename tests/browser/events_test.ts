@@ -1,6 +1,7 @@
 /**
- * Events, metrics, evals and relative times in the browser: one module graph, so Playwright and Lass load once and one Chromium serves every
- * test (each with contexts of its own). Run one module alone with `deno test -A <its path>`.
+ * Events, metrics, evals and relative times in the browser. One module graph: Playwright and Lass
+ * load once, and one Chromium serves every test (each with contexts of its own). Run one module
+ * alone with `deno test -A <its path>`.
  */
 import { closeSharedBrowser, openSharedBrowser, skipBrowser } from "../_browser.ts";
 import "./pages/events.ts";

@@ -1,6 +1,7 @@
 /**
- * Generative UI in the browser: A2UI surfaces and MCP Apps: one module graph, so Playwright and Lass load once and one Chromium serves every
- * test (each with contexts of its own). Run one module alone with `deno test -A <its path>`.
+ * Generative UI in the browser: A2UI surfaces and MCP Apps. One module graph: Playwright and Lass
+ * load once, and one Chromium serves every test (each with contexts of its own). Run one module
+ * alone with `deno test -A <its path>`.
  */
 import { closeSharedBrowser, openSharedBrowser, skipBrowser } from "../_browser.ts";
 import "./genui/a2ui.ts";

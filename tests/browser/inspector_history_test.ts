@@ -1,6 +1,7 @@
 /**
- * The inspector's history in the browser: the trace, the proxy, recordings, tasks: one module graph, so Playwright and Lass load once and one Chromium serves every
- * test (each with contexts of its own). Run one module alone with `deno test -A <its path>`.
+ * The inspector's history in the browser: the trace, the proxy, recordings, tasks. One module
+ * graph: Playwright and Lass load once, and one Chromium serves every test (each with contexts of
+ * its own). Run one module alone with `deno test -A <its path>`.
  */
 import { closeSharedBrowser, openSharedBrowser, skipBrowser } from "../_browser.ts";
 import "./inspector/history.ts";

@@ -1,6 +1,7 @@
 /**
- * The inspector in the browser: lists, controls and their state, re-runs, the workbench: one module graph, so Playwright and Lass load once and one Chromium serves every
- * test (each with contexts of its own). Run one module alone with `deno test -A <its path>`.
+ * The inspector in the browser: lists, controls and their state, re-runs, the workbench. One module
+ * graph: Playwright and Lass load once, and one Chromium serves every test (each with contexts of
+ * its own). Run one module alone with `deno test -A <its path>`.
  */
 import { closeSharedBrowser, openSharedBrowser, skipBrowser } from "../_browser.ts";
 import "./inspector/lists.ts";

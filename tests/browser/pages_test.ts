@@ -1,6 +1,7 @@
 /**
- * Every page in the browser: the shell, accessibility, phone width: one module graph, so Playwright and Lass load once and one Chromium serves every
- * test (each with contexts of its own). Run one module alone with `deno test -A <its path>`.
+ * Every page in the browser: the shell, accessibility, phone width. One module graph: Playwright
+ * and Lass load once, and one Chromium serves every test (each with contexts of its own). Run one
+ * module alone with `deno test -A <its path>`.
  */
 import { closeSharedBrowser, openSharedBrowser, skipBrowser } from "../_browser.ts";
 import "./pages/shell.ts";

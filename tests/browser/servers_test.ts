@@ -1,6 +1,7 @@
 /**
- * Tool servers in the browser: sign-in, pinning, progress and cancel, retries: one module graph, so Playwright and Lass load once and one Chromium serves every
- * test (each with contexts of its own). Run one module alone with `deno test -A <its path>`.
+ * Tool servers in the browser: sign-in, pinning, progress and cancel, retries. One module graph:
+ * Playwright and Lass load once, and one Chromium serves every test (each with contexts of its
+ * own). Run one module alone with `deno test -A <its path>`.
  */
 import { closeSharedBrowser, openSharedBrowser, skipBrowser } from "../_browser.ts";
 import "./servers/sign_in_debugger.ts";

@@ -1,6 +1,7 @@
 /**
- * Settings in the browser: the other records, polish, the registry: one module graph, so Playwright and Lass load once and one Chromium serves every
- * test (each with contexts of its own). Run one module alone with `deno test -A <its path>`.
+ * Settings in the browser: the other records, polish, the registry. One module graph: Playwright
+ * and Lass load once, and one Chromium serves every test (each with contexts of its own). Run one
+ * module alone with `deno test -A <its path>`.
  */
 import { closeSharedBrowser, openSharedBrowser, skipBrowser } from "../_browser.ts";
 import "./settings/polish.ts";
