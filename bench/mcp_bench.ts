@@ -9,11 +9,9 @@ import { type TransportSpec } from "../core/mcp/session/types.ts";
 import type { SessionHandlers } from "../core/mcp/session/types.ts";
 import { createDemoHandler } from "../core/mcp/demo/server.ts";
 import { ToolServerTraces } from "../core/mcp/session/trace.ts";
-import { BENCH_TOKEN, startLassProcess } from "./_lass_process.ts";
-import { type RawClient, rawHttpClient, type RawRequest } from "./_raw_http.ts";
+import { startBenchLass } from "./_mcp_lass.ts";
 import { EVERYTHING, startEverything } from "../tests/_everything.ts";
 import { median } from "./_stats.ts";
-import { DEMO_LLM } from "./_demo_llm.ts";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
 const WARMUP = 200;
@@ -122,81 +120,24 @@ async function sessionTraceCost(server: Server) {
   }
 }
 
-/** Starts Lass with every bench server in one workspace and waits until all are connected. */
-async function startLass(dir: string) {
-  const record = (server: Server) => ({
+/** A bench server as a record of the config. */
+function recordOf(server: Server) {
+  return {
     id: server.id as string,
     name: server.label,
     transport: "stdio",
     protocolEra: server.era,
     timeoutMs: 60_000,
     ...("inProcess" in server ? { command: "service:demo" } : server.stdio),
-  });
-  const config: Record<string, unknown> & { mcpServers: { id: string }[] } = {
-    llms: [DEMO_LLM],
-    mcpServers: [
-      ...SERVERS.map((server) => record(server)),
-      ...TRACED.map((server) => ({ ...record(server), id: untraced(server.id), trace: false })),
-    ],
   };
-  config.workspaces = [{
-    id: "w",
-    name: "W",
-    llmId: "demo",
-    mcpServerIds: config.mcpServers.map((server) => server.id),
-  }];
-  const lass = await startLassProcess(dir, config);
-  const { port, base } = lass;
-  const headers = { "x-service-token": BENCH_TOKEN, "content-type": "application/json" };
-  let eras: Record<string, string> = {};
-  for (let i = 0; i < 1200; i++) {
-    const body = await (await fetch(`${base}/api/mcp`, { headers })).json();
-    const servers = body.servers as { id: string; status: string; era?: string }[];
-    eras = Object.fromEntries(servers.map((s) => [s.id, `${s.status} ${s.era ?? ""}`]));
-    if (servers.every((s) => s.status === "connected")) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const clients = new Set<RawClient>();
-  /** A request sent again and again on one kept-alive connection. */
-  const repeat = async (request: Pick<RawRequest, "method" | "path" | "body">) => {
-    const open = async () => {
-      const client = await rawHttpClient({ port, headers, ...request });
-      clients.add(client);
-      return client;
-    };
-    let client = await open();
-    return async () => {
-      try {
-        await client.send();
-      } catch {
-        // Lass closes a keep-alive connection after 5 s idle (`cli/listen.ts`): a new one.
-        clients.delete(client);
-        try {
-          client.close();
-        } catch {
-          // Already closed.
-        }
-        client = await open();
-        await client.send();
-      }
-    };
-  };
-  const call = (server: string, tool: string, args: unknown) =>
-    repeat({
-      method: "POST",
-      path: `/api/mcp/${server}/call`,
-      body: JSON.stringify({ tool, args }),
-    });
-  return {
-    eras,
-    call,
-    /** The floor of any route: an HTTP round trip to Lass that does nothing else. */
-    health: () => repeat({ method: "GET", path: "/api/health" }),
-    stop: async () => {
-      for (const client of clients) client.close();
-      await lass.stop();
-    },
-  };
+}
+
+/** Lass with every bench server, and an untraced twin of each traced one. */
+function startLass(dir: string) {
+  return startBenchLass(dir, [
+    ...SERVERS.map(recordOf),
+    ...TRACED.map((server) => ({ ...recordOf(server), id: untraced(server.id), trace: false })),
+  ]);
 }
 
 const quietHandlers: SessionHandlers = {

@@ -153,10 +153,9 @@ export function InteractionCard(
   const card = useRef<HTMLElement>(null);
   // A request that appears in the page (a chat's card) takes the focus, unless the user is
   // typing or is in another request's card: Tab or Shift+Tab from there goes on as before. In the
-  // sidebar it waits for the user (the "n waiting" button or Alt+Shift+W brings it).
-  // A card drawn again elsewhere keeps the focus it had: a chat's request that arrived before
-  // its tool call (on a loaded machine the event stream can be quicker than the chat's) moves into
-  // the call's card once the call is drawn, and the card that goes gives the focus back to it.
+  // sidebar it waits for the user (the "n waiting" button or Alt+Shift+W brings it). A card drawn
+  // again elsewhere keeps the focus it had: a request that arrived before its tool call (the event
+  // stream can be quicker than the chat's) moves into the call's card once the call is drawn.
   useEffect(() => {
     if (origin !== undefined) return;
     if (!focused.has(interaction.id)) {
