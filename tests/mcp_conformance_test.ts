@@ -161,31 +161,30 @@ async function startClientHost(): Promise<
     stderr: "piped",
   }).spawn();
   let printed = "";
+  /** Keeps the last 8,000 characters a stream printed. */
   const collect = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const text of stream.pipeThrough(new TextDecoderStream())) {
-      printed = (printed + text).slice(-8000);
+    const decoder = new TextDecoder();
+    for await (const bytes of stream) {
+      printed = (printed + decoder.decode(bytes, { stream: true })).slice(-8000);
     }
   };
   const stderrDone = collect(child.stderr);
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  // The first line of stdout is the host's URL; the rest is collected as stderr is.
+  const stdout = child.stdout.getReader();
+  const decoder = new TextDecoder();
   let first = "";
   while (!first.includes("\n")) {
-    const { value, done } = await lines.read();
+    const { value, done } = await stdout.read();
     if (done) {
       await stderrDone;
       throw new Error(`the client host exited before it listened\n${first}${printed}`);
     }
-    first += value;
+    first += decoder.decode(value, { stream: true });
   }
   const [url, ...rest] = first.split("\n");
   printed += rest.join("\n");
-  const stdoutDone = (async () => {
-    for (;;) {
-      const { value, done } = await lines.read();
-      if (done) return;
-      printed = (printed + value).slice(-8000);
-    }
-  })();
+  stdout.releaseLock();
+  const stdoutDone = collect(child.stdout);
   return {
     url,
     output: () => printed,

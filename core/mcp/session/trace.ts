@@ -1,8 +1,9 @@
 /**
  * The wire trace of the tool servers: per server, a ring of the last 2,000 JSON-RPC messages that
  * crossed its transport (and its MCP Apps bridge), read by `since`/`limit` or followed live.
- * Recording is one `JSON.stringify` and a byte count per message; the ISO time and the parsed
- * message are made only when someone reads them.
+ * Recording keeps the message and its time; its JSON text and byte count are made once, after the
+ * turn of the event loop that recorded it (off the call's path) or when someone reads it first,
+ * and the ISO time and the parsed copy only when someone reads it.
  */
 import { Buffer } from "node:buffer";
 import type {
@@ -57,18 +58,25 @@ export interface FollowOptions {
   signal?: AbortSignal;
 }
 
-/** One message as kept: its JSON text and what a read needs; the rest is made when read. */
+/** A message's JSON text, its size, and for a clipped message its envelope. */
+interface Serialized {
+  /** The JSON text, or for a clipped message its first 64 KiB. */
+  text: string;
+  bytes: number;
+  /** A clipped message's envelope; its `message` is built from it and `text` when read. */
+  clipped?: { id?: string | number; method?: string };
+}
+
+/** One message as kept: the message until it is serialized, then its JSON text; the rest is made when read. */
 interface Recorded {
   seq: number;
   /** ms since the epoch; formatted when read. */
   at: number;
   dir: TraceDirection;
-  /** The JSON text, or for a clipped message its first 64 KiB. */
-  text: string;
-  bytes: number;
+  /** The message as it crossed, until `serialized` is made (then dropped). */
+  message?: unknown;
+  serialized?: Serialized;
   ms?: number;
-  /** A clipped message's envelope; its `message` is built from it and `text` when read. */
-  clipped?: { id?: string | number; method?: string };
   /** A proxied message's proxy session and client, as they were when it crossed. */
   origin?: TraceOrigin;
   /** Lass wrote this error response: the connection closed before the answer came. */
@@ -182,6 +190,8 @@ class ServerTrace {
   #nextSeq = 1;
   /** One wake-up function per open follow stream. */
   readonly #followers = new Set<() => void>();
+  /** Records not serialized yet; serialized together once the current macrotask is done. */
+  #unserialized: Recorded[] = [];
 
   constructor(serverId: string) {
     this.#serverId = serverId;
@@ -198,8 +208,8 @@ class ServerTrace {
     origin?: TraceOrigin,
     unanswered?: boolean,
   ): void {
-    const record = recorded(dir, message);
-    record.seq = this.#nextSeq++;
+    const record: Recorded = { seq: this.#nextSeq++, at: Date.now(), dir, message };
+    if (this.#unserialized.push(record) === 1) setTimeout(this.#serializeAll, 0);
     if (unanswered) record.unanswered = true;
     if (ms !== undefined) record.ms = ms;
     if (origin) record.origin = origin;
@@ -211,6 +221,17 @@ class ServerTrace {
     }
     for (const wake of this.#followers) wake();
   }
+
+  /**
+   * Serializes what was recorded since the last time. A transport hands over a message it is done
+   * with (sent, or parsed for the SDK, which validates it into objects of its own), so the text
+   * is the message as it crossed.
+   */
+  readonly #serializeAll = () => {
+    const records = this.#unserialized;
+    this.#unserialized = [];
+    for (const record of records) serializedOf(record);
+  };
 
   /** Marks the message pushed last as a request `by` someone. */
   markLast(by: TraceRequester): void {
@@ -299,17 +320,16 @@ class ServerTrace {
   }
 
   #view(record: Recorded): TraceMessage {
+    const { text, bytes, clipped } = serializedOf(record);
     return {
       seq: record.seq,
       time: new Date(record.at).toISOString(),
       serverId: this.#serverId,
       dir: record.dir,
-      message: record.clipped
-        ? { jsonrpc: "2.0", ...record.clipped, clipped: record.text }
-        : JSON.parse(record.text),
-      bytes: record.bytes,
+      message: clipped ? { jsonrpc: "2.0", ...clipped, clipped: text } : JSON.parse(text),
+      bytes,
       ...(record.ms !== undefined && { ms: record.ms }),
-      ...(record.clipped && { truncated: true as const }),
+      ...(clipped && { truncated: true as const }),
       ...(record.unanswered && { unanswered: true as const }),
       ...(record.by && { by: record.by }),
       ...(record.origin && {
@@ -322,10 +342,12 @@ class ServerTrace {
 }
 
 /**
- * A message as kept: its JSON text and size, each computed once; a message over the limit keeps
- * only its envelope and a prefix of that text (the clipped value is made when read).
+ * A record's JSON text and size, computed once (the message is then dropped); a message over the
+ * limit keeps only its envelope and a prefix of that text (the clipped value is made when read).
  */
-function recorded(dir: TraceDirection, message: unknown): Recorded {
+function serializedOf(record: Recorded): Serialized {
+  if (record.serialized) return record.serialized;
+  const { message } = record;
   let text: string;
   try {
     text = JSON.stringify(message) ?? "null";
@@ -334,19 +356,21 @@ function recorded(dir: TraceDirection, message: unknown): Recorded {
     text = JSON.stringify({ unserializable: String((error as Error)?.message ?? error) });
   }
   const bytes = Buffer.byteLength(text, "utf8");
-  const record: Recorded = { seq: 0, at: Date.now(), dir, text, bytes };
+  const serialized: Serialized = { text, bytes };
   if (bytes > MAX_TRACE_MESSAGE_BYTES) {
     const { id, method } = (typeof message === "object" && message !== null ? message : {}) as {
       id?: unknown;
       method?: unknown;
     };
-    record.clipped = {
+    serialized.clipped = {
       ...(typeof id === "string" || typeof id === "number" ? { id } : {}),
       ...(typeof method === "string" && { method }),
     };
     // The first 64 KiB of UTF-8, without a character cut in two.
-    record.text = Buffer.from(text.slice(0, MAX_TRACE_MESSAGE_BYTES), "utf8")
+    serialized.text = Buffer.from(text.slice(0, MAX_TRACE_MESSAGE_BYTES), "utf8")
       .subarray(0, MAX_TRACE_MESSAGE_BYTES).toString("utf8").replace(/\uFFFD$/, "");
   }
-  return record;
+  record.serialized = serialized;
+  record.message = undefined;
+  return serialized;
 }

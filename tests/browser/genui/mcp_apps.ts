@@ -4,7 +4,7 @@
  * that Lass and the browser refuse (CSP, 403, no token), then teardown.
  */
 import assert from "node:assert/strict";
-import type { FrameLocator, Page } from "playwright-core";
+import type { FrameLocator, Page, Route } from "playwright-core";
 import { screenshot, skipBrowser, startUi, withToken } from "../../_browser.ts";
 import { chatConfig, DEMO_SERVER } from "../../_chat.ts";
 import type { LassEvent } from "../../../wire/events.ts";
@@ -304,23 +304,33 @@ Deno.test({
 
       await test.step("a View cannot grow the event queue without bound while the API hangs", async () => {
         const probe = view(page, ".mcp-app");
+        // The page sends its UI events one request at a time: holding the one in flight holds
+        // them all, and the flood piles up in the page's queue. Once it is done, the rest go
+        // out unheld, and Lass's own log says how many the queue kept.
         let release!: () => void;
         const gate = new Promise<void>((resolve) => release = resolve);
-        let logged = 0;
-        await page.route("**/api/events/ui", async (route) => {
-          const body = route.request().postDataJSON() as Json;
-          if (body?.data?.method === "notifications/message") logged++;
+        let held!: () => void;
+        const holding = new Promise<void>((resolve) => held = resolve);
+        const hold = async (route: Route) => {
+          held();
           await gate;
           await route.continue();
-        });
+        };
+        await page.route("**/api/events/ui", hold);
+        const from = events.length;
         await probe.getByRole("button", { name: "Flood" }).click();
+        await holding;
         await probe.locator("#flooded", { hasText: "flooded" }).waitFor();
+        await page.unroute("**/api/events/ui", hold);
         release();
         // The ping's answer is the last event the flood made: once Lass has it, the queue is empty.
         await seen((e) =>
           e.type === "ui.rpc" && e.data.method === "ping" && e.data.direction === "to-app"
         );
-        await page.unroute("**/api/events/ui");
+        const logged = events.slice(from).filter((e) =>
+          e.type === "ui.rpc" && e.data.method === "notifications/message" &&
+          e.data.resourceUri === PROBE_URI
+        ).length;
         assert.ok(logged > 0, "some log notifications were recorded");
         assert.ok(logged <= MAX_QUEUED_UI_EVENTS + 1, `${logged} of ${FLOOD} were sent`);
       });
@@ -334,7 +344,9 @@ Deno.test({
         // A theme change is not sent to a View that has not initialized.
         await dark.emulateMedia({ colorScheme: "light" });
         await dark.emulateMedia({ colorScheme: "dark" });
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await new Promise((resolve) =>
+          setTimeout(resolve, 300)
+        );
         const sent = events.filter((e) =>
           e.type === "ui.rpc" && e.data.resourceUri === SILENT_URI && e.data.direction === "to-app"
         ).map((e) => e.data.method);
