@@ -44,25 +44,35 @@ const UNNAMED = `[...document.querySelectorAll(
   })
   .map((el) => el.outerHTML.slice(0, 160))`;
 
-/** Presses Tab `count` times; where the focus went each time, and whether it was in `main`. */
+/**
+ * Presses Tab `count` times; where the focus went each time, and whether it was in `main`. The
+ * page notes each stop itself when the key comes up (the focus has moved by then), so a press
+ * costs one round trip to the browser, not two.
+ */
 async function tabStops(page: Page, count: number): Promise<{ name: string; inMain: boolean }[]> {
-  const stops = [];
-  for (let i = 0; i < count; i++) {
-    await page.keyboard.press("Tab");
-    stops.push(
-      await page.evaluate(`(() => {
-        const host = document.activeElement;
-        if (!host || host === document.body) return { name: "", inMain: false };
-        let el = host;
-        while (el.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
-        return {
-          name: el.tagName + ":" + (el.getAttribute("aria-label") || el.textContent || el.id || "")
-            .trim().slice(0, 40),
-          inMain: Boolean(host.closest("main")),
-        };
-      })()`) as { name: string; inMain: boolean },
-    );
-  }
+  await page.evaluate(`(() => {
+    const stops = globalThis.__tabStops = [];
+    globalThis.__noteTabStop ??= (event) => {
+      if (event.key !== "Tab") return;
+      const host = document.activeElement;
+      if (!host || host === document.body) return globalThis.__tabStops.push({ name: "", inMain: false });
+      let el = host;
+      while (el.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+      globalThis.__tabStops.push({
+        name: el.tagName + ":" + (el.getAttribute("aria-label") || el.textContent || el.id || "")
+          .trim().slice(0, 40),
+        inMain: Boolean(host.closest("main")),
+      });
+    };
+    addEventListener("keyup", globalThis.__noteTabStop, true);
+  })()`);
+  for (let i = 0; i < count; i++) await page.keyboard.press("Tab");
+  const stops = await page.evaluate(`(() => {
+    removeEventListener("keyup", globalThis.__noteTabStop, true);
+    return globalThis.__tabStops;
+  })()`) as { name: string; inMain: boolean }[];
+  // A key that came up in a frame is not seen here: say so rather than judge fewer stops.
+  assert.equal(stops.length, count, `${count - stops.length} Tab presses went to a frame`);
   return stops;
 }
 
