@@ -19,15 +19,15 @@ const COMMANDS: Record<string, Command> = {
   },
   chat: {
     summary: "one chat turn per message on a workspace; the answer on stdout",
-    load: () => import("./cli/chat.ts"),
+    load: () => import("./cli/chat/command.ts"),
   },
   check: {
     summary: "check a workspace's tool servers and models for what breaks model providers",
-    load: () => import("./cli/check.ts"),
+    load: () => import("./cli/check/command.ts"),
   },
   eval: {
     summary: "run an eval file's cases on models and check the tool calls and answers",
-    load: () => import("./cli/eval.ts"),
+    load: () => import("./cli/eval/command.ts"),
   },
   call: {
     summary: "call one tool of a configured tool server; its result as JSON",
@@ -35,7 +35,7 @@ const COMMANDS: Record<string, Command> = {
   },
   proxy: {
     summary: "MCP over stdio, relayed to a configured tool server or any stdio command",
-    load: () => import("./cli/proxy.ts"),
+    load: () => import("./cli/proxy/command.ts"),
   },
   record: {
     summary: "record a tool server's lists and answers into a cassette file",

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { run as runEval } from "../cli/eval.ts";
+import { run as runEval } from "../cli/eval/command.ts";
 import type { CliError } from "../cli/errors.ts";
 import { chat, DEMO_LLM, DEMO_SERVER, user } from "./_chat.ts";
 import { type Json, startService } from "./_helpers.ts";

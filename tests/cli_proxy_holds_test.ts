@@ -128,7 +128,7 @@ Deno.test("lass proxy's holds when Lass stays silent or goes away: the waiting r
     }
   })();
   const warnings: string[] = [];
-  const { LassHolds } = await import("../cli/proxy_holds.ts");
+  const { LassHolds } = await import("../cli/proxy/holds.ts");
   const holds = new LassHolds({
     url: `http://127.0.0.1:${listener.addr.port}`,
     token: TOKEN,

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { run as lassEval } from "../cli/eval.ts";
+import { run as lassEval } from "../cli/eval/command.ts";
 import { diffReports } from "../core/evals/diff.ts";
 import { EvalReportStore } from "../core/evals/reports.ts";
 import { nodeFileSystem } from "../core/files_node.ts";

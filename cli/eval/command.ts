@@ -1,15 +1,15 @@
 /** `lass eval`: runs an eval file's cases on models in process, or merges shard reports. */
 import { basename } from "node:path";
-import type { EvalReport } from "../wire/evals.ts";
-import { LassError } from "../core/errors.ts";
-import type { EvalProgress } from "../wire/evals.ts";
-import { plural } from "../wire/words.ts";
-import { CliError } from "./errors.ts";
-import { followInterrupt } from "./interrupt.ts";
-import { writeReportFile } from "./output.ts";
-import { COMMON_HELP, openLass, parseFlags, RUN_ONCE } from "./options.ts";
-import { Spinner } from "./spinner.ts";
-import { failedLimits, formatReport, type Limits } from "./eval_text.ts";
+import type { EvalReport } from "../../wire/evals.ts";
+import { LassError } from "../../core/errors.ts";
+import type { EvalProgress } from "../../wire/evals.ts";
+import { plural } from "../../wire/words.ts";
+import { CliError } from "../errors.ts";
+import { followInterrupt } from "../interrupt.ts";
+import { writeReportFile } from "../output.ts";
+import { COMMON_HELP, openLass, parseFlags, RUN_ONCE } from "../options.ts";
+import { Spinner } from "../spinner.ts";
+import { failedLimits, formatReport, type Limits } from "./text.ts";
 
 /** The help of `lass eval`. */
 export const EVAL_HELP = `Usage: lass eval <file.eval.yaml|json> [options]
@@ -146,8 +146,8 @@ interface RunFlags {
 
 /** Runs the eval file: the report. Warnings about the file go to stderr. */
 async function runFile(path: string, values: RunFlags): Promise<EvalReport> {
-  const { readEvalText } = await import("../core/evals/file.ts");
-  const { parseShard } = await import("../core/evals/shard.ts");
+  const { readEvalText } = await import("../../core/evals/file.ts");
+  const { parseShard } = await import("../../core/evals/shard.ts");
   let raw;
   let shard;
   try {
@@ -163,19 +163,19 @@ async function runFile(path: string, values: RunFlags): Promise<EvalReport> {
   }
   const replay = values.replay === undefined
     ? undefined
-    : await (await import("./eval_replay.ts")).replayFileSystem(values, values.replay);
+    : await (await import("./replay.ts")).replayFileSystem(values, values.replay);
   const lass = await openLass(values, { ...RUN_ONCE, ...(replay && { fs: replay.fs }) });
   const spinner = new Spinner();
   const interrupt = followInterrupt();
   try {
-    const { checkEval } = await import("../core/evals/check.ts");
-    const { prepareEval } = await import("../core/evals/runner.ts");
+    const { checkEval } = await import("../../core/evals/check.ts");
+    const { prepareEval } = await import("../../core/evals/runner.ts");
     let prepared;
     try {
       // The schema and the references against the config: every problem at once.
       const { file, warnings } = checkEval(lass.service, raw, { models: values.model });
       if (replay) {
-        const { checkReplayed } = await import("./eval_replay.ts");
+        const { checkReplayed } = await import("./replay.ts");
         checkReplayed(lass.service.config.config, file.workspace, replay.replaced, values.replay!);
       }
       for (const warning of warnings) console.error(`warning: ${warning.path}: ${warning.message}`);
@@ -200,7 +200,7 @@ async function runFile(path: string, values: RunFlags): Promise<EvalReport> {
 
 /** Reads a report file (a `--json` file or a kept one); a refusal names the file. */
 async function readReportFile(path: string): Promise<EvalReport> {
-  const { parseReport } = await import("../core/evals/merge.ts");
+  const { parseReport } = await import("../../core/evals/merge.ts");
   const text = await readArgumentFile(path);
   try {
     return parseReport(JSON.parse(text), path);
@@ -214,7 +214,7 @@ async function readReportFile(path: string): Promise<EvalReport> {
 
 /** Reads and merges shard reports; a refusal names the file. */
 async function mergeFiles(paths: string[]): Promise<EvalReport> {
-  const { mergeReports } = await import("../core/evals/merge.ts");
+  const { mergeReports } = await import("../../core/evals/merge.ts");
   const reports = [];
   for (const path of paths) reports.push(await readReportFile(path));
   try {
@@ -255,7 +255,7 @@ function parseEvalFlags(args: string[]) {
 export async function run(args: string[]): Promise<number> {
   const { values, positionals } = parseEvalFlags(args);
   if (values.help) return console.log(EVAL_HELP), 0;
-  const { fromSession, checkFromSessionFlags } = await import("./eval_from_session.ts");
+  const { fromSession, checkFromSessionFlags } = await import("./from_session.ts");
   checkFromSessionFlags(values, positionals);
   if (values["from-session"] !== undefined) {
     return await fromSession(values["from-session"], values);
@@ -299,7 +299,7 @@ export async function run(args: string[]): Promise<number> {
         report.cost!.costUnknown,
     );
   }
-  const { evalJunit } = await import("../core/evals/junit.ts");
+  const { evalJunit } = await import("../../core/evals/junit.ts");
   if (values.json !== undefined && values.json !== "-") {
     await writeReportFile(values.json, JSON.stringify(report, null, 2) + "\n", "JSON report");
   }
@@ -309,8 +309,8 @@ export async function run(args: string[]): Promise<number> {
   let regressions = 0;
   if (baseline) {
     const [{ diffReports }, { formatDiff }] = await Promise.all([
-      import("../core/evals/diff.ts"),
-      import("./eval_diff.ts"),
+      import("../../core/evals/diff.ts"),
+      import("./diff.ts"),
     ]);
     const diff = diffReports(baseline, report);
     regressions = diff.regressions;

@@ -3,13 +3,13 @@
  * configured tool server (`lass proxy <serverId>`) or wraps any stdio server
  * (`lass proxy -- <command> [args...]`); stdout carries only MCP messages, its words go to stderr.
  */
-import type { TransportSpec } from "../core/mcp/session/types.ts";
-import { CliError } from "./errors.ts";
-import { openLass, parseFlags, RUN_ONCE } from "./options.ts";
-import { LassHolds } from "./proxy_holds.ts";
-import { ProxyReporter } from "./proxy_report.ts";
-import { writeReportFile } from "./output.ts";
-import { secretEnvValues, StdioRecording } from "./proxy_record.ts";
+import type { TransportSpec } from "../../core/mcp/session/types.ts";
+import { CliError } from "../errors.ts";
+import { openLass, parseFlags, RUN_ONCE } from "../options.ts";
+import { LassHolds } from "./holds.ts";
+import { ProxyReporter } from "./report.ts";
+import { writeReportFile } from "../output.ts";
+import { secretEnvValues, StdioRecording } from "./record.ts";
 
 /** The help of `lass proxy`. */
 export const PROXY_HELP = `Usage: lass proxy <serverId> [options]
@@ -84,9 +84,9 @@ export async function run(args: string[]): Promise<number> {
           "answer them (--url and --token): nothing is held",
       );
     }
-    const { createTransport } = await import("../core/mcp/session/transports.ts");
-    const { relayStdio } = await import("../core/mcp/proxy/stdio_relay.ts");
-    const { stdioPinGate } = await import("../core/mcp/proxy/stdio_pins.ts");
+    const { createTransport } = await import("../../core/mcp/session/transports.ts");
+    const { relayStdio } = await import("../../core/mcp/proxy/stdio_relay.ts");
+    const { stdioPinGate } = await import("../../core/mcp/proxy/stdio_pins.ts");
     const page = url
       ? `${url.replace(/\/$/, "")}/inspector/${encodeURIComponent(serverId!)}`
       : undefined;

@@ -3,11 +3,11 @@
  * made with their arguments as expectations), printed as an eval file or added to one.
  */
 import { join } from "node:path";
-import { LassError } from "../core/errors.ts";
-import { SessionStore } from "../core/sessions.ts";
-import { denoFileSystem } from "../runtime/deno_fs.ts";
-import { plural } from "../wire/words.ts";
-import { CliError } from "./errors.ts";
+import { LassError } from "../../core/errors.ts";
+import { SessionStore } from "../../core/sessions.ts";
+import { denoFileSystem } from "../../runtime/deno_fs.ts";
+import { plural } from "../../wire/words.ts";
+import { CliError } from "../errors.ts";
 
 /** The flags of `lass eval` that this mode reads. */
 interface FromSessionFlags {
@@ -60,9 +60,9 @@ function failure(error: unknown): never {
 /** Runs `lass eval --from-session <id>`; the exit code. */
 export async function fromSession(id: string, values: FromSessionFlags): Promise<number> {
   const turns = values.turn?.map(turnIndex);
-  const { locateFiles } = await import("../lass.ts");
-  const { caseDraft } = await import("../core/evals/from_session.ts");
-  const { NEW_FILE_HEADER, saveCaseAt } = await import("../core/evals/save.ts");
+  const { locateFiles } = await import("../../lass.ts");
+  const { caseDraft } = await import("../../core/evals/from_session.ts");
+  const { NEW_FILE_HEADER, saveCaseAt } = await import("../../core/evals/save.ts");
   const { dataDir } = await locateFiles({
     configPath: values.config,
     dataDir: values["data-dir"],
@@ -75,7 +75,7 @@ export async function fromSession(id: string, values: FromSessionFlags): Promise
     const draft = caseDraft(await sessions.get(id), { turns, name: values.name });
     const settings = { workspace: draft.workspace, models: draft.models };
     if (values.out === undefined) {
-      const { caseEntry, newFileText } = await import("../core/evals/append.ts");
+      const { caseEntry, newFileText } = await import("../../core/evals/append.ts");
       const file = newFileText(
         "stdout.eval.yaml",
         settings,

@@ -1,22 +1,22 @@
 /** `lass chat`: one chat turn per message, in process or on a running Lass (`--url`). */
-import type { Lass } from "../lass.ts";
-import type { ChatChunk } from "../wire/chat.ts";
-import { type Api, apiError, inProcessApi, ndjsonLines, remoteApi } from "./api.ts";
-import { type ApproveMode, InteractionAnswers } from "./answers.ts";
-import { CliError } from "./errors.ts";
-import { print, StdoutClosed, TextOutput } from "./chat_output.ts";
-import { compareColumns, runCompareTurn } from "./chat_compare.ts";
+import type { Lass } from "../../lass.ts";
+import type { ChatChunk } from "../../wire/chat.ts";
+import { type Api, apiError, inProcessApi, ndjsonLines, remoteApi } from "../api.ts";
+import { type ApproveMode, InteractionAnswers } from "../answers.ts";
+import { CliError } from "../errors.ts";
+import { print, StdoutClosed, TextOutput } from "./output.ts";
+import { compareColumns, runCompareTurn } from "./compare.ts";
 import {
   COMMON_HELP,
   openLass,
   parseFlags,
   RUN_ONCE,
   validateWithoutCompiling,
-} from "./options.ts";
-import { followInterrupt } from "./interrupt.ts";
-import { Spinner } from "./spinner.ts";
-import { connectWithin } from "../core/mcp/manager/connect_within.ts";
-import { defaultWorkspace } from "../core/config/workspaces.ts";
+} from "../options.ts";
+import { followInterrupt } from "../interrupt.ts";
+import { Spinner } from "../spinner.ts";
+import { connectWithin } from "../../core/mcp/manager/connect_within.ts";
+import { defaultWorkspace } from "../../core/config/workspaces.ts";
 
 /** The help of `lass chat`. */
 export const CHAT_HELP = `Usage: lass chat [options] <message...>
@@ -115,7 +115,7 @@ async function warmUp(lass: Lass, workspaceId: string | undefined): Promise<void
   const workspace = workspaceId === undefined
     ? defaultWorkspace(config)
     : config.workspaces.find((candidate) => candidate.id === workspaceId);
-  const loading = import("../core/chat/run.ts");
+  const loading = import("../../core/chat/run.ts");
   await Promise.all((workspace?.mcpServerIds ?? []).map((serverId) => {
     const record = config.mcpServers.find((server) => server.id === serverId);
     return record && connectWithin(lass.service.mcp, serverId, record.timeoutMs);

@@ -1,12 +1,12 @@
 /** `lass chat --compare a,b "..."`: one turn per column, the answers one after the other, then a table. */
-import type { ChatChunk, CompareChunk, CompareColumnSummary } from "../wire/chat.ts";
-import { type ChatCost, formatUsd } from "../wire/usage.ts";
-import { type Api, apiError, ndjsonLines } from "./api.ts";
-import type { InteractionAnswers } from "./answers.ts";
-import { print, TextOutput } from "./chat_output.ts";
-import { CliError } from "./errors.ts";
-import type { Spinner } from "./spinner.ts";
-import { table } from "./table.ts";
+import type { ChatChunk, CompareChunk, CompareColumnSummary } from "../../wire/chat.ts";
+import { type ChatCost, formatUsd } from "../../wire/usage.ts";
+import { type Api, apiError, ndjsonLines } from "../api.ts";
+import type { InteractionAnswers } from "../answers.ts";
+import { print, TextOutput } from "./output.ts";
+import { CliError } from "../errors.ts";
+import type { Spinner } from "../spinner.ts";
+import { table } from "../table.ts";
 
 /** The columns of `--compare`: model profile ids, or `agent:<id>` for a remote agent. */
 export function compareColumns(value: string): { llmId?: string; agentId?: string }[] {

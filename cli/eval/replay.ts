@@ -3,10 +3,10 @@
  * cassette in `<dir>` replayed from it; the file on disk is never changed.
  */
 import { resolve } from "node:path";
-import type { FileSystem } from "../core/files.ts";
-import type { ServiceConfig } from "../wire/config/schema.ts";
-import { denoFileSystem } from "../runtime/deno_fs.ts";
-import { CliError } from "./errors.ts";
+import type { FileSystem } from "../../core/files.ts";
+import type { ServiceConfig } from "../../wire/config/schema.ts";
+import { denoFileSystem } from "../../runtime/deno_fs.ts";
+import { CliError } from "../errors.ts";
 
 /** A file system whose config file reads with replays in, and the ids of the replayed servers. */
 export async function replayFileSystem(
@@ -15,8 +15,8 @@ export async function replayFileSystem(
 ): Promise<{ fs: FileSystem; replaced: string[] }> {
   if (!denoFileSystem.exists(dir)) throw new CliError(`--replay: no folder ${dir}`);
   const [{ locateFiles }, { withCassettes }] = await Promise.all([
-    import("../lass.ts"),
-    import("../core/mcp/recordings/replay_config.ts"),
+    import("../../lass.ts"),
+    import("../../core/mcp/recordings/replay_config.ts"),
   ]);
   const { configPath } = await locateFiles({
     configPath: flags.config,

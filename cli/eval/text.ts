@@ -1,9 +1,9 @@
 /** `lass eval`'s report as a person reads it, and whether the run keeps within its limits. */
-import { percent } from "../core/evals/junit.ts";
-import type { EvalCaseReport, EvalReport } from "../wire/evals.ts";
-import { plural } from "../wire/words.ts";
-import { costWords, formatUsd } from "../wire/usage.ts";
-import { table } from "./table.ts";
+import { percent } from "../../core/evals/junit.ts";
+import type { EvalCaseReport, EvalReport } from "../../wire/evals.ts";
+import { plural } from "../../wire/words.ts";
+import { costWords, formatUsd } from "../../wire/usage.ts";
+import { table } from "../table.ts";
 
 /** What the run is judged by: the minimum pass rate and the most it may cost. */
 export interface Limits {

@@ -2,8 +2,8 @@
  * `lass proxy --record`: what crosses the stdio proxy, kept as trace messages and written as a
  * cassette when the session ends.
  */
-import type { TraceMessage } from "../wire/trace.ts";
-import { isSecretName, secretValues } from "../core/config/secrets.ts";
+import type { TraceMessage } from "../../wire/trace.ts";
+import { isSecretName, secretValues } from "../../core/config/secrets.ts";
 
 /** The messages of one stdio proxy session, in order. */
 export class StdioRecording {
@@ -28,8 +28,8 @@ export class StdioRecording {
 
   /** The session as a cassette's text, `secrets` removed wherever they appear. */
   async cassette(serverId: string, transport: string, secrets: readonly string[]): Promise<string> {
-    const { cassetteFromTrace } = await import("../core/mcp/recordings/from_trace.ts");
-    const { cassetteText } = await import("../core/mcp/recordings/load.ts");
+    const { cassetteFromTrace } = await import("../../core/mcp/recordings/from_trace.ts");
+    const { cassetteText } = await import("../../core/mcp/recordings/load.ts");
     const messages = this.#messages.map((message) => ({ ...message, serverId }));
     return cassetteText(cassetteFromTrace(messages, { id: serverId, transport }, { secrets }));
   }

@@ -1,6 +1,6 @@
 /** How `lass chat` shows a turn as text: the answer on stdout, tool calls and errors on stderr. */
-import type { ChatChunk } from "../wire/chat.ts";
-import { priceWords, tokenCount } from "../wire/usage.ts";
+import type { ChatChunk } from "../../wire/chat.ts";
+import { priceWords, tokenCount } from "../../wire/usage.ts";
 
 const encoder = new TextEncoder();
 

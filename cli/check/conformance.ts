@@ -4,16 +4,16 @@
  * this process on a loopback port for the run (its `/mcp/:id` proxy is how the suite reaches a
  * stdio server), or a running one (`--url`).
  */
-import type { ConformanceLine, ConformanceReport } from "../wire/conformance.ts";
-import type { JUnitCase, JUnitSuite } from "../core/junit.ts";
-import { plural } from "../wire/words.ts";
-import { type Api, apiError, ndjsonLines, remoteApi } from "./api.ts";
-import { CliError } from "./errors.ts";
-import { serveWithTimeouts } from "./listen.ts";
-import { openLass, RUN_ONCE } from "./options.ts";
-import { writeReportFile } from "./output.ts";
-import { Spinner } from "./spinner.ts";
-import { table } from "./table.ts";
+import type { ConformanceLine, ConformanceReport } from "../../wire/conformance.ts";
+import type { JUnitCase, JUnitSuite } from "../../core/junit.ts";
+import { plural } from "../../wire/words.ts";
+import { type Api, apiError, ndjsonLines, remoteApi } from "../api.ts";
+import { CliError } from "../errors.ts";
+import { serveWithTimeouts } from "../listen.ts";
+import { openLass, RUN_ONCE } from "../options.ts";
+import { writeReportFile } from "../output.ts";
+import { Spinner } from "../spinner.ts";
+import { table } from "../table.ts";
 
 /** The flags `lass check --conformance` reads. */
 export interface ConformanceFlags {
@@ -212,7 +212,7 @@ export async function runConformanceCheck(flags: ConformanceFlags): Promise<numb
     }
     console.log(flags.json ? JSON.stringify({ reports }, null, 2) : formatConformance(reports));
     if (flags.junit !== undefined) {
-      const { junitXml } = await import("../core/junit.ts");
+      const { junitXml } = await import("../../core/junit.ts");
       await writeReportFile(
         flags.junit,
         junitXml(junitSuites(reports), "lass check --conformance"),

@@ -7,9 +7,9 @@
  * request waiting when it goes away goes on as it came, at once (or, when Lass stays silent, after
  * the hold's timeout and a grace).
  */
-import { type HoldOutcome, type HoldsInForce, isHeld } from "../core/mcp/proxy/holds.ts";
-import type { RpcMessage } from "../core/mcp/proxy/messages.ts";
-import { lines } from "../core/mcp/proxy/stdio_relay.ts";
+import { type HoldOutcome, type HoldsInForce, isHeld } from "../../core/mcp/proxy/holds.ts";
+import type { RpcMessage } from "../../core/mcp/proxy/messages.ts";
+import { lines } from "../../core/mcp/proxy/stdio_relay.ts";
 
 /** How long the proxy waits for Lass to say its holds before it relays with none. */
 const FIRST_HOLDS_MS = 5_000;

@@ -1,8 +1,8 @@
 /** `lass eval --baseline`: a report compared with an earlier one, as a table a person reads. */
-import { percent } from "../core/evals/junit.ts";
-import type { EvalDiff, EvalDiffSide } from "../wire/evals.ts";
-import { plural } from "../wire/words.ts";
-import { table } from "./table.ts";
+import { percent } from "../../core/evals/junit.ts";
+import type { EvalDiff, EvalDiffSide } from "../../wire/evals.ts";
+import { plural } from "../../wire/words.ts";
+import { table } from "../table.ts";
 
 /** `+3`, `-1.5`, `±0`: a signed change with `digits` decimals. */
 function signed(value: number, digits = 0): string {

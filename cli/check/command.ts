@@ -1,24 +1,24 @@
 /** `lass check`: checks a workspace's tool servers and models for what breaks model providers. */
-import type { CheckReport } from "../core/checks.ts";
-import type { JUnitCase } from "../core/junit.ts";
+import type { CheckReport } from "../../core/checks.ts";
+import type { JUnitCase } from "../../core/junit.ts";
 import { resolve } from "node:path";
-import { LassError } from "../core/errors.ts";
-import type { LockRequest } from "../core/mcp/pinning/lock_check.ts";
-import { defaultLockPath, PinFileError } from "../core/mcp/pinning/pin_files.ts";
-import { plural } from "../wire/words.ts";
-import { CliError } from "./errors.ts";
-import { writeReportFile } from "./output.ts";
+import { LassError } from "../../core/errors.ts";
+import type { LockRequest } from "../../core/mcp/pinning/lock_check.ts";
+import { defaultLockPath, PinFileError } from "../../core/mcp/pinning/pin_files.ts";
+import { plural } from "../../wire/words.ts";
+import { CliError } from "../errors.ts";
+import { writeReportFile } from "../output.ts";
 import {
   COMMON_HELP,
   openLass,
   parseFlags,
   RUN_ONCE,
   validateWithoutCompiling,
-} from "./options.ts";
-import { Spinner } from "./spinner.ts";
-import { table } from "./table.ts";
-import { formatPins } from "./pins_text.ts";
-import { CONFORMANCE_HELP } from "./check_conformance.ts";
+} from "../options.ts";
+import { Spinner } from "../spinner.ts";
+import { table } from "../table.ts";
+import { formatPins } from "../pins_text.ts";
+import { CONFORMANCE_HELP } from "./conformance.ts";
 
 /** The help of `lass check`. */
 export const CHECK_HELP = `Usage: lass check [--workspace <id> | --all] [--lock [file]] [--update]
@@ -143,7 +143,7 @@ function junitCase(
 
 /** Writes the JUnit XML of a report. */
 async function writeJUnit(path: string, report: CheckReport): Promise<void> {
-  const { junitXml } = await import("../core/junit.ts");
+  const { junitXml } = await import("../../core/junit.ts");
   const xml = junitXml([
     {
       name: "lass check: tool servers",
@@ -208,14 +208,14 @@ export async function run(args: string[]): Promise<number> {
       );
     }
     await validateWithoutCompiling();
-    const { runConformanceCheck } = await import("./check_conformance.ts");
+    const { runConformanceCheck } = await import("./conformance.ts");
     return await runConformanceCheck(values);
   }
   await validateWithoutCompiling();
   const lass = await openLass(values, RUN_ONCE);
   const spinner = new Spinner();
   try {
-    const { runCheck } = await import("../core/checks.ts");
+    const { runCheck } = await import("../../core/checks.ts");
     spinner.start("checking tool servers and models");
     let report: CheckReport;
     try {
