@@ -102,9 +102,22 @@ const CONTROLS = CARD_CONTROLS;
 
 /**
  * Requests whose card took the focus once already: a card drawn again does not take it again,
- * unless the card that went held it.
+ * unless the card that went held it (see `refocus`).
  */
 const focused = new Set<string>();
+
+/**
+ * Gives the focus to the page's card of request `id` when the focus was lost (it is on the body)
+ * and no card of that request took it since.
+ */
+function refocus(id: string): void {
+  const active = document.activeElement;
+  if (focused.has(id) || (active && active !== document.body)) return;
+  const again = document.querySelector(
+    `#page section.interaction[data-interaction-id="${CSS.escape(id)}"]`,
+  );
+  if (again && focusCard(again)) focused.add(id);
+}
 
 /**
  * Where the keyboard goes when a card leaves the page: the next waiting card in the same place
@@ -165,7 +178,11 @@ export function InteractionCard(
     }
     const drawn = card.current;
     return () => {
-      if (drawn?.contains(document.activeElement)) focused.delete(interaction.id);
+      if (!drawn?.contains(document.activeElement)) return;
+      // This card goes with the focus: the request's card drawn next takes it (its effect sees
+      // the mark gone), and so does one drawn already, before this one went.
+      focused.delete(interaction.id);
+      setTimeout(() => refocus(interaction.id), 0);
     };
   }, [interaction.id]);
   const answer = async (response: Answer) => {

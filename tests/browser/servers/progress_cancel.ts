@@ -116,6 +116,11 @@ Deno.test({
         what: "mcp.log `slow_count: cancelled after …`",
         ms: 30_000,
       });
+      const ended = waitForEvent(
+        t,
+        (e) => e.type === "tool.result" && e.data.tool === "slow_count",
+        { what: "tool.result of slow_count", ms: 30_000 },
+      );
       await tool.getByRole("button", { name: "Call" }).click();
       const running = tool.getByRole("status");
       const bar = running.locator("progress");
@@ -131,10 +136,8 @@ Deno.test({
         String((await sawCancel).data.message),
       ) ?? [];
       assert.ok(Number(counted) < 40, `the call was cut short, not after ${counted} steps`);
-      const ended = t.service.events.history().find((e: Json) =>
-        e.type === "tool.result" && e.data.tool === "slow_count"
-      );
-      assert.equal(ended?.data.cancelled, true);
+      const { data } = await ended;
+      assert.equal(data.cancelled, true, `the call's tool.result: ${JSON.stringify(data)}`);
       // The tool can be called again at once.
       await tool.getByRole("button", { name: "Call" }).waitFor();
       assert.equal(await tool.getByRole("button", { name: "Call" }).isEnabled(), true);
