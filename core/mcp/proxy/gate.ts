@@ -21,7 +21,7 @@ export function gateOf(
   };
   return {
     held: (message) =>
-      holds.holds(serverId, message) || pins.refusal(serverId, message) !== undefined,
+      holds.holds(serverId, message) || pins.refused(serverId, message) !== undefined,
     decide: async (session, dir, message) => {
       if (dir === "in") return await holds.decide(session, dir, message);
       const refusal = refused(message);

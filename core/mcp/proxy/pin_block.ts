@@ -43,14 +43,20 @@ export class PinBlock {
     return this.held(serverId).size > 0;
   }
 
+  /** The held tool a client's `tools/call` names, which Lass refuses; else `undefined`. */
+  refused(serverId: string, message: RpcMessage): string | undefined {
+    if (message.method !== "tools/call" || !isRequest(message)) return undefined;
+    const tool = message.params?.name;
+    return typeof tool === "string" && this.held(serverId).has(tool) ? tool : undefined;
+  }
+
   /**
    * Lass's answer to a client's `tools/call` of a held tool (`page`: Lass's inspector of the
    * server, where the change is accepted), or `undefined` for any other message.
    */
   refusal(serverId: string, message: RpcMessage, page?: string): RpcMessage | undefined {
-    if (message.method !== "tools/call" || !isRequest(message)) return undefined;
-    const tool = message.params?.name;
-    if (typeof tool !== "string" || !this.held(serverId).has(tool)) return undefined;
+    const tool = this.refused(serverId, message);
+    if (tool === undefined || !isRequest(message)) return undefined;
     return {
       jsonrpc: "2.0",
       id: message.id,
