@@ -7,6 +7,10 @@ import assert from "node:assert/strict";
 import { post, serveOverHttp, startService, TOKEN, waitForEvent } from "./_helpers.ts";
 import { DEMO_SERVER } from "./_chat.ts";
 import type { LassEvent } from "../wire/events.ts";
+import { type CallHost, runRequest } from "../core/mcp/manager/calls.ts";
+import type { Entry } from "../core/mcp/manager/entry.ts";
+import type { McpSession } from "../core/mcp/session/types.ts";
+import { LassError } from "../core/errors.ts";
 
 const config = (era: string) => ({
   mcpServers: [{ ...DEMO_SERVER, protocolEra: era }],
@@ -87,3 +91,23 @@ for (const era of ["auto", "legacy"] as const) {
     }
   });
 }
+
+Deno.test("a request cancelled by its caller counts as cancelled even when its answer came", async () => {
+  // What the 2026 tasks path can do: the server finishes the task with its own result (the demo's
+  // slow_count answers "Cancelled after …" as a tool error) before the cancel reaches it, so the
+  // session hands back an answer after the caller's signal aborted.
+  const controller = new AbortController();
+  const answeredAfterCancel = () => {
+    controller.abort();
+    return Promise.resolve({ content: [], isError: true });
+  };
+  await assert.rejects(
+    runRequest({} as CallHost, {} as Entry, "slow_count on demo", answeredAfterCancel, {
+      signal: controller.signal,
+      session: {} as McpSession,
+    }),
+    (error) =>
+      error instanceof LassError && error.code === "upstream-error" &&
+      error.message === "slow_count on demo was cancelled",
+  );
+});

@@ -204,7 +204,11 @@ export async function runRequest<T>(
   const session = options.session ?? (await host.connected(entry)).session!;
   const client = await clientModule();
   try {
-    return await run(session);
+    const result = await run(session);
+    // Cancelled by the caller, yet answered (a task the server finished with its own result
+    // while the cancel was on its way): the caller's cancel wins, as it does for any request.
+    if (options.signal?.aborted) throw options.signal.reason;
+    return result;
   } catch (error) {
     // The SDK rejects an aborted request with its timeout code: say what really happened.
     if (options.signal?.aborted) throw new LassError("upstream-error", `${what} was cancelled`);
