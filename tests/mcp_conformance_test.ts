@@ -8,9 +8,7 @@
  *
  * Each version runs once, all its scenarios in one invocation (one launch instead of 65), and
  * each scenario is then its own test over the checks the runner saved for it, so a failure names
- * the scenario. The runner starts `conformance_forward.ts` per scenario, which hands the scenario
- * to one client host per suite (`conformance_client.ts --host`): Lass loads once per suite, not
- * once per scenario (65 client processes cost about 26 s of CPU). Each runner has its own frozen lock file (tests/fixtures/conformance.lock,
+ * the scenario. Each runner has its own frozen lock file (tests/fixtures/conformance.lock,
  * conformance_2026.lock; `.ci/run` fetches both before the tests) and no config: in the
  * project's deno.lock its dependencies (express, the v1 SDK) would change how other packages'
  * peers resolve (zod-to-json-schema's zod, @a2a-js/sdk's express).
@@ -22,7 +20,6 @@ import { join } from "node:path";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const CLIENT = new URL("./fixtures/conformance_client.ts", import.meta.url).pathname;
-const FORWARD = new URL("./fixtures/conformance_forward.ts", import.meta.url).pathname;
 /** How many scenario clients run at once. */
 const CLIENT_SLOTS = 3;
 
@@ -145,62 +142,10 @@ function scenarioOf(path: string): string {
   return path.replace(/-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/, "");
 }
 
-/**
- * Starts the client host (`conformance_client.ts --host`), which runs the scenarios' clients
- * CLIENT_SLOTS at a time in one process; resolves once it listens. `output()` is what it printed
- * besides its URL (Lass's own warnings), for a failure's message.
- */
-async function startClientHost(): Promise<
-  { url: string; output(): string; close(): Promise<void> }
-> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLIENT, "--host", String(CLIENT_SLOTS)],
-    cwd: ROOT,
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let printed = "";
-  /** Keeps the last 8,000 characters a stream printed. */
-  const collect = async (stream: ReadableStream<Uint8Array>) => {
-    const decoder = new TextDecoder();
-    for await (const bytes of stream) {
-      printed = (printed + decoder.decode(bytes, { stream: true })).slice(-8000);
-    }
-  };
-  const stderrDone = collect(child.stderr);
-  // The first line of stdout is the host's URL; the rest is collected as stderr is.
-  const stdout = child.stdout.getReader();
-  const decoder = new TextDecoder();
-  let first = "";
-  while (!first.includes("\n")) {
-    const { value, done } = await stdout.read();
-    if (done) {
-      await stderrDone;
-      throw new Error(`the client host exited before it listened\n${first}${printed}`);
-    }
-    first += decoder.decode(value, { stream: true });
-  }
-  const [url, ...rest] = first.split("\n");
-  printed += rest.join("\n");
-  stdout.releaseLock();
-  const stdoutDone = collect(child.stdout);
-  return {
-    url,
-    output: () => printed,
-    close: async () => {
-      child.kill("SIGTERM");
-      await Promise.all([child.status, stdoutDone, stderrDone]);
-    },
-  };
-}
-
 /** Runs every scenario of a suite in one invocation; returns each scenario's saved result. */
-async function runSuite(
-  suite: Suite,
-): Promise<{ results: Map<string, ScenarioResult>; hostOutput: string }> {
+async function runSuite(suite: Suite): Promise<{ results: Map<string, ScenarioResult> }> {
   const out = await mkdtemp(join(tmpdir(), "lass-conformance-out-"));
-  const host = await startClientHost();
+  const slots = await mkdtemp(join(tmpdir(), "lass-conformance-slots-"));
   try {
     const { stdout, stderr } = await new Deno.Command(Deno.execPath(), {
       args: [
@@ -212,7 +157,7 @@ async function runSuite(
         suite.spec,
         "client",
         "--command",
-        `${Deno.execPath()} run --no-config --allow-env --allow-net ${FORWARD}`,
+        `${Deno.execPath()} run -A ${CLIENT}`,
         ...suite.args,
         // Per scenario, from its client's start: the clients wait for their turn (CLIENT_SLOTS).
         "--timeout",
@@ -221,7 +166,12 @@ async function runSuite(
         out,
       ],
       cwd: ROOT,
-      env: { NO_COLOR: "1", LASS_CONFORMANCE_HOST: host.url },
+      // The clients take turns, CLIENT_SLOTS at a time (see `takeSlot` in the client).
+      env: {
+        NO_COLOR: "1",
+        LASS_CONFORMANCE_SLOTS_DIR: slots,
+        LASS_CONFORMANCE_SLOTS: String(CLIENT_SLOTS),
+      },
       stdout: "piped",
       stderr: "piped",
     }).output();
@@ -238,15 +188,12 @@ async function runSuite(
     }
     if (results.size === 0) {
       const output = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
-      throw new Error(
-        `the ${suite.label} runner saved no results\n${output.slice(-4000)}\n` +
-          `client host:\n${host.output()}`,
-      );
+      throw new Error(`the ${suite.label} runner saved no results\n${output.slice(-4000)}`);
     }
-    return { results, hostOutput: host.output() };
+    return { results };
   } finally {
-    await host.close();
     await rm(out, { recursive: true, force: true });
+    await rm(slots, { recursive: true, force: true });
   }
 }
 
@@ -259,7 +206,7 @@ function resultsOf(suite: Suite) {
 
 /** Asserts that a scenario passed: checks saved, none failed or warned (timing aside). */
 async function assertPasses(suite: Suite, scenario: string): Promise<void> {
-  const { results, hostOutput } = await resultsOf(suite);
+  const { results } = await resultsOf(suite);
   const result = results.get(scenario);
   assert.ok(result, `${scenario}: the runner saved no result (it ran ${[...results.keys()]})`);
   const tail = (text: string) => text.split("\n").slice(-25).join("\n");
@@ -270,7 +217,7 @@ async function assertPasses(suite: Suite, scenario: string): Promise<void> {
     bad.map((check) => `${check.id}: ${check.errorMessage ?? check.description}`),
     [],
     `${scenario}: checks that did not pass\nclient stdout:\n${tail(result.stdout)}\n` +
-      `client stderr:\n${tail(result.stderr)}\nclient host (all scenarios):\n${tail(hostOutput)}`,
+      `client stderr:\n${tail(result.stderr)}`,
   );
   assert.ok(
     result.checks.some((check) => check.status === "SUCCESS"),
