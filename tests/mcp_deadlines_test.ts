@@ -31,13 +31,15 @@ for (const era of ["auto", "legacy"] as const) {
       await t.service.mcp.connect("demo");
       const answer = await post(t, "/api/mcp/demo/call", {
         tool: "slow_count",
-        args: { steps: 50, delayMs: 200 },
-        timeoutMs: 1000,
+        // The first step is due after 100 ms, the deadline after 2 s: progress comes before
+        // the deadline even on a loaded machine, and all 50 steps would take 5 s.
+        args: { steps: 50, delayMs: 100 },
+        timeoutMs: 2000,
       });
       assert.equal(answer.status, 504, JSON.stringify(answer.body));
       assert.equal(answer.body.error.code, "timeout");
-      assert.match(answer.body.error.message, /slow_count on demo got no answer within 1 s/);
-      // It reported progress and still ended long before its 50 steps (10 s).
+      assert.match(answer.body.error.message, /slow_count on demo got no answer within 2 s/);
+      // It reported progress and still ended long before its 50 steps (5 s).
       const progress = progressEvents(t.service.events.history());
       assert.ok(progress.length >= 1, "the tool reported progress before its deadline");
       assert.ok(progress.length < 50, `ended at its deadline: ${progress.length} steps reported`);
