@@ -178,9 +178,11 @@ export function InteractionCard(
     }
     const drawn = card.current;
     return () => {
-      if (!drawn?.contains(document.activeElement)) return;
-      // This card goes with the focus: the request's card drawn next takes it (its effect sees
-      // the mark gone), and so does one drawn already, before this one went.
+      // This card goes with the focus (the DOM may already have dropped it, leaving the focus
+      // on the body): the request's card drawn next takes it (its effect sees the mark gone),
+      // and so does one drawn already, before this one went.
+      const active = document.activeElement;
+      if (!(drawn?.contains(active) || !active || active === document.body)) return;
       focused.delete(interaction.id);
       setTimeout(() => refocus(interaction.id), 0);
     };
