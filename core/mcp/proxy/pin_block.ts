@@ -56,7 +56,7 @@ export class PinBlock {
    */
   refusal(serverId: string, message: RpcMessage, page?: string): RpcMessage | undefined {
     const tool = this.refused(serverId, message);
-    if (tool === undefined || !isRequest(message)) return undefined;
+    if (tool === undefined) return undefined;
     return {
       jsonrpc: "2.0",
       id: message.id,
