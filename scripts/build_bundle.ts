@@ -172,6 +172,26 @@ async function uiPayloadFiles(): Promise<PayloadFiles> {
   return files;
 }
 
+/**
+ * The split build with each `import("./chunk.js")` written as `import(String("./chunk.js"))`.
+ * Deno loads every module that a dynamic import names by a literal before the importing graph
+ * runs (unless `--unstable-lazy-dynamic-imports`), so each start of `dist/lass.js` read and
+ * analysed all of its chunks (every command, SDK and route: 4.9 MB) for any command. A specifier
+ * that is not a literal is loaded only when the import runs. Only imports of the build's own
+ * chunks change, so code that merely contains such text (the exporter's templates) keeps it.
+ */
+function loadedWhenRun(files: PayloadFiles): PayloadFiles {
+  const chunk = /import\("\.\/([\w.-]+\.js)"\)/g;
+  return Object.fromEntries(
+    Object.entries(files).map(([name, code]) => [
+      name,
+      name.endsWith(".js")
+        ? code.replace(chunk, (call, file) => file in files ? `import(String("./${file}"))` : call)
+        : code,
+    ]),
+  );
+}
+
 /** The command line's code-split, minified build and the web UI, as the payload's files. */
 async function splitBuild(entry: string): Promise<PayloadFiles> {
   const out = fileURLToPath(new URL(`split-${Deno.pid}/`, GENERATED));
@@ -196,7 +216,7 @@ async function splitBuild(entry: string): Promise<PayloadFiles> {
       files[name] = await readFile(join(out, name), "utf8");
     }
     if (!(PAYLOAD_ENTRY in files)) throw new Error(`the split build has no ${PAYLOAD_ENTRY}`);
-    return { ...files, ...await uiPayloadFiles() };
+    return { ...loadedWhenRun(files), ...await uiPayloadFiles() };
   } finally {
     await rm(out, { recursive: true, force: true });
   }

@@ -4,7 +4,7 @@
  */
 /// <reference lib="dom" />
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchChromium, skipBrowser, watchForProblems } from "./_browser.ts";
@@ -184,7 +184,7 @@ async function unpackedIn(cache: string): Promise<string[]> {
   return (await readdir(cache)).sort();
 }
 
-Deno.test("dist/lass.js unpacks its modules once into LASS_CACHE_DIR; concurrent first runs agree", async () => {
+Deno.test("dist/lass.js unpacks its modules once into LASS_CACHE_DIR; concurrent first runs agree; a command loads only the chunks it runs", async () => {
   const { dir, copy } = await copyAlone(await lassJs(), "lass-bundle-");
   const cache = join(dir, "cache");
   try {
@@ -200,6 +200,17 @@ Deno.test("dist/lass.js unpacks its modules once into LASS_CACHE_DIR; concurrent
     const again = await run();
     assert.equal(again.code, 0, again.stderr);
     assert.equal((await Deno.stat(entry)).mtime?.getTime(), unpackedAt, "not unpacked again");
+    // Deno loads every module that a literal `import()` names before anything runs; the build's
+    // own chunks are named otherwise, so a command loads only the chunks it runs.
+    const chunks = (await readdir(join(cache, folders[0]))).filter((name) => name.endsWith(".js"));
+    const eager = [], lazy = [];
+    for (const name of chunks) {
+      const code = await readFile(join(cache, folders[0], name), "utf8");
+      if (/import\("\.\/[\w.-]+\.js"\)/.test(code)) eager.push(name);
+      if (code.includes('import(String("./')) lazy.push(name);
+    }
+    assert.deepEqual(eager, [], "chunks with a literal import() of another chunk");
+    assert.ok(lazy.length > 10, `the chunks that import others when run: ${lazy.length}`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
