@@ -8,7 +8,8 @@ import {
   PULLED_DESCRIPTION,
   RESTARTED_DESCRIPTION,
 } from "./fixtures/drifting_server.ts";
-import { canonicalJson, pinServer } from "../core/mcp/pinning/canonical.ts";
+import { canonicalJson, pinServer, samePins } from "../core/mcp/pinning/canonical.ts";
+import type { PinnedServer } from "../wire/pinning.ts";
 import { diffPins } from "../core/mcp/pinning/diff.ts";
 
 const FIXTURE = new URL("./fixtures/drifting_server.ts", import.meta.url).pathname;
@@ -84,6 +85,11 @@ Deno.test("canonical pins do not depend on key order, and a changed description 
   const c = pinServer(
     state("Returns all the text", { type: "object", properties: { t: {}, u: {} } }),
   );
+  // The same definitions are known without the differ; a changed or missing one is not.
+  assert.ok(samePins(a, b));
+  assert.ok(!samePins(a, c));
+  assert.ok(!samePins(a, { ...a, tools: {} }));
+  assert.ok(samePins({ tools: a.tools } as PinnedServer, a), "a pin file without the other kinds");
   const [change] = diffPins(a, c);
   assert.equal(change.change, "changed");
   assert.equal(marked(change.description!), "Returns {+all +}the text");

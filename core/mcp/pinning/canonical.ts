@@ -61,3 +61,17 @@ export function pinServer(state: ConnectionState): PinnedServer {
     resourceTemplates: pinsOf("resourceTemplate", state.resourceTemplates),
   };
 }
+
+/**
+ * Whether two servers' pins hold the same definitions (names and hashes of every kind): the
+ * common case of a review, answered without loading the differ.
+ */
+export function samePins(pinned: PinnedServer, now: PinnedServer): boolean {
+  const same = (before: Record<string, Pin> = {}, after: Record<string, Pin>) => {
+    const names = Object.keys(after);
+    return Object.keys(before).length === names.length &&
+      names.every((name) => before[name]?.sha256 === after[name].sha256);
+  };
+  return same(pinned.tools, now.tools) && same(pinned.prompts, now.prompts) &&
+    same(pinned.resourceTemplates, now.resourceTemplates);
+}

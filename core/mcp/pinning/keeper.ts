@@ -98,12 +98,14 @@ export class PinKeeper {
     mode: PinDrift["pinning"],
     state: ConnectionState,
   ): Promise<PinDrift | undefined> {
-    const now = (await canonical()).pinServer(state);
+    const { pinServer, samePins } = await canonical();
+    const now = pinServer(state);
     const { pins, source } = await this.#baseline(serverId);
     if (!pins) {
       await this.#firstSeen.write(serverId, now);
       return undefined;
     }
+    if (samePins(pins, now)) return undefined;
     const { diffPins, versionChange } = await differ();
     const changes = diffPins(pins, now);
     if (changes.length === 0) return undefined;
