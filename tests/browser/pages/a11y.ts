@@ -46,8 +46,8 @@ const UNNAMED = `[...document.querySelectorAll(
 
 /**
  * Presses Tab `count` times; where the focus went each time, and whether it was in `main`. The
- * page notes each stop itself when the key comes up (the focus has moved by then), so a press
- * costs one round trip to the browser, not two.
+ * page notes each stop itself when the key comes up (the focus has moved by then), so the presses
+ * need no round trip to the browser each.
  */
 async function tabStops(page: Page, count: number): Promise<{ name: string; inMain: boolean }[]> {
   await page.evaluate(`(() => {
@@ -66,7 +66,16 @@ async function tabStops(page: Page, count: number): Promise<{ name: string; inMa
     };
     addEventListener("keyup", globalThis.__noteTabStop, true);
   })()`);
-  for (let i = 0; i < count; i++) await page.keyboard.press("Tab");
+  // The presses go to the browser at once: it handles input events in order, one after the other.
+  const cdp = await page.context().newCDPSession(page);
+  const tab = { key: "Tab", code: "Tab", windowsVirtualKeyCode: 9, nativeVirtualKeyCode: 9 };
+  await Promise.all(
+    Array.from({ length: count }, () => [
+      cdp.send("Input.dispatchKeyEvent", { type: "rawKeyDown", ...tab }),
+      cdp.send("Input.dispatchKeyEvent", { type: "keyUp", ...tab }),
+    ]).flat(),
+  );
+  await cdp.detach();
   const stops = await page.evaluate(`(() => {
     removeEventListener("keyup", globalThis.__noteTabStop, true);
     return globalThis.__tabStops;
