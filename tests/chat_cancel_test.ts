@@ -200,3 +200,25 @@ Deno.test("a turn the client abandons leaves no running call behind", async () =
     await t.close();
   }
 });
+
+Deno.test("a turn ended at a chunk it yielded (the client left before reading it) still reports chat.error aborted", async () => {
+  const t = await startService({ config: chatConfig() });
+  try {
+    const { prepareChat } = await import("../core/chat/run.ts");
+    const errored = waitForEvent(t, (e) => e.type === "chat.error", { what: "chat.error" });
+    const abort = new AbortController();
+    const messages = [{ role: "user" as const, content: "hello there" }];
+    const run = prepareChat(t.service, { messages }).run(abort.signal);
+    // The second chunk leaves the turn suspended at its `yield`, as when the body's reader has
+    // not taken it yet; then the route's cancel: abort, then `return()`.
+    assert.equal((await run.next()).value?.type, "start");
+    assert.equal((await run.next()).done, false);
+    abort.abort(new DOMException("the client went away", "AbortError"));
+    await run.return(undefined);
+    const event = await errored;
+    assert.equal(event.data.aborted, true, JSON.stringify(event.data));
+    assert.equal(event.data.message, "the turn was aborted: the client went away");
+  } finally {
+    await t.close();
+  }
+});

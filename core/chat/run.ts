@@ -128,6 +128,17 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
       });
     });
   };
+  // Whether `chat.finish` or `chat.error` told the event stream how the turn ended.
+  let reported = false;
+  const reportAborted = () => {
+    reported = true;
+    service.events.emit("chat.error", {
+      runId,
+      message: "the turn was aborted: the client went away",
+      aborted: true,
+      durationMs: elapsed(),
+    });
+  };
   const fail = async (error: unknown): Promise<ChatChunk | undefined> => {
     trace?.fail(
       signal.aborted
@@ -136,16 +147,12 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
     );
     if (signal.aborted) {
       await saveUnfinished({ aborted: true });
-      service.events.emit("chat.error", {
-        runId,
-        message: "the turn was aborted: the client went away",
-        aborted: true,
-        durationMs: elapsed(),
-      });
+      reportAborted();
       return undefined;
     }
     const message = error instanceof Error ? error.message : String(error);
     await saveUnfinished({ error: message });
+    reported = true;
     service.events.emit("chat.error", { runId, message, durationMs: elapsed() });
     return { type: "error", message };
   };
@@ -223,6 +230,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
       return;
     }
     trace?.finish(outcome);
+    reported = true;
     service.events.emit("chat.finish", {
       runId,
       usage: outcome.usage,
@@ -244,9 +252,11 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
       messages: outcome.messages,
     };
   } finally {
-    // Ended early by the client going away (`return()` at a `yield`): saved as aborted.
+    // Ended early by the client going away (`return()` at a `yield`): saved and reported as
+    // aborted, as when the abort reaches the turn first.
     trace?.fail({ type: "aborted", message: "the client went away" });
     await saveUnfinished({ aborted: true });
+    if (!reported) reportAborted();
     service.interactions.rejectRun(runId);
     service.runningCalls.endRun(runId);
   }

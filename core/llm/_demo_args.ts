@@ -51,10 +51,11 @@ interface ArgSource {
 /** The offered tools named in the message, in the order they are first mentioned. */
 export function findMentions(message: string, tools: LanguageModelV4FunctionTool[]): Mention[] {
   const mentions: Mention[] = [];
+  const lower = message.toLowerCase();
   for (const tool of tools) {
     let best: Mention | undefined;
     for (const alias of toolAliases(tool.name)) {
-      const match = findAlias(alias, message);
+      const match = findAlias(alias, message, lower);
       if (match && (!best || match.index < best.start)) {
         best = { tool, start: match.index, end: match.index + match[0].length };
       }
@@ -138,16 +139,32 @@ function toolAliases(name: string): string[] {
  * Where an alias occurs in a message as {@link aliasPattern} finds it. A Unicode-aware pattern
  * takes long to compile, so none is made when a word of the alias is not in the message.
  */
-function findAlias(alias: string, message: string): RegExpExecArray | null {
-  const lower = message.toLowerCase();
+function findAlias(
+  alias: string,
+  message: string,
+  lower = message.toLowerCase(),
+): RegExpExecArray | null {
   if (!alias.toLowerCase().split(" ").every((word) => lower.includes(word))) return null;
   return aliasPattern(alias).exec(message);
 }
 
-/** A case-insensitive, whole-word pattern for one alias; spaces match runs of space, `_` or `-`. */
+/** Compiled alias patterns by flags and alias: every step of every turn looks for the same ones. */
+const patternCache = new Map<string, RegExp>();
+
+/**
+ * A case-insensitive, whole-word pattern for one alias; spaces match runs of space, `_` or `-`.
+ * Shared: a caller of a global (`g`) pattern uses it only through `replace`, which resets it.
+ */
 function aliasPattern(alias: string, flags = "iu"): RegExp {
-  const body = alias.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "[\\s_-]+");
-  return new RegExp(`(?<![\\p{L}\\p{N}_-])${body}(?![\\p{L}\\p{N}_-])`, flags);
+  const key = `${flags} ${alias}`;
+  let pattern = patternCache.get(key);
+  if (!pattern) {
+    const body = alias.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "[\\s_-]+");
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}_-])${body}(?![\\p{L}\\p{N}_-])`, flags);
+    if (patternCache.size >= ALIAS_CACHE_SIZE) patternCache.clear();
+    patternCache.set(key, pattern);
+  }
+  return pattern;
 }
 
 // ---- reading the message ----
