@@ -31,10 +31,22 @@ Deno.test({
       const form = page.getByRole("region", { name: "Input requested (demo)" });
       await form.waitFor();
 
-      // The checkbox: left of its label, close to it, and on the same line.
-      const box = await form.getByLabel("Send me updates").boundingBox();
-      const label = await form.locator("label", { hasText: "Send me updates" }).boundingBox();
-      assert.ok(box && label);
+      // The checkbox: left of its label, close to it, and on the same line. Both are measured in
+      // one step in the page: the card may be drawn again (in its tool call's card) meanwhile.
+      const { box, label } = await form.locator("label", { hasText: "Send me updates" }).evaluate(
+        (element: HTMLLabelElement) => {
+          const rect = (el: Element | null) => {
+            const { x, y, width, height } = el!.getBoundingClientRect();
+            return { x, y, width, height };
+          };
+          return { box: rect(element.control), label: rect(element) };
+        },
+      );
+      assert.equal(
+        await form.getByLabel("Send me updates").getAttribute("type"),
+        "checkbox",
+        "the label's control is the checkbox",
+      );
       assert.ok(box.width < 40, `the checkbox is ${box.width}px wide`);
       const gap = label.x - (box.x + box.width);
       assert.ok(gap >= 0 && gap <= 16, `the checkbox is ${gap}px from its label`);
