@@ -5,7 +5,7 @@
  */
 import process from "node:process";
 import { dynamicTool, experimental_streamTextLowMemory, isStepCount, jsonSchema } from "ai";
-import { createDemoModel } from "../core/llm/demo_model.ts";
+import { createDemoModel } from "../core/llm/demo/model.ts";
 
 const [turns, concurrency] = Deno.args.map(Number);
 const model = createDemoModel("demo");

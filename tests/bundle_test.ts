@@ -203,7 +203,8 @@ Deno.test("dist/lass.js unpacks its modules once into LASS_CACHE_DIR; concurrent
     // Deno loads every module that a literal `import()` names before anything runs; the build's
     // own chunks are named otherwise, so a command loads only the chunks it runs.
     const chunks = (await readdir(join(cache, folders[0]))).filter((name) => name.endsWith(".js"));
-    const eager = [], lazy = [];
+    const eager: string[] = [];
+    const lazy: string[] = [];
     for (const name of chunks) {
       const code = await readFile(join(cache, folders[0], name), "utf8");
       if (/import\("\.\/[\w.-]+\.js"\)/.test(code)) eager.push(name);

@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { generateText, isStepCount, Output, streamText, tool, type ToolSet } from "ai";
 import { z } from "zod";
-import { createDemoModel } from "../core/llm/demo_model.ts";
-import { demoUiSample, RENDER_TOOL_MARK } from "../core/llm/_demo_ui.ts";
+import { createDemoModel } from "../core/llm/demo/model.ts";
+import { demoUiSample, RENDER_TOOL_MARK } from "../core/llm/demo/ui.ts";
 
 /** The input schema of the `echo` tool. */
 const echoInput = z.object({

@@ -5,7 +5,7 @@ import { type Api, apiError, inProcessApi, ndjsonLines, remoteApi } from "../api
 import { type ApproveMode, InteractionAnswers } from "../answers.ts";
 import { CliError } from "../errors.ts";
 import { print, StdoutClosed, TextOutput } from "./output.ts";
-import { compareColumns, runCompareTurn } from "./compare.ts";
+import { compareColumns, runCompareTurn, type TurnOptions } from "./compare.ts";
 import {
   COMMON_HELP,
   openLass,
@@ -55,16 +55,6 @@ async function sessionMessages(api: Api, id: string): Promise<unknown[]> {
   }
   if (!response.ok) throw await apiError(response, `cannot read the session ${id}`);
   return ((await response.json()) as { messages: unknown[] }).messages;
-}
-
-interface TurnOptions {
-  api: Api;
-  body: Record<string, unknown>;
-  json: boolean;
-  answers: InteractionAnswers;
-  spinner: Spinner;
-  /** Ctrl-C: the turn's stream is cancelled (the API ends the turn as aborted). */
-  signal: AbortSignal;
 }
 
 /** What the spinner says after a chunk (nothing once the answer's text streams). */

@@ -40,12 +40,14 @@ export function summaryTable(columns: CompareColumnSummary[]): string {
   return table(rows);
 }
 
-interface CompareOptions {
+/** How one turn of `lass chat` runs and prints, a plain one or a compare turn. */
+export interface TurnOptions {
   api: Api;
   body: Record<string, unknown>;
   json: boolean;
   answers: InteractionAnswers;
   spinner: Spinner;
+  /** Ctrl-C: the turn's stream is cancelled (the API ends the turn as aborted). */
   signal: AbortSignal;
 }
 
@@ -54,7 +56,7 @@ interface CompareOptions {
  * are answered as they come) and printed at the end, one column after the other, then the
  * summary; with `json`, the NDJSON lines as they come. False when any column failed.
  */
-export async function runCompareTurn(options: CompareOptions): Promise<boolean> {
+export async function runCompareTurn(options: TurnOptions): Promise<boolean> {
   const { spinner } = options;
   spinner.start("starting the columns");
   const response = await options.api.call("/api/chat/compare", {

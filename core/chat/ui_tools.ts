@@ -5,7 +5,7 @@ import { offerFor, type UiOffer, uiSettings } from "../genui/offer.ts";
 import type { RenderToolDefinition, SurfaceResult } from "../../wire/genui.ts";
 import { renderToolDefinition, resultText } from "../genui/render_tool.ts";
 import { SurfaceIds } from "../genui/surface_ids.ts";
-import { RENDER_TOOL_MARK } from "../llm/_demo_ui.ts";
+import { RENDER_TOOL_MARK } from "../llm/demo/ui.ts";
 import type { Service } from "../service.ts";
 import type { ToolRun } from "./tools.ts";
 import type { ToolOrigin } from "./types.ts";

@@ -9,7 +9,7 @@ import type {
   UiExample,
 } from "../../wire/genui.ts";
 import type { UiOffer } from "./offer.ts";
-import { demoUiInput } from "../llm/_demo_ui.ts";
+import { demoUiInput } from "../llm/demo/ui.ts";
 
 type Json = Record<string, unknown>;
 

@@ -3,7 +3,7 @@ import type { JSONObject, LanguageModelV4 } from "@ai-sdk/provider";
 import type { EnvLookup } from "../config/env_refs.ts";
 import type { LlmProfile } from "../../wire/config/schema.ts";
 import { connectionOf, usesAzureDeployments } from "./connection.ts";
-import { createDemoModel } from "./demo_model.ts";
+import { createDemoModel } from "./demo/model.ts";
 
 /** Provider options as the AI SDK takes them: per provider name, a JSON object. */
 export type ProviderOptions = Record<string, JSONObject>;

@@ -1,6 +1,6 @@
 /**
  * The demo model's script: what it answers and which tools it calls (their arguments:
- * `_demo_args.ts`; its user interfaces: `_demo_ui.ts`).
+ * `args.ts`; its user interfaces: `ui.ts`).
  */
 import type {
   LanguageModelV4CallOptions,
@@ -8,9 +8,10 @@ import type {
   LanguageModelV4Prompt,
   LanguageModelV4ToolResultPart,
 } from "@ai-sdk/provider";
-import { findMentions, schemaValue, toolInput } from "./_demo_args.ts";
-import { givenUi, renderToolOf, type UiAction, uiAction, uiPreset, wantsUi } from "./_demo_ui.ts";
-import { judgeAnswer } from "./_demo_judge.ts";
+import { schemaValue, toolInput } from "./args.ts";
+import { findMentions } from "./mentions.ts";
+import { givenUi, renderToolOf, type UiAction, uiAction, uiPreset, wantsUi } from "./ui.ts";
+import { judgeAnswer } from "./judge.ts";
 
 /** One tool call the demo model decided to make; `input` is a JSON object. */
 export interface DemoCall {
@@ -106,7 +107,7 @@ function chooseCalls(
 // ---- the answer script ----
 
 /**
- * The plan for a JSON response format: a judge's verdict when asked to judge (`_demo_judge.ts`),
+ * The plan for a JSON response format: a judge's verdict when asked to judge (`judge.ts`),
  * else an object built from its schema, like tool arguments.
  */
 function jsonPlan(input: DemoInput): DemoPlan {

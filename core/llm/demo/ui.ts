@@ -1,10 +1,10 @@
 /**
  * The demo model's user interfaces: Lass's render tool and how to recognise it, the sign-up form
  * sample (as A2UI messages or a compact surface), a UI the user wrote, and the A2UI action a user
- * sends back from a surface. The script (`_demo_script.ts`) decides when to use them.
+ * sends back from a surface. The script (`script.ts`) decides when to use them.
  */
 import type { LanguageModelV4FunctionTool } from "@ai-sdk/provider";
-import { findJsonArray, findJsonObject, itemEnum, propertyType } from "./_demo_args.ts";
+import { findJsonArray, findJsonObject, itemEnum, propertyType } from "./args.ts";
 
 /** The A2UI v0.9 basic catalog id. */
 const BASIC_CATALOG_ID = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";

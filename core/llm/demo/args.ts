@@ -1,5 +1,6 @@
 /** The demo model's argument builder: tool arguments and JSON answers from the user's message. */
 import type { LanguageModelV4FunctionTool } from "@ai-sdk/provider";
+import { aliasPattern, findAlias, type Mention, toolAliases } from "./mentions.ts";
 
 /**
  * The JSON-Schema keywords the argument builder reads. Declared here because `@ai-sdk/provider`
@@ -30,13 +31,6 @@ interface JsonSchema {
 /** A schema or the boolean schema `true`/`false`. */
 type JsonSchemaDef = JsonSchema | boolean;
 
-/** A tool named in the user's message: where its name was first seen. */
-interface Mention {
-  tool: LanguageModelV4FunctionTool;
-  start: number;
-  end: number;
-}
-
 /** Material for tool arguments, taken from the user's message; the queues are consumed in order. */
 interface ArgSource {
   message: string;
@@ -46,23 +40,6 @@ interface ArgSource {
   json?: Record<string, unknown>;
   /** The text after the tool's name, else the whole message. */
   fallback: string;
-}
-
-/** The offered tools named in the message, in the order they are first mentioned. */
-export function findMentions(message: string, tools: LanguageModelV4FunctionTool[]): Mention[] {
-  const mentions: Mention[] = [];
-  const lower = message.toLowerCase();
-  for (const tool of tools) {
-    let best: Mention | undefined;
-    for (const alias of toolAliases(tool.name)) {
-      const match = findAlias(alias, message, lower);
-      if (match && (!best || match.index < best.start)) {
-        best = { tool, start: match.index, end: match.index + match[0].length };
-      }
-    }
-    if (best) mentions.push(best);
-  }
-  return mentions.sort((a, b) => a.start - b.start);
 }
 
 /** The arguments for one tool, built from its input schema and its part of the message. */
@@ -115,56 +92,6 @@ export function schemaValue(schemaDef: unknown, message: string): unknown {
   return schemaType(schema) === "object"
     ? buildObject(schema, source, schema, true)
     : fillValue(resolve(schema, schema), source, schema, true);
-}
-
-// ---- matching tool names ----
-
-/** Aliases by tool name: every turn asks for the same few names again. */
-const aliasCache = new Map<string, string[]>();
-const ALIAS_CACHE_SIZE = 1024;
-
-/** The names a user may use for a tool: full name, the part after the last `__`, and both spaced. */
-function toolAliases(name: string): string[] {
-  let aliases = aliasCache.get(name);
-  if (aliases) return aliases;
-  const short = name.includes("__") ? name.slice(name.lastIndexOf("__") + 2) : name;
-  const spaced = (s: string) => s.replace(/[_-]+/g, " ").trim();
-  aliases = [...new Set([name, short, spaced(name), spaced(short)])].filter((a) => a.length > 0);
-  if (aliasCache.size >= ALIAS_CACHE_SIZE) aliasCache.clear();
-  aliasCache.set(name, aliases);
-  return aliases;
-}
-
-/**
- * Where an alias occurs in a message as {@link aliasPattern} finds it. A Unicode-aware pattern
- * takes long to compile, so none is made when a word of the alias is not in the message.
- */
-function findAlias(
-  alias: string,
-  message: string,
-  lower = message.toLowerCase(),
-): RegExpExecArray | null {
-  if (!alias.toLowerCase().split(" ").every((word) => lower.includes(word))) return null;
-  return aliasPattern(alias).exec(message);
-}
-
-/** Compiled alias patterns by flags and alias: every step of every turn looks for the same ones. */
-const patternCache = new Map<string, RegExp>();
-
-/**
- * A case-insensitive, whole-word pattern for one alias; spaces match runs of space, `_` or `-`.
- * Shared: a caller of a global (`g`) pattern uses it only through `replace`, which resets it.
- */
-function aliasPattern(alias: string, flags = "iu"): RegExp {
-  const key = `${flags} ${alias}`;
-  let pattern = patternCache.get(key);
-  if (!pattern) {
-    const body = alias.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "[\\s_-]+");
-    pattern = new RegExp(`(?<![\\p{L}\\p{N}_-])${body}(?![\\p{L}\\p{N}_-])`, flags);
-    if (patternCache.size >= ALIAS_CACHE_SIZE) patternCache.clear();
-    patternCache.set(key, pattern);
-  }
-  return pattern;
 }
 
 // ---- reading the message ----

@@ -9,7 +9,7 @@ import type {
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import { setImmediate } from "node:timers";
-import { planReply } from "./_demo_script.ts";
+import { planReply } from "./script.ts";
 
 /** The timestamp every demo response carries. */
 const RESPONSE_TIME = 0;
