@@ -79,6 +79,62 @@ export class RefreshCoalescer {
   }
 }
 
+/** How long a 401 waits for another request's `auth()` before it runs one of its own. */
+const HANDOVER_MS = 10_000;
+
+/**
+ * Concurrent 401s for one access token, on one connection: the first goes back to the SDK, whose
+ * `auth()` refreshes (or asks for a sign-in); the others wait until that `auth()` ends and are
+ * then retried with the new token, so they start no `auth()`, and no refresh, of their own.
+ * Without this, a 401 that arrives while the refresh is in flight would run `auth()` too, and if
+ * that read the stored tokens after the refresh saved them, it would refresh again.
+ */
+export class TokenHandover {
+  readonly #waits = new Map<string, { since: number; done: Promise<void>; end(): void }>();
+  readonly #now: () => number;
+  #ends = 0;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  /** How many times an `auth()` ended (a 401 compares it before and after reading the token). */
+  get ends(): number {
+    return this.#ends;
+  }
+
+  /**
+   * `undefined` for the first 401 of `token` (it leads: the SDK runs `auth()` for it); for the
+   * others, a promise settled when that `auth()` ends, or after {@link HANDOVER_MS} (an `auth()`
+   * that failed before reaching the provider reports no end; the next 401 then leads again).
+   */
+  follow(token: string): Promise<void> | undefined {
+    const wait = this.#waits.get(token);
+    if (wait && this.#now() - wait.since < HANDOVER_MS) return withTimeout(wait.done, HANDOVER_MS);
+    let end = () => {};
+    const done = new Promise<void>((resolve) => end = resolve);
+    this.#waits.set(token, { since: this.#now(), done, end });
+    return undefined;
+  }
+
+  /** An `auth()` ended: new tokens saved, a sign-in asked for, credentials dropped, or a grant failed. */
+  ended(): void {
+    this.#ends++;
+    for (const wait of this.#waits.values()) wait.end();
+    this.#waits.clear();
+  }
+}
+
+/** `promise`, or nothing after `ms`, with no timer left behind. */
+async function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([promise, new Promise<void>((resolve) => timer = setTimeout(resolve, ms))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Options of {@link createAuthFetch}. */
 export interface AuthFetchOptions {
   /** The access token a request would carry now. */
@@ -99,6 +155,8 @@ export interface AuthFetchOptions {
    */
   grantKey?(): Promise<string>;
   refreshes: RefreshCoalescer;
+  /** The connection's 401s waiting for one `auth()`; its provider reports each `auth()`'s end. */
+  handover?: TokenHandover;
   base?: FetchLike;
 }
 
@@ -108,25 +166,55 @@ export interface AuthFetchOptions {
  *   a `client_credentials` grant where {@link AuthFetchOptions.grantKey} is given;
  * - a 401 for a request that carried an access token which has since been replaced (another
  *   request refreshed meanwhile) is retried once with the current token instead of starting
- *   another refresh;
+ *   another refresh; one that arrives while another 401's `auth()` runs waits for it first
+ *   (see {@link TokenHandover});
  * - a 403 `insufficient_scope` is reported, so step-up asks for consent instead of refreshing.
  */
 export function createAuthFetch(options: AuthFetchOptions): FetchLike {
   const base: FetchLike = options.base ?? ((url, init) => fetch(url, init));
+  const handover = options.handover ?? new TokenHandover();
+  /** A token request: a failed answer ends the `auth()` that sent it. */
+  const grantFailing = async (answer: Promise<Response>) => {
+    try {
+      const response = await answer;
+      if (!response.ok) handover.ended();
+      return response;
+    } catch (error) {
+      handover.ended();
+      throw error;
+    }
+  };
+  /** The token to retry a 401 with: one that replaced `sent`, after any `auth()` running for it. */
+  const replacement = async (sent: string): Promise<string | undefined> => {
+    for (;;) {
+      const ends = handover.ends;
+      const current = await options.currentToken();
+      if (current !== undefined && current !== sent) return current;
+      if (handover.ends !== ends) continue;
+      const running = handover.follow(sent);
+      if (!running) return undefined;
+      await running;
+      const after = await options.currentToken();
+      return after !== undefined && after !== sent ? after : undefined;
+    }
+  };
   return async (url, init) => {
     const grant = tokenRequestOf(init);
     if (grant?.get("grant_type") === "refresh_token" && grant.has("refresh_token")) {
-      return await options.refreshes.run(grant.get("refresh_token")!, () => base(url, init));
+      const key = grant.get("refresh_token")!;
+      return await grantFailing(options.refreshes.run(key, () => base(url, init)));
     }
     if (grant?.get("grant_type") === "client_credentials" && options.grantKey) {
       const key = `client_credentials\n${await options.grantKey()}`;
-      return await options.refreshes.run(key, () => base(url, init), (status) => status < 300);
+      return await grantFailing(
+        options.refreshes.run(key, () => base(url, init), (status) => status < 300),
+      );
     }
     const sent = bearerOf(init?.headers);
     const response = await base(url, init);
     if (response.status === 401 && sent !== undefined && replayable(init)) {
-      const current = await options.currentToken();
-      if (current !== undefined && current !== sent) {
+      const current = await replacement(sent);
+      if (current !== undefined) {
         await response.body?.cancel();
         const headers = new Headers(init?.headers);
         headers.set("authorization", `Bearer ${current}`);
