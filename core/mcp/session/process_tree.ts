@@ -32,7 +32,10 @@ export type TableSource = "proc" | "ps";
 /** How long a server may take to exit after its stdin closed, and after SIGTERM. */
 export const STOP_GRACE_MS = 2000;
 
+/** The longest pause between two reads of the process table while a stop waits. */
 const POLL_MS = 50;
+/** The first pause: most servers exit within a few milliseconds of their stdin closing. */
+const FIRST_POLL_MS = 4;
 
 /** The table from `/proc`; undefined where there is none or this process may not read it. */
 function procTable(): ProcessTable | undefined {
@@ -171,15 +174,20 @@ export async function stillRunning(
   return members.filter((member) => aliveIn(table, member));
 }
 
-/** Waits until `done()` holds or `ms` pass, calling `tick` between checks. */
+/**
+ * Waits until `done()` holds or `ms` pass, calling `tick` between checks; the pauses double from
+ * {@link FIRST_POLL_MS} to {@link POLL_MS}, so a quick exit is seen quickly.
+ */
 async function waitUntil(
   done: () => boolean,
   ms: number,
   tick: () => Promise<void>,
 ): Promise<void> {
   const deadline = Date.now() + ms;
+  let pause = FIRST_POLL_MS;
   while (!done() && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(pause * 2, POLL_MS);
     await tick();
   }
 }
