@@ -24,6 +24,7 @@ import { defaultLockPath } from "./mcp/pinning/pin_files.ts";
 import { createSampler } from "./mcp/requests/sampling.ts";
 import { SessionStore } from "./sessions.ts";
 import { ValidatedConfigCache } from "./config/validated_cache.ts";
+import { KeptEras } from "./mcp/manager/kept_eras.ts";
 import { EvalReportStore } from "./evals/reports.ts";
 import { homeDir } from "./skills/paths.ts";
 import { SkillRegistry } from "./skills/registry.ts";
@@ -147,6 +148,7 @@ export async function openService(options: ServiceOptions): Promise<Service> {
       isConfigured: (id) => config.config.mcpServers.some((server) => server.id === id),
     }),
     ...(options.keepTasks && { taskFiles: new TaskFiles(fs, join(options.dataDir, "tasks")) }),
+    keptEras: new KeptEras(fs, join(options.dataDir, "cache")),
     pins,
     ...options.mcp,
   });

@@ -173,7 +173,12 @@ export class ToolServerConnections {
    * Never throws for a server that fails: the state says why.
    */
   testDraft(record: McpServerConfig): Promise<ToolServerState & { latencyMs: number }> {
-    return establishDraft(record, (entry) => this.#context(entry, 1), () => !this.#closed);
+    // A draft's verdict is not kept for the next start: the draft may never be saved.
+    return establishDraft(
+      record,
+      (entry) => ({ ...this.#context(entry, 1), keptEras: undefined }),
+      () => !this.#closed,
+    );
   }
 
   /**

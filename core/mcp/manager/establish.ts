@@ -10,6 +10,7 @@ import type {
 } from "../session/types.ts";
 import { connectionKey, type Entry, newEntry } from "./entry.ts";
 import type { OAuthSignIn } from "../oauth/sign_in.ts";
+import type { KeptEras } from "./kept_eras.ts";
 import type { ServerAuthProvider } from "../oauth/provider.ts";
 import { type ConnectionState, type ToolServerState } from "../../../wire/tool_servers.ts";
 import { emptyState, toolInfo } from "./state.ts";
@@ -30,6 +31,8 @@ export interface EstablishContext {
   warn: (message: string) => void;
   /** Takes the record's secrets out of a text. */
   scrub: (text: string) => string;
+  /** The era verdicts of `auto` kept from earlier starts. */
+  keptEras?: KeptEras;
 }
 
 /** An opened server: the session and the state that reports it. */
@@ -69,15 +72,25 @@ export async function establish(
       era: record.protocolEra,
       ...(entry.logLevel && { logLevel: entry.logLevel }),
     };
+    // Under `auto`, a stdio server whose era an earlier start kept opens in that era at once:
+    // its probe would be a whole extra process start (over HTTP it is one request, left as is).
+    const keeps = (record.protocolEra ?? "auto") === "auto" && spec.kind === "stdio";
+    const kept = keeps && !prior ? await context.keptEras?.get(record.id, key) : undefined;
     try {
-      session = await context.open(spec, context.handlers, { ...options, prior });
+      session = await context.open(spec, context.handlers, {
+        ...options,
+        ...(kept && { era: kept, probeInPlace: true }),
+        prior,
+      });
     } catch (error) {
       // A kept verdict may be stale (the server changed): probe again once.
-      if (!prior) throw error;
+      if (!prior && !kept) throw error;
       entry.verdict = undefined;
+      if (kept) context.keptEras?.keep(record.id, key, undefined);
       session = await context.open(spec, context.handlers, options);
     }
     entry.verdict = { key, verdict: session.verdict };
+    if (keeps) context.keptEras?.keep(record.id, key, session.verdict.kind);
     if (!current()) {
       await session.close();
       return undefined;

@@ -359,6 +359,7 @@ export class ToolServerManager {
   async close(): Promise<void> {
     await this.#connections.close({ keepTasks: this.#options.taskFiles !== undefined });
     await this.#options.taskFiles?.idle();
+    await this.#options.keptEras?.idle();
   }
 
   /**

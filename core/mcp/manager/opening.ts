@@ -32,6 +32,7 @@ export class Opening {
       demoServer: () => this.demoServer(),
       open: options.open ?? defaultOpen,
       oauth: options.oauth,
+      keptEras: options.keptEras,
       ...parts,
     };
   }

@@ -4,6 +4,7 @@ import type { ConfigStore } from "../../config/store.ts";
 import type { EventBus } from "../../events.ts";
 import type { InteractionRegistry } from "../../interactions.ts";
 import type { OAuthSignIn } from "../oauth/sign_in.ts";
+import type { KeptEras } from "./kept_eras.ts";
 import type { PinKeeper } from "../pinning/keeper.ts";
 import type { InProcessHandler, SessionOpener } from "../session/types.ts";
 import type { Sampler } from "../requests/types.ts";
@@ -45,4 +46,6 @@ export interface ManagerOptions {
    * compared.
    */
   pins?: PinKeeper;
+  /** The era verdicts of `auto` kept for the next start; without it they last one run. */
+  keptEras?: KeptEras;
 }

@@ -100,6 +100,7 @@ export async function connectOnce(
     stderr: handlers.stderr,
     wire,
     track: handlers.track,
+    probeInPlace: options.probeInPlace,
   });
   const endTrace = () => {
     for (const sink of sinks) sink.closed?.();

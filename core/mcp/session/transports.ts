@@ -46,6 +46,8 @@ export interface TransportHooks {
   wire?: () => WireSink;
   /** Keeps how to stop each process started, until it is stopped (`SessionHandlers.track`). */
   track?: (stop: () => Promise<void>) => () => void;
+  /** A stdio server answers the era probe on its own process (`OpenOptions.probeInPlace`). */
+  probeInPlace?: boolean;
 }
 
 /**
@@ -74,12 +76,16 @@ function peerOf(spec: TransportSpec, transport: Transport): McpPeer {
 
 async function openTransport(
   spec: TransportSpec,
-  { stderr, wire, track }: TransportHooks,
+  { stderr, wire, track, probeInPlace }: TransportHooks,
 ): Promise<Omit<OpenedTransport, "spans">> {
   switch (spec.kind) {
     case "stdio": {
       const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
-      const transport: StdioClientTransport = new StdioClientTransport({
+      // The SDK probes a subclass of its stdio transport in place, on the session's own process.
+      const Transport = probeInPlace
+        ? class InPlace extends StdioClientTransport {}
+        : StdioClientTransport;
+      const transport: StdioClientTransport = new Transport({
         command: spec.command,
         args: spec.args,
         env: spec.env,

@@ -114,6 +114,12 @@ export interface OpenOptions {
   era?: EraSetting;
   /** A verdict kept from an earlier connect to the same server: skips the probe. */
   prior?: EraVerdict;
+  /**
+   * The era is known from an earlier start: a stdio server answers the era probe on its own
+   * process, not on a short-lived sibling (a server that no longer speaks that era fails the
+   * connect, and the caller probes again the usual way).
+   */
+  probeInPlace?: boolean;
   /** The log level chosen for this server before (kept across reconnects); default `debug`. */
   logLevel?: LogLevel;
 }
