@@ -1,7 +1,8 @@
 /**
  * Tool calls through Lass (`POST /api/mcp/:id/call`) against the same v2 client called directly,
  * per protocol era and transport; tool-call throughput with the wire trace on against
- * `trace: false`; and connect times of `auto` against `legacy`.
+ * `trace: false`; and connect times of `auto` (and, on stdio, of the era an earlier start kept)
+ * against `legacy`. `--calls-only`, `--trace-only` and `--connects-only` run one part.
  */
 import { type EraSetting } from "../core/mcp/session/errors.ts";
 import { openSession } from "../core/mcp/session/client.ts";
@@ -28,6 +29,8 @@ const TRACE_BLOCK_CALLS = 100;
 const TRACE_ONLY = Deno.args.includes("--trace-only");
 /** `--calls-only`: just the tool calls through Lass against the direct client (a few minutes). */
 const CALLS_ONLY = Deno.args.includes("--calls-only");
+/** `--connects-only`: just the connect times (a minute or two). */
+const CONNECTS_ONLY = Deno.args.includes("--connects-only");
 
 /** The servers both sides call, with their protocol era setting. */
 const demoStdio = { command: Deno.execPath(), args: ["run", "-A", MAIN_TS, "demo-server"] };
@@ -169,18 +172,40 @@ async function direct(server: Server) {
   return session;
 }
 
-/** Connect times (session only) of one spec under `auto` and under `legacy`. */
-async function connectTimes(spec: TransportSpec, runs: number) {
-  const out: Record<string, number[]> = { auto: [], legacy: [] };
+/** Connect times of one spec: `auto` (a first start), `legacy`, and for stdio `kept`. */
+interface ConnectTimes {
+  auto: number;
+  legacy: number;
+  /** Under `auto` with the era an earlier start kept (stdio only: the manager keeps no other). */
+  kept?: number;
+}
+
+/**
+ * Connect times (session only) of one spec under `auto`, under `legacy` and, on stdio, in the
+ * era an earlier start kept (`cache/eras.json`): that era at once, probed on the server's own
+ * process.
+ */
+async function connectTimes(spec: TransportSpec, runs: number): Promise<ConnectTimes> {
+  const out: Record<string, number[]> = { auto: [], legacy: [], kept: [] };
+  let verdict: "modern" | "legacy" | undefined;
   for (let i = 0; i < runs; i++) {
-    for (const era of ["auto", "legacy"] as const) {
+    for (const era of ["auto", "legacy", "kept"] as const) {
+      if (era === "kept" && (spec.kind !== "stdio" || !verdict)) continue;
+      const options = era === "kept"
+        ? { era: verdict, probeInPlace: true }
+        : { era: era as "auto" | "legacy" };
       const started = performance.now();
-      const session = await openSession(spec, quietHandlers, { timeoutMs: 60_000, era });
+      const session = await openSession(spec, quietHandlers, { timeoutMs: 60_000, ...options });
       out[era].push(performance.now() - started);
+      if (era === "auto") verdict = session.verdict.kind;
       await session.close();
     }
   }
-  return { auto: median(out.auto), legacy: median(out.legacy) };
+  return {
+    auto: median(out.auto),
+    legacy: median(out.legacy),
+    ...(out.kept.length > 0 && { kept: median(out.kept) }),
+  };
 }
 
 /** The demo server (both eras) over Streamable HTTP on a free port, in this process. */
@@ -206,13 +231,13 @@ async function main(): Promise<void> {
   const traceRows: { label: string; on: number; off: number; ratio: number }[] = [];
   let floor: Latency | undefined;
   try {
-    if (!TRACE_ONLY) {
+    if (!TRACE_ONLY && !CONNECTS_ONLY) {
       const health = await lass.health();
       const a = await time(CALLS, health);
       const b = await time(CALLS, health);
       floor = a.p50Ms <= b.p50Ms ? a : b;
     }
-    for (const server of TRACE_ONLY ? [] : SERVERS) {
+    for (const server of TRACE_ONLY || CONNECTS_ONLY ? [] : SERVERS) {
       const session = await direct(server);
       const [tool, args] = server.id === "everything"
         ? ["get-sum", { a: 2, b: 3 }]
@@ -236,7 +261,7 @@ async function main(): Promise<void> {
       });
       await session.close();
     }
-    for (const server of CALLS_ONLY ? [] : TRACED) {
+    for (const server of CALLS_ONLY || CONNECTS_ONLY ? [] : TRACED) {
       const args = { a: 2, b: 3 };
       const on = await lass.call(server.id, "add", args);
       const off = await lass.call(untraced(server.id), "add", args);
@@ -245,14 +270,15 @@ async function main(): Promise<void> {
   } finally {
     await lass.stop();
   }
-  for (const server of CALLS_ONLY ? [] : TRACED.filter((server) => "inProcess" in server)) {
+  const sessionTraced = CALLS_ONLY || CONNECTS_ONLY ? [] : TRACED;
+  for (const server of sessionTraced.filter((server) => "inProcess" in server)) {
     traceRows.push({ label: `${server.label}, session`, ...await sessionTraceCost(server) });
   }
 
   const http = TRACE_ONLY || CALLS_ONLY
     ? []
     : [await startEverything("streamableHttp"), demoHttp()];
-  const connects: Record<string, { auto: number; legacy: number }> = {};
+  const connects: Record<string, ConnectTimes> = {};
   try {
     if (!TRACE_ONLY && !CALLS_ONLY) {
       connects["everything stdio (2025 only)"] = await connectTimes(
@@ -283,7 +309,7 @@ async function main(): Promise<void> {
 function report(
   rows: { label: string; era: string; direct: Latency; lass: Latency }[],
   traceRows: { label: string; on: number; off: number; ratio: number }[],
-  connects: Record<string, { auto: number; legacy: number }>,
+  connects: Record<string, ConnectTimes>,
   floor?: Latency,
 ): void {
   if (floor) {
@@ -323,12 +349,20 @@ function report(
       }  ratio ${row.ratio.toFixed(3)}  cost ${((1 - row.ratio) * 100).toFixed(1)}%`,
     );
   }
-  if (Object.keys(connects).length > 0) console.log("\nConnect, median (ms): auto against legacy");
-  for (const [label, { auto, legacy }] of Object.entries(connects)) {
+  if (Object.keys(connects).length > 0) {
+    console.log(
+      "\nConnect, median (ms): auto (a first start) and, on stdio, auto with the era kept by an " +
+        "earlier start, against legacy",
+    );
+  }
+  for (const [label, { auto, legacy, kept }] of Object.entries(connects)) {
+    const keptText = kept === undefined
+      ? ""
+      : `  kept ${kept.toFixed(1).padStart(8)}  ratio ${(kept / legacy).toFixed(2)}`;
     console.log(
       `  ${label.padEnd(30)} auto ${auto.toFixed(1).padStart(8)}  legacy ${
         legacy.toFixed(1).padStart(8)
-      }  ratio ${(auto / legacy).toFixed(2)}`,
+      }  ratio ${(auto / legacy).toFixed(2)}${keptText}`,
     );
   }
   console.log("\nGoals (informational):");
