@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { configWithServers, post, startService } from "../_helpers.ts";
+import { KeptEras } from "../../core/mcp/manager/kept_eras.ts";
+import { denoFileSystem } from "../../runtime/deno_fs.ts";
 
 const ERA_SWITCH = new URL("../fixtures/era_switch.ts", import.meta.url).pathname;
 
@@ -88,4 +90,35 @@ Deno.test("an unreadable eras file is a cache miss, not an error", async () => {
   assert.equal(await server.starts(), 2);
   assert.equal((await server.connectOnce()).era, "legacy");
   assert.equal(await server.starts(), 3, "the file was written anew");
+});
+
+Deno.test("a kept era is used for a day after its probe, and entries of another Lass stay", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "lass-kept-eras-unit-" });
+  try {
+    let now = 0;
+    const hour = 60 * 60 * 1000;
+    const eras = new KeptEras(denoFileSystem, dir, () => now);
+    eras.keep("a", "settings a", "legacy");
+    await eras.idle();
+    now = 23 * hour;
+    assert.equal(await eras.get("a", "settings a"), "legacy");
+    assert.equal(await eras.get("a", "other settings"), undefined, "other settings, another key");
+    now = 25 * hour;
+    assert.equal(await eras.get("a", "settings a"), undefined, "a day old: probed again");
+    eras.keep("a", "settings a", "modern");
+    await eras.idle();
+    assert.equal(await eras.get("a", "settings a"), "modern");
+
+    // Another Lass on the same data dir keeps its own server; both entries stay.
+    const other = new KeptEras(denoFileSystem, dir, () => now);
+    other.keep("b", "settings b", "legacy");
+    await other.idle();
+    eras.keep("a", "settings a", undefined);
+    await eras.idle();
+    const fresh = new KeptEras(denoFileSystem, dir, () => now);
+    assert.equal(await fresh.get("a", "settings a"), undefined, "forgotten");
+    assert.equal(await fresh.get("b", "settings b"), "legacy");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -76,6 +76,7 @@ export async function establish(
     // its probe would be a whole extra process start (over HTTP it is one request, left as is).
     const keeps = (record.protocolEra ?? "auto") === "auto" && spec.kind === "stdio";
     const kept = keeps && !prior ? await context.keptEras?.get(record.id, key) : undefined;
+    let probed = !kept;
     try {
       session = await context.open(spec, context.handlers, {
         ...options,
@@ -88,9 +89,10 @@ export async function establish(
       entry.verdict = undefined;
       if (kept) context.keptEras?.keep(record.id, key, undefined);
       session = await context.open(spec, context.handlers, options);
+      probed = true;
     }
     entry.verdict = { key, verdict: session.verdict };
-    if (keeps) context.keptEras?.keep(record.id, key, session.verdict.kind);
+    if (keeps && probed) context.keptEras?.keep(record.id, key, session.verdict.kind);
     if (!current()) {
       await session.close();
       return undefined;
