@@ -2,7 +2,8 @@
  * A text field that asks the server for suggestions (`completion/complete`) as you type, for a
  * prompt argument or a resource-template variable: a list under the field (a WAI-ARIA combobox),
  * asked for once typing pauses (or on Arrow Down), answers to older text dropped. Arrow keys
- * move through the list, Enter or a click takes a suggestion, Escape closes it.
+ * move through the list, Enter or a click takes a suggestion, Escape closes it; a list closed so
+ * (or by leaving the field) stays closed when a late answer comes, until the next keystroke.
  */
 import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
@@ -70,9 +71,15 @@ export function CompletionInput(props: CompletionInputProps) {
       }
     }, TYPING_MS);
   };
+  /** Closes the list, and drops a question waiting to be asked or answered. */
+  const close = () => {
+    clearTimeout(timer.current);
+    asked.current++;
+    open.value = false;
+  };
   const take = (suggestion: string) => {
     props.onValue(suggestion);
-    open.value = false;
+    close();
     active.value = -1;
   };
   const onKeyDown = (event: KeyboardEvent) => {
@@ -88,9 +95,9 @@ export function CompletionInput(props: CompletionInputProps) {
     } else if (event.key === "Enter" && open.peek() && active.peek() >= 0) {
       event.preventDefault();
       take(list[active.peek()]);
-    } else if (event.key === "Escape" && open.peek()) {
-      event.preventDefault();
-      open.value = false;
+    } else if (event.key === "Escape") {
+      if (open.peek()) event.preventDefault();
+      close();
     }
   };
   const listId = `${id}-suggestions`;
@@ -109,7 +116,7 @@ export function CompletionInput(props: CompletionInputProps) {
       props.onValue(text);
       ask(text);
     },
-    onBlur: () => open.value = false,
+    onBlur: close,
     onKeyDown,
   };
   return (

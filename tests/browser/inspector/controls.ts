@@ -49,6 +49,26 @@ Deno.test({
         await options.getByText("JavaScript", { exact: true }).waitFor();
         await language.press("Escape");
         await prompt.getByRole("listbox").waitFor({ state: "hidden" });
+        // An answer that comes after Escape does not open the list again.
+        let release = () => {};
+        const held = new Promise<void>((resolve) => release = resolve);
+        let asked = () => {};
+        const sent = new Promise<void>((resolve) => asked = resolve);
+        await page.route("**/api/mcp/demo/complete", async (route) => {
+          asked();
+          await held;
+          await route.continue();
+        });
+        await language.pressSequentially("a");
+        await sent;
+        await language.press("Escape");
+        const answered = page.waitForResponse("**/api/mcp/demo/complete");
+        release();
+        await answered;
+        // The page has had the answer; a frame later the list is still closed.
+        await page.evaluate("new Promise((resolve) => requestAnimationFrame(() => resolve(null)))");
+        assert.equal(await prompt.getByRole("listbox").isHidden(), true);
+        await page.unroute("**/api/mcp/demo/complete");
       });
 
       await test.step("a template variable suggests too; a click takes it", async () => {
