@@ -1,10 +1,12 @@
 /**
  * The stored credentials of one server as a provider of one connection sees them: read and
  * written through the {@link OAuthStore}, bound to the sign-out epoch the connection began in.
- * Both providers (browser and machine-to-machine) keep their storage here.
+ * Both providers (browser and machine-to-machine) keep their storage here, and it tells the
+ * connection's {@link TokenHandover} when an `auth()` ended in new tokens or in none.
  */
 import type { OAuthDiscoveryState, StoredOAuthTokens } from "@modelcontextprotocol/client";
 import type { AuthParts, OAuthStore } from "./store.ts";
+import { TokenHandover } from "./fetch.ts";
 
 /** What a credential drop clears, as the SDK's `invalidateCredentials` scopes name it. */
 export type DropScope = "all" | "client" | "tokens" | "discovery";
@@ -17,6 +19,8 @@ export class StoredParts {
   readonly #epoch: number;
   readonly #now: () => number;
   #rediscover = false;
+  /** The connection's 401s waiting for one `auth()` (see {@link TokenHandover}). */
+  readonly handover = new TokenHandover();
 
   constructor(store: OAuthStore, server: { serverId: string; serverUrl: string }, now = Date.now) {
     this.#store = store;
@@ -52,19 +56,21 @@ export class StoredParts {
       tokens,
       tokensSavedAt: savedAt,
       tokensClient: client,
-    }));
+    })).finally(() => this.handover.ended());
   }
 
   /** Forgets what the scope names; `keepClient` keeps a registered client through "all". */
   drop(scope: DropScope, options: { keepClient?: boolean } = {}): Promise<void> {
     const client = scope === "client" || (scope === "all" && !options.keepClient);
+    const tokens = scope === "all" || scope === "tokens";
     return this.update((parts) => ({
       ...parts,
       ...(client && { clientInformation: undefined }),
-      ...((scope === "all" || scope === "tokens") &&
-        { tokens: undefined, tokensSavedAt: undefined, tokensClient: undefined }),
+      ...(tokens && { tokens: undefined, tokensSavedAt: undefined, tokensClient: undefined }),
       ...((scope === "all" || scope === "discovery") && { discoveryState: undefined }),
-    }));
+    })).finally(() => {
+      if (tokens) this.handover.ended();
+    });
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {

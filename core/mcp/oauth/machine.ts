@@ -21,7 +21,7 @@ import type {
 } from "@modelcontextprotocol/client";
 import type { OAUTH_CLIENT_AUTH_METHODS } from "../../../wire/config/mcp_oauth_schema.ts";
 import { VERSION } from "../../version.ts";
-import { createAuthFetch, type FetchLike, type RefreshCoalescer, TokenHandover } from "./fetch.ts";
+import { createAuthFetch, type FetchLike, type RefreshCoalescer } from "./fetch.ts";
 import type { ServerAuthProvider, SessionAuth } from "./provider.ts";
 import type { OAuthStore } from "./store.ts";
 import type { SignInTraces } from "./trace.ts";
@@ -102,7 +102,6 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
   readonly #settings: MachineAuthSettings;
   readonly #deps: MachineDeps;
   readonly #stored: StoredParts;
-  readonly #handover = new TokenHandover();
   readonly #method: MachineAuthMethod | undefined;
   readonly #jwtAuth?: AddClientAuthentication;
   readonly #dpop: DpopKeys;
@@ -152,7 +151,7 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
           (await this.tokens())?.access_token ?? "",
         ].join("\n"),
       refreshes: deps.refreshes,
-      handover: this.#handover,
+      handover: this.#stored.handover,
       base: deps.traces?.fetch({
         serverId: settings.serverId,
         serverUrl: settings.serverUrl,
@@ -249,15 +248,11 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
 
   async saveTokens(tokens: StoredOAuthTokens, _ctx?: OAuthClientInformationContext): Promise<void> {
     this.#phase = "done";
-    try {
-      await this.#stored.saveTokens(tokens, this.#client);
-    } finally {
-      this.#handover.ended();
-    }
+    await this.#stored.saveTokens(tokens, this.#client);
   }
 
   redirectToAuthorization(): void {
-    this.#handover.ended();
+    this.#stored.handover.ended();
     throw new Error("a client_credentials sign-in has no browser step");
   }
 
@@ -272,11 +267,7 @@ export class MachineAuthProvider implements OAuthClientProvider, ServerAuthProvi
   ): Promise<void> {
     // The client itself lives in the config; only what was obtained with it is dropped.
     if (scope === "client" || scope === "verifier") return;
-    try {
-      await this.#stored.drop(scope, { keepClient: true });
-    } finally {
-      if (scope === "all" || scope === "tokens") this.#handover.ended();
-    }
+    await this.#stored.drop(scope, { keepClient: true });
   }
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {

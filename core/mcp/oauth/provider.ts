@@ -13,7 +13,7 @@ import type {
 } from "@modelcontextprotocol/client";
 import { SerialQueue } from "../../files.ts";
 import { VERSION } from "../../version.ts";
-import { createAuthFetch, type FetchLike, type RefreshCoalescer, TokenHandover } from "./fetch.ts";
+import { createAuthFetch, type FetchLike, type RefreshCoalescer } from "./fetch.ts";
 import type { PendingSignIns } from "./pending.ts";
 import type { OAuthStore } from "./store.ts";
 import { StoredParts } from "./_stored_parts.ts";
@@ -85,7 +85,6 @@ export class BrowserAuthProvider implements OAuthClientProvider, ServerAuthProvi
   readonly #settings: ServerAuthSettings;
   readonly #deps: ProviderDeps;
   readonly #stored: StoredParts;
-  readonly #handover = new TokenHandover();
   readonly #completions = new SerialQueue();
   readonly #dpop: DpopKeys;
   readonly #legacy: LegacyDiscovery;
@@ -112,7 +111,7 @@ export class BrowserAuthProvider implements OAuthClientProvider, ServerAuthProvi
       tokenRejected: () => this.#stored.rediscover(),
       challenge: (header) => this.#legacy.challenge(header),
       refreshes: deps.refreshes,
-      handover: this.#handover,
+      handover: this.#stored.handover,
       base: traced,
     });
     this.sessionAuth = {
@@ -212,16 +211,12 @@ export class BrowserAuthProvider implements OAuthClientProvider, ServerAuthProvi
   async saveTokens(tokens: StoredOAuthTokens, _ctx?: OAuthClientInformationContext): Promise<void> {
     this.#stepUp = false;
     this.#phase = "done";
-    try {
-      await this.#stored.saveTokens(tokens, undefined);
-    } finally {
-      this.#handover.ended();
-    }
+    await this.#stored.saveTokens(tokens, undefined);
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {
     this.#phase = "done";
-    this.#handover.ended();
+    this.#stored.handover.ended();
     const flow = this.#flow ? this.#deps.pending.get(this.#flow) : undefined;
     if (flow) flow.authUrl = authorizationUrl.href;
     this.authUrl = authorizationUrl.href;
@@ -245,11 +240,7 @@ export class BrowserAuthProvider implements OAuthClientProvider, ServerAuthProvi
   ): Promise<void> {
     if (scope === "all" || scope === "verifier") this.#verifier = undefined;
     if (scope === "verifier") return;
-    try {
-      await this.#stored.drop(scope);
-    } finally {
-      if (scope === "all" || scope === "tokens") this.#handover.ended();
-    }
+    await this.#stored.drop(scope);
   }
 
   /** The DPoP session (RFC 9449) for the token endpoint and every MCP request, if DPoP applies. */

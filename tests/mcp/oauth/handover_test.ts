@@ -94,6 +94,8 @@ function setup(options: { refreshStatus?: number } = {}) {
     call,
     refreshSent: refreshSent.promise,
     openRefresh: () => refreshGate.resolve(),
+    /** How many `auth()` ends the fetch and the SDK's side reported. */
+    ends: () => handover.ends,
     /** Holds the 401s of the next `count` requests until {@link releaseHeld}. */
     holdNext: (count: number) => toHold = count,
     held: () => held.length,
@@ -155,6 +157,8 @@ Deno.test("auth fetch handover: when the refresh is refused, the waiting 401s go
   side.openRefresh();
   const outcomes = await Promise.allSettled([first, second]);
   assert.deepEqual(outcomes.map((o) => o.status), ["rejected", "rejected"]);
+  // The SDK's side reports no end on a failure: the fetch did, on the refused token request.
+  assert.ok(side.ends() >= 1, "the refused refresh ended the auth() the second 401 waited for");
   assert.deepEqual(side.stats.unauthorized.sort(), ["one", "two"], "each ran its own auth()");
   assert.deepEqual(side.store, { access: "AT1", refresh: "RT1" }, "nothing saved");
 });
