@@ -1,6 +1,6 @@
 /** A2UI in Chromium: surfaces in the chat (binding, actions, reload), the UI playground, catalog previews. */
 import assert from "node:assert/strict";
-import { screenshot, skipBrowser, startUi, withToken } from "../../_browser.ts";
+import { screenshot, skipBrowser, startUi, waitForCount, withToken } from "../../_browser.ts";
 import { chatConfig, DEMO_SERVER } from "../../_chat.ts";
 import { onPrimaryOf } from "../../../islands/genui/a2ui_theme.ts";
 import { bannerCatalog } from "../../_genui.ts";
@@ -238,10 +238,11 @@ Deno.test({
           await message.press("Enter");
           await page.locator(".turn-done").nth(i - 1).waitFor();
         }
+        // A finished turn's cards may still be drawn again just after it ends: wait for both.
         const cards = page.getByRole("region", { name: "Tool call a2ui_form on demo" });
-        assert.equal(await cards.count(), 2);
+        await waitForCount(cards, 2);
         const surfaces = page.locator("a2ui-surface");
-        assert.equal(await surfaces.count(), 2);
+        await waitForCount(surfaces, 2);
         const ids = await surfaces.evaluateAll((list) =>
           list.map((element) => (element as Json).dataset.surfaceId)
         );
