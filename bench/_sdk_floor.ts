@@ -1,13 +1,17 @@
 /**
- * The scale bench's floor: chat turns of the AI SDK alone in this process, on Lass's demo model
- * with one local tool (no HTTP, no MCP, no Lass). Prints `{"cpuPerTurnMs": n}` for
- * `deno run -A _sdk_floor.ts <turns> <concurrency>`.
+ * The scale bench's floor: chat turns of the model loop alone in this process, on Lass's demo
+ * model with one local tool (no HTTP, no MCP, no chat run around it): either the AI SDK's
+ * `streamText`, or Lass's step loop (`core/chat/model_steps.ts`, one AI SDK model call per step).
+ * Prints `{"cpuPerTurnMs": n}` for
+ * `deno run -A _sdk_floor.ts <turns> <concurrency> <stream-text|steps>`.
  */
 import process from "node:process";
 import { dynamicTool, experimental_streamTextLowMemory, isStepCount, jsonSchema } from "ai";
 import { createDemoModel } from "../core/llm/demo/model.ts";
+import { modelSteps } from "../core/chat/model_steps.ts";
 
-const [turns, concurrency] = Deno.args.map(Number);
+const [turns, concurrency] = Deno.args.slice(0, 2).map(Number);
+const loop = Deno.args[2] === "steps" ? "steps" : "stream-text";
 const model = createDemoModel("demo");
 const tools = {
   demo__add: dynamicTool({
@@ -24,7 +28,8 @@ const tools = {
   }),
 };
 
-async function turn(): Promise<void> {
+/** One turn of `streamText`. */
+async function streamTextTurn(): Promise<void> {
   const result = experimental_streamTextLowMemory({
     model,
     messages: [{ role: "user", content: "Add 2 and 3 with a tool" }],
@@ -39,6 +44,23 @@ async function turn(): Promise<void> {
   for await (const part of result.stream) if (part.type === "tool-result") results++;
   if (results !== 1) throw new Error(`a turn had ${results} tool results`);
 }
+
+/** One turn of Lass's step loop. */
+async function stepsTurn(): Promise<void> {
+  const steps = modelSteps({
+    model,
+    settings: {},
+    messages: [{ role: "user", content: "Add 2 and 3 with a tool" }],
+    tools,
+    maxSteps: 5,
+    signal: new AbortController().signal,
+  });
+  let results = 0;
+  for await (const part of steps) if (part.type === "tool-result") results++;
+  if (results !== 1) throw new Error(`a turn had ${results} tool results`);
+}
+
+const turn = loop === "steps" ? stepsTurn : streamTextTurn;
 
 async function run(count: number): Promise<void> {
   const lane = async () => {

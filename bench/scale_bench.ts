@@ -4,9 +4,10 @@
  * children), first-chunk p50/p99, the wall time of the burst and the peak RSS. The baseline in the
  * same run is a bare `Deno.serve` answering the same NDJSON lines (`_ndjson_server.ts`): the floor
  * of HTTP and streaming under a turn. Bursts alternate, baseline first, after one warm-up each.
- * Besides, the AI SDK alone runs the same turns in a process of its own (`_sdk_floor.ts`, one at a
- * time and 8 at a time): the CPU a turn costs before Lass adds anything. Figures are medians of
- * the reps but the peak RSS, the highest of them.
+ * Besides, the model loops alone run the same turns in a process of their own (`_sdk_floor.ts`,
+ * one at a time and 8 at a time): the AI SDK's `streamText`, and Lass's step loop, the CPU a turn
+ * costs before the rest of Lass adds anything. Figures are medians of the reps but the peak RSS,
+ * the highest of them.
  *
  * `deno run --allow-all bench/scale_bench.ts [--turns 1000] [--reps 3]`
  */
@@ -138,8 +139,15 @@ async function startBaseline(dir: string, lines: string[]): Promise<Side> {
   };
 }
 
-/** CPU per turn of the AI SDK alone, `concurrency` turns at a time, in a process of its own. */
-async function sdkFloor(turns: number, concurrency: number): Promise<number> {
+/**
+ * CPU per turn of a model loop alone (`streamText`, or Lass's step loop), `concurrency` turns at
+ * a time, in a process of its own.
+ */
+async function sdkFloor(
+  turns: number,
+  concurrency: number,
+  loop: "stream-text" | "steps",
+): Promise<number> {
   const output = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -147,6 +155,7 @@ async function sdkFloor(turns: number, concurrency: number): Promise<number> {
       new URL("_sdk_floor.ts", import.meta.url).pathname,
       String(turns),
       String(concurrency),
+      loop,
     ],
     stdout: "piped",
     stderr: "inherit",
@@ -217,8 +226,14 @@ async function main(): Promise<void> {
       }
     }
     const summary = { baseline: medianBurst(results.baseline), Lass: medianBurst(results.Lass) };
-    console.error(`AI SDK alone: ${turns} turns, 1 and 8 at a time...`);
-    const floor = { one: await sdkFloor(turns, 1), eight: await sdkFloor(turns, 8) };
+    console.error(`model loops alone: ${turns} turns, 1 and 8 at a time...`);
+    const floor = {
+      streamText: {
+        one: await sdkFloor(turns, 1, "stream-text"),
+        eight: await sdkFloor(turns, 8, "stream-text"),
+      },
+      steps: { one: await sdkFloor(turns, 1, "steps"), eight: await sdkFloor(turns, 8, "steps") },
+    };
     const widths = [10, 9, 7, 12, 10, 10, 9, 10];
     console.log(
       `\n${turns} concurrent turns ("${PROMPT}": ${lines.length} NDJSON lines each), median of ` +
@@ -244,12 +259,17 @@ async function main(): Promise<void> {
       for (const error of b.errors) console.log(`  failure: ${error}`);
     }
     console.log(
-      `AI SDK alone (demo model, one local tool, no HTTP or MCP): CPU/turn ` +
-        `${floor.one.toFixed(2)} ms one at a time, ${
-          floor.eight.toFixed(2)
-        } ms 8 at a time (as Lass ` +
-        `admits a CPU-bound burst)`,
+      "Model loops alone (demo model, one local tool, no HTTP or MCP), CPU/turn one at a time " +
+        "and 8 at a time (as Lass admits a CPU-bound burst):",
     );
+    for (
+      const [name, f] of [["AI SDK streamText", floor.streamText], [
+        "Lass step loop",
+        floor.steps,
+      ]] as const
+    ) {
+      console.log(`  ${name}: ${f.one.toFixed(2)} ms, ${f.eight.toFixed(2)} ms`);
+    }
     const l = summary.Lass;
     console.log(
       `Lass / baseline CPU per turn: ${

@@ -26,7 +26,8 @@ export async function* mergeStreams<T>(
     }
   } finally {
     // Sources still running (an early end, or another source threw) are ended; a pull in flight
-    // settles on its own and its value is dropped.
+    // settles on its own and its value, or its error, is dropped.
+    for (const pull of pending.values()) pull.catch(() => {});
     await Promise.allSettled([...pending.keys()].map((index) => sources[index].return(undefined)));
   }
 }

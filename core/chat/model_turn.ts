@@ -1,24 +1,17 @@
-/** The model path of a chat turn: the AI SDK loop over the workspace's tools, as chunks. */
-import {
-  experimental_streamTextLowMemory as streamTextLowMemory,
-  isStepCount,
-  type ModelMessage,
-  type TextStreamPart,
-  type ToolSet,
-} from "ai";
+/** The model path of a chat turn: the step loop over the workspace's tools, as chunks. */
 import type { LlmProfile } from "../../wire/config/schema.ts";
 import { describeModelError } from "../llm/failures.ts";
 import { configuredModel } from "../llm/providers.ts";
 import type { ChatChunk } from "../../wire/chat.ts";
 import type { TurnChunk } from "./types.ts";
 import { usageOf } from "../llm/sdk_usage.ts";
-import type { LanguageModelUsage } from "ai";
 import { toolCallChunk } from "./chunks.ts";
 import { skillTools } from "./skill_tools.ts";
 import { uiTools } from "./ui_tools.ts";
 import { shownOutput } from "./tool_output.ts";
 import { isToolUpdate, type RunTools, type ToolRun, toolServerTools } from "./tools.ts";
 import type { ReadyTurn, Turn, TurnOutcome } from "./turn.ts";
+import { modelSteps, type StepPart, type StepsOutcome } from "./model_steps.ts";
 
 /** Resolves the profile and gathers the tools; throws a sentence when the profile cannot be used. */
 export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyTurn> {
@@ -69,30 +62,17 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
   async function* modelBody(): AsyncGenerator<TurnChunk, TurnOutcome> {
     const leave = await service.admission.enter(signal);
     try {
-      // One consumer, no replay: the AI SDK tees nothing and keeps no copy of the stream. The
-      // response messages come with the end event, which fires before the stream closes.
-      let ended: ModelMessage[] | undefined;
-      const result = streamTextLowMemory({
-        ...model.settings,
+      const steps = modelSteps({
         model: model.model,
+        settings: model.settings,
         ...(instructions && { instructions }),
         messages: turn.messages,
-        allowSystemInMessages: true,
         ...(toolCount > 0 && { tools: tools.tools }),
-        stopWhen: isStepCount(workspace.maxSteps),
-        abortSignal: signal,
-        maxRetries: 1,
-        onError: () => {},
-        // No AI SDK telemetry integration is used: its dispatcher would copy and redact every
-        // event of every turn. A traced turn opens its step and tool spans from the callbacks.
-        telemetry: { isEnabled: false },
-        ...turn.trace?.callbacks,
-        onEnd: (event) => void (ended = event.responseMessages),
+        maxSteps: workspace.maxSteps,
+        signal,
+        callbacks: turn.trace?.callbacks,
       });
-      return yield* streamChunks(result.stream, tools, {
-        describe: (error) => describeModelError(error, context),
-        messages: () => ended,
-      });
+      return yield* turnChunks(steps, tools, (error) => describeModelError(error, context));
     } finally {
       leave();
     }
@@ -109,55 +89,47 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
 }
 
 /**
- * The chunks of a `streamTextLowMemory` stream, then its outcome; a model failure is thrown as a
- * sentence. (A tool-server call registers itself as running while it runs: see `toolServerTools`.)
+ * The chunks of the step loop's parts, then the turn's outcome; a model failure is thrown as a
+ * sentence, an abort as it came. (A tool-server call registers itself as running while it runs:
+ * see `toolServerTools`.)
  */
-async function* streamChunks(
-  stream: AsyncIterable<TextStreamPart<ToolSet>>,
+async function* turnChunks(
+  steps: AsyncGenerator<StepPart, StepsOutcome>,
   tools: RunTools,
-  options: {
-    describe: (error: unknown) => string;
-    /** The response messages, once the stream ended well. */
-    messages: () => ModelMessage[] | undefined;
-  },
+  describe: (error: unknown) => string,
 ): AsyncGenerator<TurnChunk, TurnOutcome> {
-  const { describe } = options;
   const callStarts = new Map<string, number>();
-  let failure: unknown;
-  let totalUsage: LanguageModelUsage | undefined;
-  let steps = 0;
-  let finishReason = "stop";
-  for await (const part of stream) {
-    if (part.type === "error") {
-      failure ??= part.error;
-      continue;
+  try {
+    while (true) {
+      const next = await steps.next();
+      if (next.done) {
+        const { messages, usage, steps, finishReason } = next.value;
+        return { messages, usage: usageOf(usage), steps, finishReason };
+      }
+      const part = next.value;
+      if (part.type === "tool-call") callStarts.set(part.toolCallId, performance.now());
+      const chunk = chunkOf(part, tools, callStarts);
+      if (chunk) yield chunk;
     }
-    if (part.type === "finish-step") {
-      steps++;
-      finishReason = part.finishReason;
-    }
-    if (part.type === "finish") totalUsage = part.totalUsage;
-    if (part.type === "tool-call") callStarts.set(part.toolCallId, performance.now());
-    const chunk = chunkOf(part, tools, callStarts);
-    if (chunk) yield chunk;
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    throw new Error(describe(error));
+  } finally {
+    await steps.return(undefined as never);
   }
-  if (failure !== undefined) throw new Error(describe(failure));
-  const messages = options.messages();
-  if (!messages) throw new Error("the model's stream ended before the turn did");
-  return { messages, usage: usageOf(totalUsage), steps, finishReason };
 }
 
-/** The chunk of one AI SDK stream part, if it has one. */
+/** The chunk of one part of the step loop, if it has one. */
 function chunkOf(
-  part: TextStreamPart<ToolSet>,
+  part: StepPart,
   tools: RunTools,
   callStarts: Map<string, number>,
 ): TurnChunk | undefined {
   switch (part.type) {
     case "text-delta":
-      return part.text === "" ? undefined : { type: "text", text: part.text };
+      return { type: "text", text: part.text };
     case "reasoning-delta":
-      return part.text === "" ? undefined : { type: "reasoning", text: part.text };
+      return { type: "reasoning", text: part.text };
     case "tool-call":
       return toolCallChunk(
         part.toolCallId,
@@ -168,7 +140,7 @@ function chunkOf(
       );
     case "tool-result": {
       if (part.preliminary) {
-        // Progress and task status on the way; the final value comes again without the flag.
+        // Progress and task status on the way; the final value comes without the flag.
         return isToolUpdate(part.output)
           ? { type: "tool-progress", id: part.toolCallId, ...part.output.update }
           : undefined;
@@ -186,10 +158,8 @@ function chunkOf(
         durationMs: started === undefined ? 0 : Math.round(performance.now() - started),
       };
     }
-    case "finish-step":
+    case "step":
       return { type: "step", usage: usageOf(part.usage), finishReason: part.finishReason };
-    default:
-      return undefined;
   }
 }
 

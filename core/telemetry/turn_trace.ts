@@ -2,18 +2,10 @@
  * One chat turn as a trace (the OpenTelemetry GenAI semantic conventions): the turn's
  * `invoke_agent` span; under it each model step as a `chat {model}` span with its usage; under a
  * step each tool call as an `execute_tool {tool}` span, inside which the MCP requests of the call
- * open their own spans (`mcp_spans.ts`). The steps and tool calls come from the AI SDK's
- * lifecycle callbacks, in the order the SDK runs them (its telemetry dispatcher, which copies and
- * redacts every event, stays off).
+ * open their own spans (`mcp_spans.ts`). The steps and tool calls come from the callbacks of the
+ * model path's step loop, in the order it runs them.
  */
-import type {
-  GenerateTextOnStepEndCallback,
-  GenerateTextOnStepErrorCallback,
-  GenerateTextOnStepStartCallback,
-  OnToolExecutionEndCallback,
-  OnToolExecutionStartCallback,
-  ToolSet,
-} from "ai";
+import type { LanguageModelUsage } from "ai";
 import type { ChatUsage } from "../../wire/usage.ts";
 import type { ResolvedChat } from "../chat/request.ts";
 import { runInSpan } from "./active_span.ts";
@@ -25,19 +17,33 @@ const PROVIDER_NAMES: Record<string, string> = {
   azure: "azure.ai.openai",
 };
 
-/** The AI SDK callbacks that open and end the spans of the steps and tool calls. */
+/** A tool call as the step loop reports it. */
+interface TracedToolCall {
+  toolCallId: string;
+  toolName: string;
+}
+
+/** The step loop's callbacks (`model_steps.ts`) that open and end the spans of steps and tools. */
 export interface TurnCallbacks {
-  onStepStart: GenerateTextOnStepStartCallback<ToolSet>;
-  onStepEnd: GenerateTextOnStepEndCallback<ToolSet>;
-  onStepError: GenerateTextOnStepErrorCallback<ToolSet>;
-  onToolExecutionStart: OnToolExecutionStartCallback<ToolSet>;
-  onToolExecutionEnd: OnToolExecutionEndCallback<ToolSet>;
+  onStepStart(event: { stepNumber: number; modelId: string }): void;
+  onStepEnd(event: {
+    stepNumber: number;
+    response?: { id?: string; modelId?: string };
+    finishReason: string;
+    usage: LanguageModelUsage;
+  }): void;
+  onStepError(event: { stepNumber: number; error: unknown }): void;
+  onToolExecutionStart(event: { toolCall: TracedToolCall }): void;
+  onToolExecutionEnd(event: {
+    toolCall: TracedToolCall;
+    toolOutput: { type: "tool-result"; output: unknown } | { type: "tool-error"; error: unknown };
+  }): void;
 }
 
 /** A traced turn: its span, the callbacks of its model path, and its end. */
 export interface TurnTrace {
   readonly span: TraceSpan;
-  /** `streamText` options that add the steps and tool calls (model path). */
+  /** The step loop's callbacks that add the steps and tool calls (model path). */
   readonly callbacks: TurnCallbacks;
   /** Runs a tool call's work in its span, so the MCP requests it sends are the span's children. */
   inToolSpan<T>(toolCallId: string, work: () => T): T;

@@ -1,0 +1,269 @@
+/**
+ * The step loop of a model turn. Each step is one model call of the AI SDK
+ * (`streamLanguageModelCall`: the prompt conversion, the parsing of tool calls, the step's content);
+ * the step's tool calls run here, and their results go back to the model in the next step, until
+ * it answers without a tool call or the step limit is reached. `streamText` runs the same loop
+ * through a pipeline of web streams and replayable results that cost a chat turn most of its CPU
+ * (`bench/scale_bench.ts`); this loop reads each model stream once and yields its parts on.
+ */
+import {
+  experimental_streamLanguageModelCall as streamModelCall,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type ModelMessage,
+  type Tool,
+  type ToolSet,
+} from "ai";
+import {
+  addLanguageModelUsage,
+  createNullLanguageModelUsage,
+  prepareCallSettings,
+  prepareRetries,
+  toResponseMessages,
+} from "ai/internal";
+import { executeTool } from "@ai-sdk/provider-utils";
+import type { CallSettings } from "../llm/providers.ts";
+import type { TurnCallbacks } from "../telemetry/turn_trace.ts";
+import { mergeStreams } from "./merge_streams.ts";
+
+/** A tool call of a step as the AI SDK parsed it (`invalid` when it could not be). */
+interface StepToolCall {
+  type: "tool-call";
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  invalid?: boolean;
+  providerExecuted?: boolean;
+}
+
+/** The outcome of one tool call, as the step's content keeps it for the next prompt. */
+type ToolOutcome =
+  & { toolCallId: string; toolName: string; input: unknown; providerExecuted?: boolean }
+  & ({ type: "tool-result"; output: unknown } | { type: "tool-error"; error: unknown });
+
+/** What the loop yields: the model's deltas and tool calls, the tools' outcomes, each step's end. */
+export type StepPart =
+  | { type: "text-delta"; text: string }
+  | { type: "reasoning-delta"; text: string }
+  | StepToolCall
+  | { type: "tool-result"; toolCallId: string; output: unknown; preliminary?: boolean }
+  | { type: "tool-error"; toolCallId: string; error: unknown }
+  | { type: "step"; usage: LanguageModelUsage; finishReason: string };
+
+/** How the loop ended well: the response messages of all steps, and the usage summed. */
+export interface StepsOutcome {
+  messages: ModelMessage[];
+  usage: LanguageModelUsage;
+  steps: number;
+  finishReason: string;
+}
+
+/** What a turn's loop runs on. */
+export interface StepsOptions {
+  model: LanguageModel;
+  settings: CallSettings;
+  instructions?: string;
+  messages: ModelMessage[];
+  tools?: ToolSet;
+  maxSteps: number;
+  signal: AbortSignal;
+  /** The trace's step and tool callbacks. */
+  callbacks?: TurnCallbacks;
+}
+
+/**
+ * Runs the steps of a turn, yielding their parts. A model failure (a refused call after one
+ * retry, or an error in its stream) is thrown as the AI SDK reported it, after the step's
+ * `onStepError`; an abort of `signal` is thrown as its reason.
+ */
+export async function* modelSteps(options: StepsOptions): AsyncGenerator<StepPart, StepsOutcome> {
+  const { model, tools, signal, callbacks } = options;
+  const { providerOptions, ...settings } = options.settings;
+  const callSettings = prepareCallSettings(settings);
+  const { retry } = prepareRetries({ maxRetries: 1, abortSignal: signal });
+  const messages: ModelMessage[] = [];
+  let usage = createNullLanguageModelUsage();
+  let finishReason = "stop";
+  for (let stepNumber = 0; stepNumber < options.maxSteps; stepNumber++) {
+    const prompt = [...options.messages, ...messages];
+    callbacks?.onStepStart({ stepNumber, modelId: modelIdOf(model) });
+    let step: ModelCall;
+    try {
+      step = yield* modelCall({ ...options, prompt, retry, callSettings, providerOptions });
+    } catch (error) {
+      callbacks?.onStepError({ stepNumber, error });
+      throw error;
+    }
+    const { calls, outcomes } = step;
+    const runnable = calls.filter((call) => !call.invalid && !call.providerExecuted);
+    if (runnable.length > 0) {
+      const runs = runnable.map((call) => runTool(call, { tools, prompt, signal, callbacks }));
+      for await (const [, part] of mergeStreams(runs)) {
+        if (signal.aborted) throw signal.reason;
+        if (part.type === "part") {
+          yield part.part;
+          continue;
+        }
+        const { outcome } = part;
+        outcomes.push(outcome);
+        yield outcome.type === "tool-result"
+          ? { type: "tool-result", toolCallId: outcome.toolCallId, output: outcome.output }
+          : { type: "tool-error", toolCallId: outcome.toolCallId, error: outcome.error };
+      }
+      if (signal.aborted) throw signal.reason;
+    }
+    finishReason = step.finishReason;
+    usage = addLanguageModelUsage(usage, step.usage);
+    callbacks?.onStepEnd({ stepNumber, response: step.response, finishReason, usage: step.usage });
+    yield { type: "step", usage: step.usage, finishReason };
+    messages.push(
+      ...await toResponseMessages({ content: [...step.content, ...outcomes] as never, tools }),
+    );
+    // The next step runs when every call the model asked for in this one has its outcome.
+    const clientCalls = calls.filter((call) => !call.providerExecuted);
+    const clientOutcomes = outcomes.filter((outcome) => !outcome.providerExecuted);
+    if (clientCalls.length === 0 || clientOutcomes.length !== clientCalls.length) {
+      return { messages, usage, steps: stepNumber + 1, finishReason };
+    }
+  }
+  return { messages, usage, steps: options.maxSteps, finishReason };
+}
+
+/** One model call of a step, read to its end. */
+interface ModelCall {
+  /** The call's content as the AI SDK collected it (text with its metadata, tool calls, ...). */
+  content: readonly unknown[];
+  calls: StepToolCall[];
+  /** Outcomes the model stream brought itself: invalid calls, provider-executed tools. */
+  outcomes: ToolOutcome[];
+  usage: LanguageModelUsage;
+  finishReason: string;
+  response: { id?: string; modelId?: string };
+}
+
+/**
+ * Calls the model once (retried once when the call is refused before it streams) and yields
+ * its deltas and tool calls; an error in its stream is thrown.
+ */
+async function* modelCall(
+  options: StepsOptions & {
+    prompt: ModelMessage[];
+    retry: ReturnType<typeof prepareRetries>["retry"];
+    callSettings: ReturnType<typeof prepareCallSettings>;
+    providerOptions: CallSettings["providerOptions"];
+  },
+): AsyncGenerator<StepPart, ModelCall> {
+  const { signal, tools } = options;
+  let content: readonly unknown[] = [];
+  const calls: StepToolCall[] = [];
+  const outcomes: ToolOutcome[] = [];
+  const response: ModelCall["response"] = {};
+  let end: { usage: LanguageModelUsage; finishReason: string } | undefined;
+  const { stream } = await options.retry(() =>
+    streamModelCall({
+      ...options.callSettings,
+      model: options.model,
+      ...(options.instructions && { instructions: options.instructions }),
+      messages: options.prompt,
+      allowSystemInMessages: true,
+      ...(tools && { tools }),
+      providerOptions: options.providerOptions,
+      abortSignal: signal,
+      onLanguageModelCallEnd: (event) => void (content = event.content),
+    })
+  );
+  for await (const part of stream) {
+    switch (part.type) {
+      case "error":
+        throw part.error;
+      case "text-delta":
+      case "reasoning-delta":
+        if (part.text !== "") yield { type: part.type, text: part.text };
+        break;
+      case "tool-call":
+        calls.push(part);
+        yield part;
+        break;
+      case "tool-result":
+        if (part.providerExecuted && !part.preliminary) outcomes.push(part);
+        break;
+      case "tool-error":
+        // An invalid call (unknown tool, input that fails the schema) or a failed
+        // provider-executed one: the model reads the error in the next step.
+        outcomes.push(part);
+        yield { type: "tool-error", toolCallId: part.toolCallId, error: part.error };
+        break;
+      case "model-call-response-metadata":
+        response.id = part.id;
+        response.modelId = part.modelId;
+        break;
+      case "model-call-end":
+        end = { usage: part.usage, finishReason: part.finishReason };
+        break;
+    }
+  }
+  if (signal.aborted) throw signal.reason;
+  if (!end) throw new Error("the model's stream ended before its step did");
+  return { content, calls, outcomes, response, ...end };
+}
+
+/** What one tool run yields: its preliminary outputs as parts, then its outcome. */
+type ToolRunPart = { type: "part"; part: StepPart } | { type: "outcome"; outcome: ToolOutcome };
+
+/**
+ * Runs one tool call: `execute` with the step's prompt, its preliminary outputs on the way, and
+ * its result or error (a tool without `execute` leaves the call without an outcome, which ends
+ * the loop as it does in the AI SDK).
+ */
+async function* runTool(
+  call: StepToolCall,
+  context: {
+    tools: ToolSet | undefined;
+    prompt: ModelMessage[];
+    signal: AbortSignal;
+    callbacks?: TurnCallbacks;
+  },
+): AsyncGenerator<ToolRunPart> {
+  const { toolCallId, toolName, input } = call;
+  const tool = context.tools?.[toolName] as
+    | Tool<unknown, unknown, Record<string, never>>
+    | undefined;
+  if (!tool?.execute) return;
+  context.callbacks?.onToolExecutionStart({ toolCall: call });
+  let outcome: ToolOutcome;
+  try {
+    let output: unknown;
+    // Lass's tools declare no context schema: the context they get is empty.
+    const runs = executeTool({
+      tool,
+      input,
+      options: {
+        toolCallId,
+        messages: context.prompt,
+        abortSignal: context.signal,
+        context: {} as never,
+      },
+    });
+    for await (const run of runs) {
+      output = run.output;
+      if (run.type === "preliminary") {
+        yield {
+          type: "part",
+          part: { type: "tool-result", toolCallId, output, preliminary: true },
+        };
+      }
+    }
+    outcome = { type: "tool-result", toolCallId, toolName, input, output };
+  } catch (error) {
+    // An aborted turn ends here: the call has no outcome, as the turn has none.
+    if (context.signal.aborted) throw error;
+    outcome = { type: "tool-error", toolCallId, toolName, input, error };
+  }
+  context.callbacks?.onToolExecutionEnd({ toolCall: call, toolOutput: outcome });
+  yield { type: "outcome", outcome };
+}
+
+/** The model id a step's span names: the model's own, or the string it was given as. */
+function modelIdOf(model: LanguageModel): string {
+  return typeof model === "string" ? model : model.modelId;
+}

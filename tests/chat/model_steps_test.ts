@@ -1,0 +1,281 @@
+/**
+ * The model path's step loop (`core/chat/model_steps.ts`) on a scripted model: what the model
+ * reads in the next step, how tool calls run, and where the loop stops.
+ */
+import assert from "node:assert/strict";
+import { APICallError, dynamicTool, jsonSchema, type ModelMessage, type ToolSet } from "ai";
+import type {
+  LanguageModelV4,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamPart,
+} from "@ai-sdk/provider";
+import { modelSteps, type StepPart, type StepsOutcome } from "../../core/chat/model_steps.ts";
+
+const USAGE = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 5, text: 5, reasoning: 0 },
+};
+
+/** The parts of a step that asks for tool calls (`[name, input]` each). */
+function callsStep(...calls: [string, unknown][]): LanguageModelV4StreamPart[] {
+  return [
+    { type: "stream-start", warnings: [] },
+    ...calls.map(([toolName, input], i) => ({
+      type: "tool-call" as const,
+      toolCallId: `call_${i + 1}`,
+      toolName,
+      input: typeof input === "string" ? input : JSON.stringify(input),
+    })),
+    { type: "finish", usage: USAGE, finishReason: { unified: "tool-calls", raw: "tool_calls" } },
+  ];
+}
+
+/** The parts of a step that answers with text. */
+function textStep(text: string): LanguageModelV4StreamPart[] {
+  return [
+    { type: "stream-start", warnings: [] },
+    { type: "text-start", id: "t1" },
+    { type: "text-delta", id: "t1", delta: text },
+    { type: "text-end", id: "t1" },
+    { type: "finish", usage: USAGE, finishReason: { unified: "stop", raw: "stop" } },
+  ];
+}
+
+/** A model that plays one script entry per call and keeps the prompts it was sent. */
+function scriptedModel(
+  script: (LanguageModelV4StreamPart[] | Error)[],
+): LanguageModelV4 & { prompts: LanguageModelV4Prompt[] } {
+  const prompts: LanguageModelV4Prompt[] = [];
+  return {
+    specificationVersion: "v4",
+    provider: "test.scripted",
+    modelId: "scripted",
+    supportedUrls: {},
+    prompts,
+    doGenerate: () => Promise.reject(new Error("not used")),
+    doStream(options) {
+      prompts.push(options.prompt);
+      const next = script.shift();
+      if (!next) return Promise.reject(new Error("the script ran out"));
+      if (next instanceof Error) return Promise.reject(next);
+      return Promise.resolve({
+        stream: new ReadableStream({
+          start(controller) {
+            for (const part of next) controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      });
+    },
+  };
+}
+
+/** Runs the loop to its end: its parts and its outcome. */
+async function run(
+  model: LanguageModelV4,
+  tools: ToolSet,
+  options: { maxSteps?: number; callbacks?: Parameters<typeof modelSteps>[0]["callbacks"] } = {},
+): Promise<{ parts: StepPart[]; outcome: StepsOutcome }> {
+  const steps = modelSteps({
+    model,
+    settings: {},
+    messages: [{ role: "user", content: "go" }],
+    tools,
+    maxSteps: options.maxSteps ?? 5,
+    signal: new AbortController().signal,
+    callbacks: options.callbacks,
+  });
+  const parts: StepPart[] = [];
+  while (true) {
+    const next = await steps.next();
+    if (next.done) return { parts, outcome: next.value };
+    parts.push(next.value);
+  }
+}
+
+/** A tool with a free-form object input. */
+function anyTool(execute: (input: { n?: number }) => unknown): ToolSet[string] {
+  return dynamicTool({
+    inputSchema: jsonSchema({ type: "object", properties: { n: { type: "number" } } }),
+    execute: (input) => execute(input as { n?: number }),
+  });
+}
+
+/** The tool results the model was sent in a prompt, in order. */
+function toolResults(prompt: LanguageModelV4Prompt): unknown[] {
+  return prompt.flatMap((message) =>
+    message.role === "tool" ? message.content.map((part) => part) : []
+  );
+}
+
+Deno.test("step loop: parallel calls run at once and the model reads their results in call order", async () => {
+  let releaseFirst = () => {};
+  const firstHeld = new Promise<void>((resolve) => releaseFirst = resolve);
+  const tools = {
+    slow: anyTool(async () => {
+      await firstHeld;
+      return "slow done";
+    }),
+    fast: anyTool(() => {
+      // The second call ends first, while the first still waits: they run concurrently.
+      releaseFirst();
+      return "fast done";
+    }),
+  };
+  const model = scriptedModel([callsStep(["slow", {}], ["fast", {}]), textStep("both done")]);
+  const { parts, outcome } = await run(model, tools);
+  const results = parts.filter((part) => part.type === "tool-result");
+  assert.deepEqual(results.map((part) => part.toolCallId), ["call_2", "call_1"]);
+  const sent = toolResults(model.prompts[1]) as { toolCallId: string; output: unknown }[];
+  assert.deepEqual(sent.map((part) => [part.toolCallId, part.output]), [
+    ["call_1", { type: "text", value: "slow done" }],
+    ["call_2", { type: "text", value: "fast done" }],
+  ]);
+  assert.equal(outcome.steps, 2);
+  assert.equal(outcome.finishReason, "stop");
+  assert.equal(outcome.usage.inputTokens, 20);
+  assert.deepEqual(outcome.messages.map((message: ModelMessage) => message.role), [
+    "assistant",
+    "tool",
+    "assistant",
+  ]);
+});
+
+Deno.test("step loop: an unknown tool and a tool that throws go back to the model as errors", async () => {
+  const tools = {
+    fails: anyTool(() => {
+      throw new Error("the disk is full");
+    }),
+  };
+  const model = scriptedModel([callsStep(["fails", {}], ["made_up", {}]), textStep("sorry")]);
+  const { parts, outcome } = await run(model, tools);
+  const errors = parts.filter((part) => part.type === "tool-error");
+  assert.deepEqual(errors.map((part) => part.toolCallId).sort(), ["call_1", "call_2"]);
+  const sent = toolResults(model.prompts[1]) as {
+    toolCallId: string;
+    output: { type: string; value: string };
+  }[];
+  assert.equal(sent[0].output.type, "error-text");
+  // As `streamText` sends it: the error as `toString()` gives it.
+  assert.equal(sent[0].output.value, "Error: the disk is full");
+  assert.equal(sent[1].toolCallId, "call_2");
+  assert.match(JSON.stringify(sent[1].output), /made_up/);
+  assert.equal(outcome.steps, 2);
+});
+
+Deno.test("step loop: a tool's preliminary outputs come before its result", async () => {
+  const tools = {
+    counts: dynamicTool({
+      inputSchema: jsonSchema({ type: "object" }),
+      async *execute() {
+        yield { update: 1 };
+        yield { update: 2 };
+        yield "final";
+      },
+    }),
+  };
+  const model = scriptedModel([callsStep(["counts", {}]), textStep("ok")]);
+  const { parts } = await run(model, tools);
+  const outputs = parts.filter((part) => part.type === "tool-result")
+    .map((part) => [part.output, part.preliminary ?? false]);
+  assert.deepEqual(outputs, [
+    [{ update: 1 }, true],
+    [{ update: 2 }, true],
+    ["final", true],
+    ["final", false],
+  ]);
+});
+
+Deno.test("step loop: stops at the step limit with the calls of the last step answered", async () => {
+  let calls = 0;
+  const tools = { again: anyTool(() => ++calls) };
+  const model = scriptedModel([callsStep(["again", {}]), callsStep(["again", {}])]);
+  const { outcome } = await run(model, tools, { maxSteps: 2 });
+  assert.equal(calls, 2);
+  assert.equal(outcome.steps, 2);
+  assert.equal(outcome.finishReason, "tool-calls");
+  assert.equal(outcome.messages.at(-1)?.role, "tool");
+});
+
+Deno.test("step loop: a refused call is retried once, an error in the stream ends the step", async () => {
+  const refused = new APICallError({
+    message: "overloaded",
+    url: "http://model.test",
+    requestBodyValues: {},
+    statusCode: 503,
+    isRetryable: true,
+  });
+  const retried = scriptedModel([refused, textStep("second try")]);
+  const { parts } = await run(retried, {});
+  assert.deepEqual(parts.filter((part) => part.type === "text-delta"), [
+    { type: "text-delta", text: "second try" },
+  ]);
+
+  const stepErrors: unknown[] = [];
+  const broken = scriptedModel([[
+    { type: "stream-start", warnings: [] },
+    { type: "error", error: new Error("connection reset") },
+  ]]);
+  await assert.rejects(
+    run(broken, {}, {
+      callbacks: {
+        onStepStart: () => {},
+        onStepEnd: () => assert.fail("a failed step has no end"),
+        onStepError: (event) => stepErrors.push(event.error),
+        onToolExecutionStart: () => {},
+        onToolExecutionEnd: () => {},
+      },
+    }),
+    /connection reset/,
+  );
+  assert.equal(stepErrors.length, 1);
+});
+
+Deno.test("step loop: reasoning keeps its provider metadata for the next step", async () => {
+  const signature = { anthropic: { signature: "sig-1" } };
+  const model = scriptedModel([
+    [
+      { type: "stream-start", warnings: [] },
+      { type: "reasoning-start", id: "r1" },
+      { type: "reasoning-delta", id: "r1", delta: "thinking" },
+      { type: "reasoning-end", id: "r1", providerMetadata: signature },
+      ...callsStep(["noop", {}]).slice(1),
+    ],
+    textStep("done"),
+  ]);
+  await run(model, { noop: anyTool(() => "ok") });
+  const assistant = model.prompts[1].find((message) => message.role === "assistant");
+  assert.ok(assistant && Array.isArray(assistant.content));
+  const reasoning = assistant.content.find((part) => part.type === "reasoning");
+  assert.deepEqual(reasoning?.providerOptions, signature);
+});
+
+Deno.test("step loop: an abort while a tool runs ends the loop with no outcome for the call", async () => {
+  const abort = new AbortController();
+  let started = () => {};
+  const running = new Promise<void>((resolve) => started = resolve);
+  const tools = {
+    waits: anyTool(() => {
+      started();
+      return new Promise((_, reject) => {
+        abort.signal.addEventListener("abort", () => reject(abort.signal.reason));
+      });
+    }),
+  };
+  const steps = modelSteps({
+    model: scriptedModel([callsStep(["waits", {}])]),
+    settings: {},
+    messages: [{ role: "user", content: "go" }],
+    tools,
+    maxSteps: 5,
+    signal: abort.signal,
+  });
+  const parts: StepPart[] = [];
+  const done = (async () => {
+    for await (const part of steps) parts.push(part);
+  })();
+  await running;
+  abort.abort(new DOMException("the client went away", "AbortError"));
+  await assert.rejects(done, /the client went away/);
+  assert.deepEqual(parts.map((part) => part.type), ["tool-call"]);
+});
