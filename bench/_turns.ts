@@ -81,11 +81,19 @@ function noteChunk(timing: TurnTiming, chunk: Record<string, unknown>, at: numbe
 }
 
 /** Reads an NDJSON chat response to its end, timing each line from `started`. */
-export async function readChat(response: Response, started: number): Promise<TurnTiming> {
+export function readChat(response: Response, started: number): Promise<TurnTiming> {
+  return readChatBody(response.body!, started);
+}
+
+/** Reads the bytes of an NDJSON chat response to their end, timing each line from `started`. */
+export async function readChatBody(
+  body: AsyncIterable<Uint8Array>,
+  started: number,
+): Promise<TurnTiming> {
   const timing = emptyTiming();
   const decoder = new TextDecoder();
   let rest = "";
-  for await (const bytes of response.body!) {
+  for await (const bytes of body) {
     const at = performance.now() - started;
     timing.wireBytes += bytes.byteLength;
     const lines = (rest + decoder.decode(bytes, { stream: true })).split("\n");

@@ -4,6 +4,8 @@
  * children), first-chunk p50/p99, the wall time of the burst and the peak RSS. The baseline in the
  * same run is a bare `Deno.serve` answering the same NDJSON lines (`_ndjson_server.ts`): the floor
  * of HTTP and streaming under a turn. Bursts alternate, baseline first, after one warm-up each.
+ * Each turn's client is a raw socket (`_raw_stream.ts`): with `fetch`, the client process took
+ * more CPU than the baseline server and its own queueing made most of the first-chunk times.
  * Besides, the model loops alone run the same turns in a process of their own (`_sdk_floor.ts`,
  * one at a time and 8 at a time): the AI SDK's `streamText`, and Lass's step loop, the CPU a turn
  * costs before the rest of Lass adds anything. Figures are medians of the reps but the peak RSS,
@@ -12,7 +14,8 @@
  * `deno run --allow-all bench/scale_bench.ts [--turns 1000] [--reps 3]`
  */
 import { BENCH_TOKEN, startLassProcess } from "./_lass_process.ts";
-import { emptyTiming, type Latency, latency, readChat, type TurnTiming } from "./_turns.ts";
+import { emptyTiming, type Latency, latency, readChatBody, type TurnTiming } from "./_turns.ts";
+import { rawStreamingPost } from "./_raw_stream.ts";
 import { median, round, row } from "./_stats.ts";
 import { cpuMs, flag, rssMb, watchPeakRss } from "./_proc.ts";
 import { DEMO_LLM } from "./_demo_llm.ts";
@@ -47,20 +50,28 @@ interface Side {
   stop(): Promise<void>;
 }
 
-/** One turn; a failed request counts as a turn that never finished. */
+/**
+ * One turn, on a raw socket of its own (far lighter for the client than `fetch`, so the burst
+ * measures the servers); a failed request counts as a turn that never finished.
+ */
 async function turn(side: Side): Promise<TurnTiming> {
   const started = performance.now();
   try {
-    const response = await fetch(side.url, {
-      method: "POST",
-      headers: { "x-service-token": BENCH_TOKEN, "content-type": "application/json" },
-      body: side.body,
-      signal: AbortSignal.timeout(TURN_TIMEOUT_MS),
-    });
+    const response = await rawStreamingPost(
+      side.url,
+      {
+        "x-service-token": BENCH_TOKEN,
+        "content-type": "application/json",
+      },
+      side.body,
+      AbortSignal.timeout(TURN_TIMEOUT_MS),
+    );
     if (response.status !== 200) {
-      throw new Error(`HTTP ${response.status} ${(await response.text()).slice(0, 200)}`);
+      let text = "";
+      for await (const bytes of response.body) text += new TextDecoder().decode(bytes);
+      throw new Error(`HTTP ${response.status} ${text.slice(0, 200)}`);
     }
-    return await readChat(response, started);
+    return await readChatBody(response.body, started);
   } catch (error) {
     return { ...emptyTiming(), error: (error as Error).message };
   }
