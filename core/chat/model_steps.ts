@@ -11,6 +11,7 @@ import {
   type LanguageModel,
   type LanguageModelUsage,
   type ModelMessage,
+  type ProviderMetadata,
   type Tool,
   type ToolSet,
 } from "ai";
@@ -34,11 +35,19 @@ interface StepToolCall {
   input: unknown;
   invalid?: boolean;
   providerExecuted?: boolean;
+  /** Goes back with the call's outcome (e.g. OpenAI's parallel tool calls rebuild from it). */
+  providerMetadata?: ProviderMetadata;
 }
 
 /** The outcome of one tool call, as the step's content keeps it for the next prompt. */
 type ToolOutcome =
-  & { toolCallId: string; toolName: string; input: unknown; providerExecuted?: boolean }
+  & {
+    toolCallId: string;
+    toolName: string;
+    input: unknown;
+    providerExecuted?: boolean;
+    providerMetadata?: ProviderMetadata;
+  }
   & ({ type: "tool-result"; output: unknown } | { type: "tool-error"; error: unknown });
 
 /** What the loop yields: the model's deltas and tool calls, the tools' outcomes, each step's end. */
@@ -84,49 +93,87 @@ export async function* modelSteps(options: StepsOptions): AsyncGenerator<StepPar
   const messages: ModelMessage[] = [];
   let usage = createNullLanguageModelUsage();
   let finishReason = "stop";
+  // Rejects when the turn is aborted: a step's tool runs are not waited for then.
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+  aborted.catch(() => {});
   for (let stepNumber = 0; stepNumber < options.maxSteps; stepNumber++) {
     const prompt = [...options.messages, ...messages];
-    callbacks?.onStepStart({ stepNumber, modelId: modelIdOf(model) });
+    notify(() => callbacks?.onStepStart({ stepNumber, modelId: modelIdOf(model) }));
     let step: ModelCall;
     try {
       step = yield* modelCall({ ...options, prompt, retry, callSettings, providerOptions });
     } catch (error) {
-      callbacks?.onStepError({ stepNumber, error });
+      // An abort ends the turn's spans as aborted (`TurnTrace.fail`), not as a step's error.
+      if (!signal.aborted) notify(() => callbacks?.onStepError({ stepNumber, error }));
       throw error;
     }
     const { calls, outcomes } = step;
-    const runnable = calls.filter((call) => !call.invalid && !call.providerExecuted);
+    // As `streamText`: tools run only when the model stopped to call them (or stopped), not when
+    // it was cut off (`length`) or stopped for another reason.
+    const runnable = TOOL_FINISH_REASONS.has(step.finishReason)
+      ? calls.filter((call) => !call.invalid && !call.providerExecuted)
+      : [];
     if (runnable.length > 0) {
       const runs = runnable.map((call) => runTool(call, { tools, prompt, signal, callbacks }));
-      for await (const [, part] of mergeStreams(runs)) {
-        if (signal.aborted) throw signal.reason;
-        if (part.type === "part") {
-          yield part.part;
-          continue;
+      const merged = mergeStreams(runs);
+      try {
+        while (true) {
+          const next = await Promise.race([merged.next(), aborted]);
+          if (next.done) break;
+          if (signal.aborted) throw signal.reason;
+          const [, part] = next.value;
+          if (part.type === "part") {
+            yield part.part;
+            continue;
+          }
+          const { outcome } = part;
+          outcomes.push(outcome);
+          yield outcome.type === "tool-result"
+            ? { type: "tool-result", toolCallId: outcome.toolCallId, output: outcome.output }
+            : { type: "tool-error", toolCallId: outcome.toolCallId, error: outcome.error };
         }
-        const { outcome } = part;
-        outcomes.push(outcome);
-        yield outcome.type === "tool-result"
-          ? { type: "tool-result", toolCallId: outcome.toolCallId, output: outcome.output }
-          : { type: "tool-error", toolCallId: outcome.toolCallId, error: outcome.error };
+      } finally {
+        // After an abort the runs still going end on their own (they were given the signal).
+        const ended = merged.return(undefined);
+        if (signal.aborted) ended.catch(() => {});
+        else await ended;
       }
       if (signal.aborted) throw signal.reason;
     }
     finishReason = step.finishReason;
     usage = addLanguageModelUsage(usage, step.usage);
-    callbacks?.onStepEnd({ stepNumber, response: step.response, finishReason, usage: step.usage });
+    notify(() =>
+      callbacks?.onStepEnd({ stepNumber, response: step.response, finishReason, usage: step.usage })
+    );
     yield { type: "step", usage: step.usage, finishReason };
     messages.push(
       ...await toResponseMessages({ content: [...step.content, ...outcomes] as never, tools }),
     );
     // The next step runs when every call the model asked for in this one has its outcome.
     const clientCalls = calls.filter((call) => !call.providerExecuted);
-    const clientOutcomes = outcomes.filter((outcome) => !outcome.providerExecuted);
-    if (clientCalls.length === 0 || clientOutcomes.length !== clientCalls.length) {
+    if (
+      finishReason === "interrupted" || clientCalls.length === 0 ||
+      outcomes.length !== clientCalls.length
+    ) {
       return { messages, usage, steps: stepNumber + 1, finishReason };
     }
   }
   return { messages, usage, steps: options.maxSteps, finishReason };
+}
+
+/** The finish reasons after which a step's tool calls run (`streamText`'s rule). */
+const TOOL_FINISH_REASONS: ReadonlySet<string> = new Set(["stop", "tool-calls"]);
+
+/** Calls a trace callback: a failing one never ends the turn. */
+function notify(callback: () => void): void {
+  try {
+    callback();
+  } catch {
+    // Tracing is an observer of the turn.
+  }
 }
 
 /** One model call of a step, read to its end. */
@@ -173,6 +220,8 @@ async function* modelCall(
     })
   );
   for await (const part of stream) {
+    // A part read after an abort is not passed on: the turn ends with the abort.
+    if (signal.aborted) throw signal.reason;
     switch (part.type) {
       case "error":
         throw part.error;
@@ -184,13 +233,10 @@ async function* modelCall(
         calls.push(part);
         yield part;
         break;
-      case "tool-result":
-        if (part.providerExecuted && !part.preliminary) outcomes.push(part);
-        break;
       case "tool-error":
-        // An invalid call (unknown tool, input that fails the schema) or a failed
-        // provider-executed one: the model reads the error in the next step.
-        outcomes.push(part);
+        // An invalid call (unknown tool, input that fails the schema): the model reads the error
+        // in the next step. (A provider-executed tool's outcome is in the call's content.)
+        if (!part.providerExecuted) outcomes.push(part);
         yield { type: "tool-error", toolCallId: part.toolCallId, error: part.error };
         break;
       case "model-call-response-metadata":
@@ -225,11 +271,17 @@ async function* runTool(
   },
 ): AsyncGenerator<ToolRunPart> {
   const { toolCallId, toolName, input } = call;
+  const about = {
+    toolCallId,
+    toolName,
+    input,
+    ...(call.providerMetadata && { providerMetadata: call.providerMetadata }),
+  };
   const tool = context.tools?.[toolName] as
     | Tool<unknown, unknown, Record<string, never>>
     | undefined;
   if (!tool?.execute) return;
-  context.callbacks?.onToolExecutionStart({ toolCall: call });
+  notify(() => context.callbacks?.onToolExecutionStart({ toolCall: call }));
   let outcome: ToolOutcome;
   try {
     let output: unknown;
@@ -253,13 +305,13 @@ async function* runTool(
         };
       }
     }
-    outcome = { type: "tool-result", toolCallId, toolName, input, output };
+    outcome = { type: "tool-result", ...about, output };
   } catch (error) {
     // An aborted turn ends here: the call has no outcome, as the turn has none.
     if (context.signal.aborted) throw error;
-    outcome = { type: "tool-error", toolCallId, toolName, input, error };
+    outcome = { type: "tool-error", ...about, error };
   }
-  context.callbacks?.onToolExecutionEnd({ toolCall: call, toolOutput: outcome });
+  notify(() => context.callbacks?.onToolExecutionEnd({ toolCall: call, toolOutput: outcome }));
   yield { type: "outcome", outcome };
 }
 

@@ -103,6 +103,8 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
   let sessionFields: ReadyTurn["sessionFields"] = {};
   let model: string | undefined;
   const partial = new PartialTurn();
+  // The model's or agent's body, once ready: ended with the turn, however the turn ends.
+  let body: ReadyTurn["body"] | undefined;
   const toolCalls = new ToolCallDetails();
   const steps: ChatStep[] = [];
   const saveUnfinished = async (ending: TurnEnding) => {
@@ -167,6 +169,7 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
       if (chunk) yield chunk;
       return;
     }
+    body = ready.body;
     sessionFields = ready.sessionFields;
     model = ready.model;
     service.events.emit("chat.start", {
@@ -252,6 +255,9 @@ async function* runTurn(turn: Turn): AsyncGenerator<ChatChunk> {
       messages: outcome.messages,
     };
   } finally {
+    // A body left at one of its chunks (the client went away before reading it) is ended, so
+    // that what it holds (its model admission, its tool runs) is let go.
+    await body?.return(undefined as never).catch(() => {});
     // Ended early by the client going away (`return()` at a `yield`): saved and reported as
     // aborted, as when the abort reaches the turn first.
     trace?.fail({ type: "aborted", message: "the client went away" });

@@ -201,7 +201,7 @@ Deno.test("a turn the client abandons leaves no running call behind", async () =
   }
 });
 
-Deno.test("a turn ended at a chunk it yielded (the client left before reading it) still reports chat.error aborted", async () => {
+Deno.test("a turn ended at a chunk it yielded (the client left before reading it) still reports chat.error aborted and frees its admission", async () => {
   const t = await startService({ config: chatConfig() });
   try {
     const { prepareChat } = await import("../../core/chat/run.ts");
@@ -215,6 +215,12 @@ Deno.test("a turn ended at a chunk it yielded (the client left before reading it
     assert.equal((await run.next()).done, false);
     abort.abort(new DOMException("the client went away", "AbortError"));
     await run.return(undefined);
+    // The body left at its chunk was ended too: its model admission is free again.
+    assert.equal(
+      t.service.admission.load.active,
+      0,
+      "the abandoned turn still holds its admission",
+    );
     const event = await errored;
     assert.equal(event.data.aborted, true, JSON.stringify(event.data));
     assert.equal(event.data.message, "the turn was aborted: the client went away");

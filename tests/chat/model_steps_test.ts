@@ -279,3 +279,93 @@ Deno.test("step loop: an abort while a tool runs ends the loop with no outcome f
   await assert.rejects(done, /the client went away/);
   assert.deepEqual(parts.map((part) => part.type), ["tool-call"]);
 });
+
+Deno.test("step loop: an abort ends the loop at once, even while a tool ignores it", async () => {
+  const abort = new AbortController();
+  let started = () => {};
+  const running = new Promise<void>((resolve) => started = resolve);
+  const tools = {
+    deaf: anyTool(() => {
+      started();
+      return new Promise(() => {});
+    }),
+  };
+  const steps = modelSteps({
+    model: scriptedModel([callsStep(["deaf", {}])]),
+    settings: {},
+    messages: [{ role: "user", content: "go" }],
+    tools,
+    maxSteps: 5,
+    signal: abort.signal,
+  });
+  const done = (async () => {
+    for await (const _ of steps) { /* read to the end */ }
+  })();
+  await running;
+  abort.abort(new DOMException("the client went away", "AbortError"));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error("the loop waited for a tool that ignored the abort")),
+      10_000,
+    );
+  });
+  try {
+    await assert.rejects(Promise.race([done, bound]), /the client went away/);
+  } finally {
+    clearTimeout(timer);
+  }
+});
+
+Deno.test("step loop: a tool call's provider metadata goes back with its result", async () => {
+  const metadata = { openai: { itemId: "fc_1", parallelToolCall: "p_1" } };
+  const model = scriptedModel([
+    [
+      { type: "stream-start", warnings: [] },
+      {
+        type: "tool-call",
+        toolCallId: "call_1",
+        toolName: "noop",
+        input: "{}",
+        providerMetadata: metadata,
+      },
+      { type: "finish", usage: USAGE, finishReason: { unified: "tool-calls", raw: "tool_calls" } },
+    ],
+    textStep("done"),
+  ]);
+  await run(model, { noop: anyTool(() => "ok") });
+  const [result] = toolResults(model.prompts[1]) as { providerOptions?: unknown }[];
+  assert.deepEqual(result.providerOptions, metadata);
+});
+
+Deno.test("step loop: a step cut off (length) does not run its tool calls, as streamText", async () => {
+  let ran = 0;
+  const model = scriptedModel([[
+    { type: "stream-start", warnings: [] },
+    { type: "tool-call", toolCallId: "call_1", toolName: "noop", input: "{}" },
+    { type: "finish", usage: USAGE, finishReason: { unified: "length", raw: "max_tokens" } },
+  ]]);
+  const { parts, outcome } = await run(model, { noop: anyTool(() => ++ran) });
+  assert.equal(ran, 0);
+  assert.deepEqual(parts.map((part) => part.type), ["tool-call", "step"]);
+  assert.equal(outcome.steps, 1);
+  assert.equal(outcome.finishReason, "length");
+});
+
+Deno.test("step loop: a trace callback that throws does not end the turn", async () => {
+  const throws = () => {
+    throw new Error("a broken exporter");
+  };
+  const model = scriptedModel([callsStep(["noop", {}]), textStep("done")]);
+  const { outcome } = await run(model, { noop: anyTool(() => "ok") }, {
+    callbacks: {
+      onStepStart: throws,
+      onStepEnd: throws,
+      onStepError: throws,
+      onToolExecutionStart: throws,
+      onToolExecutionEnd: throws,
+    },
+  });
+  assert.equal(outcome.steps, 2);
+  assert.equal(outcome.finishReason, "stop");
+});
