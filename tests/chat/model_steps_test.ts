@@ -70,11 +70,16 @@ function scriptedModel(
   };
 }
 
-/** Runs the loop to its end: its parts and its outcome. */
+/** Runs the loop to its end: its parts (also into `options.parts` as they come) and outcome. */
 async function run(
   model: LanguageModelV4,
   tools: ToolSet,
-  options: { maxSteps?: number; callbacks?: Parameters<typeof modelSteps>[0]["callbacks"] } = {},
+  options: {
+    maxSteps?: number;
+    callbacks?: Parameters<typeof modelSteps>[0]["callbacks"];
+    signal?: AbortSignal;
+    parts?: StepPart[];
+  } = {},
 ): Promise<{ parts: StepPart[]; outcome: StepsOutcome }> {
   const steps = modelSteps({
     model,
@@ -82,10 +87,10 @@ async function run(
     messages: [{ role: "user", content: "go" }],
     tools,
     maxSteps: options.maxSteps ?? 5,
-    signal: new AbortController().signal,
+    signal: options.signal ?? new AbortController().signal,
     callbacks: options.callbacks,
   });
-  const parts: StepPart[] = [];
+  const parts = options.parts ?? [];
   while (true) {
     const next = await steps.next();
     if (next.done) return { parts, outcome: next.value };
@@ -250,72 +255,45 @@ Deno.test("step loop: reasoning keeps its provider metadata for the next step", 
   assert.deepEqual(reasoning?.providerOptions, signature);
 });
 
-Deno.test("step loop: an abort while a tool runs ends the loop with no outcome for the call", async () => {
-  const abort = new AbortController();
-  let started = () => {};
-  const running = new Promise<void>((resolve) => started = resolve);
-  const tools = {
-    waits: anyTool(() => {
-      started();
-      return new Promise((_, reject) => {
-        abort.signal.addEventListener("abort", () => reject(abort.signal.reason));
-      });
-    }),
-  };
-  const steps = modelSteps({
-    model: scriptedModel([callsStep(["waits", {}])]),
-    settings: {},
-    messages: [{ role: "user", content: "go" }],
-    tools,
-    maxSteps: 5,
-    signal: abort.signal,
-  });
-  const parts: StepPart[] = [];
-  const done = (async () => {
-    for await (const part of steps) parts.push(part);
-  })();
-  await running;
-  abort.abort(new DOMException("the client went away", "AbortError"));
-  await assert.rejects(done, /the client went away/);
-  assert.deepEqual(parts.map((part) => part.type), ["tool-call"]);
-});
+/** How a running tool meets the turn's abort: it stops with it, or it never notices. */
+const ABORT_HEARING: [string, (signal: AbortSignal) => Promise<unknown>][] = [
+  ["stops with it", (signal) =>
+    new Promise((_, reject) => {
+      signal.addEventListener("abort", () => reject(signal.reason));
+    })],
+  ["ignores it", () => new Promise(() => {})],
+];
 
-Deno.test("step loop: an abort ends the loop at once, even while a tool ignores it", async () => {
-  const abort = new AbortController();
-  let started = () => {};
-  const running = new Promise<void>((resolve) => started = resolve);
-  const tools = {
-    deaf: anyTool(() => {
-      started();
-      return new Promise(() => {});
-    }),
-  };
-  const steps = modelSteps({
-    model: scriptedModel([callsStep(["deaf", {}])]),
-    settings: {},
-    messages: [{ role: "user", content: "go" }],
-    tools,
-    maxSteps: 5,
-    signal: abort.signal,
+for (const [hearing, runUntil] of ABORT_HEARING) {
+  Deno.test(`step loop: an abort ends the loop at once, with no outcome for a call that ${hearing}`, async () => {
+    const abort = new AbortController();
+    let started = () => {};
+    const running = new Promise<void>((resolve) => started = resolve);
+    const tools = {
+      waits: anyTool(() => {
+        started();
+        return runUntil(abort.signal);
+      }),
+    };
+    const parts: StepPart[] = [];
+    const done = run(scriptedModel([callsStep(["waits", {}])]), tools, {
+      signal: abort.signal,
+      parts,
+    });
+    await running;
+    abort.abort(new DOMException("the client went away", "AbortError"));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bound = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("the loop waited for the tool")), 10_000);
+    });
+    try {
+      await assert.rejects(Promise.race([done, bound]), /the client went away/);
+    } finally {
+      clearTimeout(timer);
+    }
+    assert.deepEqual(parts.map((part) => part.type), ["tool-call"]);
   });
-  const done = (async () => {
-    for await (const _ of steps) { /* read to the end */ }
-  })();
-  await running;
-  abort.abort(new DOMException("the client went away", "AbortError"));
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const bound = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error("the loop waited for a tool that ignored the abort")),
-      10_000,
-    );
-  });
-  try {
-    await assert.rejects(Promise.race([done, bound]), /the client went away/);
-  } finally {
-    clearTimeout(timer);
-  }
-});
+}
 
 Deno.test("step loop: a tool call's provider metadata goes back with its result", async () => {
   const metadata = { openai: { itemId: "fc_1", parallelToolCall: "p_1" } };
