@@ -37,29 +37,43 @@ function responseLength(buffer: Uint8Array, filled: number): number {
   return headEnd + Number(length[1]);
 }
 
+/** The bytes of an HTTP/1.1 request: its head (with `host`, and a length when there is a body). */
+export function requestBytes(
+  method: string,
+  path: string,
+  host: string,
+  headers: Record<string, string>,
+  body?: string,
+): Uint8Array {
+  const payload = new TextEncoder().encode(body ?? "");
+  const lines = Object.entries({
+    host,
+    ...headers,
+    ...(body !== undefined && { "content-length": String(payload.length) }),
+  }).map(([name, value]) => `${name}: ${value}\r\n`);
+  const head = new TextEncoder().encode(`${method} ${path} HTTP/1.1\r\n${lines.join("")}\r\n`);
+  const message = new Uint8Array(head.length + payload.length);
+  message.set(head);
+  message.set(payload, head.length);
+  return message;
+}
+
+/** Writes every byte of `bytes` to `conn`. */
+export async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
+  for (let written = 0; written < bytes.length;) {
+    written += await conn.write(bytes.subarray(written));
+  }
+}
+
 /** Opens the connection; `send` writes the request and reads one full response. */
 export async function rawHttpClient(request: RawRequest): Promise<RawClient> {
   const conn = await Deno.connect({ hostname: "127.0.0.1", port: request.port });
   conn.setNoDelay(true);
-  const body = new TextEncoder().encode(request.body ?? "");
-  const headers = {
-    ...request.headers,
-    ...(request.body !== undefined && { "content-length": String(body.length) }),
-  };
-  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
-  const head = new TextEncoder().encode(
-    `${request.method} ${request.path} HTTP/1.1\r\nhost: 127.0.0.1:${request.port}\r\n${
-      lines.join("")
-    }\r\n`,
-  );
-  const message = new Uint8Array(head.length + body.length);
-  message.set(head);
-  message.set(body, head.length);
+  const { method, path, port, headers, body } = request;
+  const message = requestBytes(method, path, `127.0.0.1:${port}`, headers, body);
   let buffer = new Uint8Array(16 * 1024);
   const send = async () => {
-    for (let written = 0; written < message.length;) {
-      written += await conn.write(message.subarray(written));
-    }
+    await writeAll(conn, message);
     let filled = 0;
     let total = -1;
     while (total < 0 || filled < total) {

@@ -4,7 +4,8 @@
  * so a burst measures the server rather than the load generator.
  */
 
-const ENCODER = new TextEncoder();
+import { requestBytes, writeAll } from "./_raw_http.ts";
+
 const DECODER = new TextDecoder();
 
 /** The status and the streamed body of a response. */
@@ -68,20 +69,16 @@ export async function rawStreamingPost(
     }
   };
   signal?.addEventListener("abort", close, { once: true });
-  const payload = ENCODER.encode(body);
-  const head = Object.entries({
-    ...headers,
-    host: `${hostname}:${port}`,
-    connection: "close",
-    "content-length": String(payload.length),
-  }).map(([name, value]) => `${name}: ${value}\r\n`).join("");
-  const message = ENCODER.encode(`POST ${pathname} HTTP/1.1\r\n${head}\r\n`);
-  const request = new Uint8Array(message.length + payload.length);
-  request.set(message);
-  request.set(payload, message.length);
-  for (let written = 0; written < request.length;) {
-    written += await conn.write(request.subarray(written));
-  }
+  await writeAll(
+    conn,
+    requestBytes(
+      "POST",
+      pathname,
+      `${hostname}:${port}`,
+      { ...headers, connection: "close" },
+      body,
+    ),
+  );
   const buffer = new Bytes();
   const chunk = new Uint8Array(16 * 1024);
   const read = async (): Promise<boolean> => {

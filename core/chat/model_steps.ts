@@ -8,7 +8,6 @@
  */
 import {
   experimental_streamLanguageModelCall as streamModelCall,
-  type LanguageModel,
   type LanguageModelUsage,
   type ModelMessage,
   type ProviderMetadata,
@@ -23,6 +22,7 @@ import {
   toResponseMessages,
 } from "ai/internal";
 import { executeTool } from "@ai-sdk/provider-utils";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { CallSettings } from "../llm/providers.ts";
 import type { TurnCallbacks } from "../telemetry/turn_trace.ts";
 import { mergeStreams } from "./merge_streams.ts";
@@ -69,7 +69,7 @@ export interface StepsOutcome {
 
 /** What a turn's loop runs on. */
 export interface StepsOptions {
-  model: LanguageModel;
+  model: LanguageModelV4;
   settings: CallSettings;
   instructions?: string;
   messages: ModelMessage[];
@@ -101,7 +101,7 @@ export async function* modelSteps(options: StepsOptions): AsyncGenerator<StepPar
   aborted.catch(() => {});
   for (let stepNumber = 0; stepNumber < options.maxSteps; stepNumber++) {
     const prompt = [...options.messages, ...messages];
-    notify(() => callbacks?.onStepStart({ stepNumber, modelId: modelIdOf(model) }));
+    notify(() => callbacks?.onStepStart({ stepNumber, modelId: model.modelId }));
     let step: ModelCall;
     try {
       step = yield* modelCall({ ...options, prompt, retry, callSettings, providerOptions });
@@ -313,9 +313,4 @@ async function* runTool(
   }
   notify(() => context.callbacks?.onToolExecutionEnd({ toolCall: call, toolOutput: outcome }));
   yield { type: "outcome", outcome };
-}
-
-/** The model id a step's span names: the model's own, or the string it was given as. */
-function modelIdOf(model: LanguageModel): string {
-  return typeof model === "string" ? model : model.modelId;
 }

@@ -89,8 +89,8 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
 }
 
 /**
- * The chunks of the step loop's parts, then the turn's outcome; a model failure is thrown as a
- * sentence, an abort as it came. (A tool-server call registers itself as running while it runs:
+ * The chunks of the step loop's parts, then the turn's outcome; a failure is thrown as a
+ * sentence. (A tool-server call registers itself as running while it runs:
  * see `toolServerTools`.)
  */
 async function* turnChunks(
@@ -112,7 +112,7 @@ async function* turnChunks(
       if (chunk) yield chunk;
     }
   } catch (error) {
-    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    // An abort comes out as a sentence too; the chat run tells an abort by its signal.
     throw new Error(describe(error));
   } finally {
     await steps.return(undefined as never);
