@@ -22,15 +22,21 @@ import { createSandboxHandler } from "../routes/sandbox.ts";
 import { buildUi } from "../scripts/build_ui.ts";
 import { type StartOptions, startService, type TestService, TOKEN } from "./_helpers.ts";
 
-/** Debian's Chromium. */
-export const CHROMIUM = "/usr/bin/chromium";
+/**
+ * Debian's Chromium headless shell (package `chromium-headless-shell`), else Debian's `chromium`.
+ * The shell is the same Chromium build without the browser's UI, as Playwright uses for headless
+ * runs: a browser test file took 20–37% less CPU with it, the same tests passing.
+ */
+export const CHROMIUM = ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"]
+  .find((path) => existsSync(path)) ?? "/usr/bin/chromium-headless-shell";
 
 /** Whether the browser tests are skipped: no Chromium, and nobody asked for them. */
 export const skipBrowser = !existsSync(CHROMIUM) && !Deno.env.get("LASS_REQUIRE_BROWSER");
 
 if (skipBrowser) {
   console.warn(
-    `skipping the browser tests: ${CHROMIUM} is not installed (apt-get install -y chromium; ` +
+    `skipping the browser tests: ${CHROMIUM} is not installed ` +
+      "(apt-get install -y chromium-headless-shell; " +
       "set LASS_REQUIRE_BROWSER=1 to make a missing browser a failure)",
   );
 }
