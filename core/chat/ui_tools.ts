@@ -32,7 +32,7 @@ export function renderTool(
   const definition = renderToolDefinition(offer);
   const tool = dynamicTool({
     description: definition.description,
-    inputSchema: jsonSchema(definition.inputSchema),
+    inputSchema: inputSchemaOf(definition),
     execute: async (input) => {
       const started = performance.now();
       // The A2UI checks load with the first surface, not with every chat.
@@ -59,6 +59,16 @@ export function renderTool(
     providerOptions: RENDER_TOOL_MARK,
   });
   return { definition, tool };
+}
+
+/** Input schemas by definition: one per offer, as the definition is. */
+const inputSchemas = new WeakMap<RenderToolDefinition, ReturnType<typeof jsonSchema>>();
+
+/** The AI SDK schema of a definition's input, made once. */
+function inputSchemaOf(definition: RenderToolDefinition): ReturnType<typeof jsonSchema> {
+  let schema = inputSchemas.get(definition);
+  if (!schema) inputSchemas.set(definition, schema = jsonSchema(definition.inputSchema));
+  return schema;
 }
 
 /**

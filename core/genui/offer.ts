@@ -44,6 +44,23 @@ export function uiSettings(workspace: Workspace): Settings | undefined {
  * narrowed by `allow` and `deny`. `undefined` when the render tool is off or nothing is left.
  */
 export function offerFor(workspace: Workspace, catalogs: LoadedCatalog[]): UiOffer | undefined {
+  let byWorkspace = offers.get(catalogs);
+  if (!byWorkspace) offers.set(catalogs, byWorkspace = new WeakMap());
+  let offer = byWorkspace.get(workspace);
+  if (offer === undefined) {
+    byWorkspace.set(workspace, offer = buildOffer(workspace, catalogs) ?? null);
+  }
+  return offer ?? undefined;
+}
+
+/**
+ * Offers by loaded catalog list and workspace. Both are replaced when they change (a reload, a
+ * config write), never edited, so every turn of a workspace shares one offer until then.
+ */
+const offers = new WeakMap<LoadedCatalog[], WeakMap<Workspace, UiOffer | null>>();
+
+/** Builds what {@link offerFor} returns. */
+function buildOffer(workspace: Workspace, catalogs: LoadedCatalog[]): UiOffer | undefined {
   const settings = uiSettings(workspace);
   if (!settings) return undefined;
   const allow = settings.allow && new Set(settings.allow);

@@ -89,8 +89,18 @@ function firstSentence(text: string): string {
   return text.trim().split(/(?<=[.!?])\s/)[0];
 }
 
-/** The render tool's definition for an offer. */
+/** Definitions by offer: an offer is kept while its workspace and catalogs stay the same. */
+const definitions = new WeakMap<UiOffer, RenderToolDefinition>();
+
+/** The render tool's definition for an offer, built once per offer (treat it as read-only). */
 export function renderToolDefinition(offer: UiOffer): RenderToolDefinition {
+  let definition = definitions.get(offer);
+  if (!definition) definitions.set(offer, definition = buildDefinition(offer));
+  return definition;
+}
+
+/** Builds what {@link renderToolDefinition} returns. */
+function buildDefinition(offer: UiOffer): RenderToolDefinition {
   const components: ToolComponent[] = [];
   for (const { catalog, components: names } of offer.catalogs) {
     for (const name of names) {

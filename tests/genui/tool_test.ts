@@ -1,6 +1,8 @@
 /** The render tool a workspace sends, component previews, and `POST /api/ui/generate`. */
 import assert from "node:assert/strict";
 import { BASIC_CATALOG_ID } from "../../core/genui/catalog.ts";
+import { offerFor } from "../../core/genui/offer.ts";
+import { renderToolDefinition } from "../../core/genui/render_tool.ts";
 import { type Json, post, readJsonResponse, startService } from "../_helpers.ts";
 import { chat, chatConfig, DEMO_LLM, fakeLlm, user } from "../_chat.ts";
 import { assertRenderable, bannerCatalog } from "../_genui.ts";
@@ -169,6 +171,57 @@ Deno.test("the model is sent the render tool's schema and instructions, exactly 
     }]);
     assert.equal(body.messages[0].role, "system");
     assert.equal(body.messages[0].content, `Be brief.\n\n${tool.instructions}`);
+  } finally {
+    await t.close();
+    await fake.close();
+  }
+});
+
+Deno.test("each turn shares the render tool built once, until the workspace or the catalogs change", async () => {
+  const fake = await startFakeVendor();
+  fake.script([{ text: ["one"] }, { text: ["two"] }, { text: ["three"] }, { text: ["four"] }]);
+  const config = chatConfig({ servers: [], llms: [fakeLlm(fake.url, "f")] });
+  const t = await startService({ config });
+  /** The component names and the system prompt of each model request so far. */
+  const sent = () =>
+    fake.requests.filter((r) => r.method === "POST").map((r) => {
+      const body = r.body as Json;
+      const tool = (body.tools as Json[])[0].function as Json;
+      return {
+        names: tool.parameters.properties.components.items.properties.component.enum as string[],
+        system: body.messages[0].content as string,
+      };
+    });
+  try {
+    await chat(t, { messages: [user("hi")] });
+    await chat(t, { messages: [user("hi")] });
+    const [first, second] = sent();
+    assert.deepEqual(second, first);
+    const definition = async () =>
+      renderToolDefinition(
+        offerFor(t.service.config.config.workspaces[0], await t.service.catalogs.list())!,
+      );
+    const shared = await definition();
+    assert.equal(await definition(), shared, "built once while nothing changed");
+    assert.ok(first.names.includes("Modal"));
+
+    const denied = {
+      ...config,
+      workspaces: [{ ...(config.workspaces as Json[])[0], generativeUi: { deny: ["Modal"] } }],
+    };
+    assert.equal((await t.call("/api/config", { method: "PUT", json: denied })).status, 200);
+    await chat(t, { messages: [user("hi")] });
+    assert.notEqual(await definition(), shared, "built again for the changed workspace");
+    const third = sent()[2];
+    assert.ok(!third.names.includes("Modal"));
+    assert.equal(third.names.length, first.names.length - 1);
+
+    const withBanners = { ...denied, catalogs: [{ id: "banners", catalog: bannerCatalog() }] };
+    assert.equal((await t.call("/api/config", { method: "PUT", json: withBanners })).status, 200);
+    await chat(t, { messages: [user("hi")] });
+    const fourth = sent()[3];
+    assert.ok(fourth.names.includes("Banner"));
+    assert.match(fourth.system, /Several catalogs are offered/);
   } finally {
     await t.close();
     await fake.close();

@@ -55,9 +55,7 @@ export function createDemoModel(modelId = "demo"): LanguageModelV4 {
 /** Plans the reply and turns it into deltas, ids, usage and a finish reason. */
 function composeTurn(options: LanguageModelV4CallOptions): DemoTurn {
   const plan = planReply(options);
-  const digest = hashHex(
-    JSON.stringify({ prompt: options.prompt, tools: options.tools?.map((t) => t.name) }),
-  );
+  const digest = digestOf(options);
   const calls = plan.calls.map((call, i) => ({
     toolCallId: `call_demo_${digest}_${i + 1}`,
     toolName: call.toolName,
@@ -213,6 +211,18 @@ function splitChars(text: string, pieces: number): string[] {
   const parts: string[] = [];
   for (let i = 0; i < text.length; i += size) parts.push(text.slice(i, i + size));
   return parts.length > 0 ? parts : [text];
+}
+
+/**
+ * A hash of the prompt and the tool names. A system message counts by its length only: it is the
+ * long part (the Generative UI instructions alone are several KB), the same on every step of a
+ * chat, and hashing it took most of the demo model's time.
+ */
+function digestOf(options: LanguageModelV4CallOptions): string {
+  const prompt = options.prompt.map((message) =>
+    message.role === "system" ? { role: "system", chars: message.content.length } : message
+  );
+  return hashHex(JSON.stringify({ prompt, tools: options.tools?.map((t) => t.name) }));
 }
 
 /** FNV-1a over the UTF-16 code units, as 8 hex digits. */
