@@ -145,14 +145,17 @@ export async function toolServerTools(run: RunContext): Promise<RunTools> {
   const tools: ToolSet = {};
   const origins = new Map<string, ToolOrigin>();
   const unavailable: RunTools["unavailable"] = [];
-  const wait = turnWait(run.workspace.toolServerWaitMs, run.signal);
-  let states: ToolServerState[];
-  try {
-    states = await Promise.all(
-      run.workspace.mcpServerIds.map((id) => readyState(run.service, id, wait)),
-    );
-  } finally {
-    wait.clear();
+  let states = run.workspace.mcpServerIds.map((id) => run.service.mcp.state(id));
+  // Most turns find every server connected: no wait (and no timer) then.
+  if (states.some((state) => state.status !== "connected")) {
+    const wait = turnWait(run.workspace.toolServerWaitMs, run.signal);
+    try {
+      states = await Promise.all(
+        run.workspace.mcpServerIds.map((id) => readyState(run.service, id, wait)),
+      );
+    } finally {
+      wait.clear();
+    }
   }
   for (const state of states) {
     if (state.status !== "connected") {
