@@ -93,12 +93,6 @@ export async function* modelSteps(options: StepsOptions): AsyncGenerator<StepPar
   const messages: ModelMessage[] = [];
   let usage = createNullLanguageModelUsage();
   let finishReason = "stop";
-  // Rejects when the turn is aborted: a step's tool runs are not waited for then.
-  const aborted = new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-  });
-  aborted.catch(() => {});
   for (let stepNumber = 0; stepNumber < options.maxSteps; stepNumber++) {
     const prompt = [...options.messages, ...messages];
     notify(() => callbacks?.onStepStart({ stepNumber, modelId: model.modelId }));
@@ -119,9 +113,11 @@ export async function* modelSteps(options: StepsOptions): AsyncGenerator<StepPar
     if (runnable.length > 0) {
       const runs = runnable.map((call) => runTool(call, { tools, prompt, signal, callbacks }));
       const merged = mergeStreams(runs);
+      // Rejects when the turn is aborted: a step's tool runs are not waited for then.
+      const aborted = abortOf(signal);
       try {
         while (true) {
-          const next = await Promise.race([merged.next(), aborted]);
+          const next = await Promise.race([merged.next(), aborted.promise]);
           if (next.done) break;
           if (signal.aborted) throw signal.reason;
           const [, part] = next.value;
@@ -136,6 +132,7 @@ export async function* modelSteps(options: StepsOptions): AsyncGenerator<StepPar
             : { type: "tool-error", toolCallId: outcome.toolCallId, error: outcome.error };
         }
       } finally {
+        aborted.stop();
         // After an abort the runs still going end on their own (they were given the signal).
         const ended = merged.return(undefined);
         if (signal.aborted) ended.catch(() => {});
@@ -162,6 +159,23 @@ export async function* modelSteps(options: StepsOptions): AsyncGenerator<StepPar
     }
   }
   return { messages, usage, steps: options.maxSteps, finishReason };
+}
+
+/**
+ * A promise that rejects with the signal's reason once it aborts, and `stop` to stop listening.
+ * A listener left on a turn's signal would keep the turn's tools and prompt alive for good: the
+ * signal follows the service's closing signal (`AbortSignal.any`), which holds on to each signal
+ * depending on it that still has listeners.
+ */
+function abortOf(signal: AbortSignal): { promise: Promise<never>; stop(): void } {
+  let onAbort = () => {};
+  const promise = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  promise.catch(() => {});
+  return { promise, stop: () => signal.removeEventListener("abort", onAbort) };
 }
 
 /** The finish reasons after which a step's tool calls run (`streamText`'s rule). */

@@ -3,6 +3,8 @@
  * reads in the next step, how tool calls run, and where the loop stops.
  */
 import assert from "node:assert/strict";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { APICallError, dynamicTool, jsonSchema, type ModelMessage, type ToolSet } from "ai";
 import type {
   LanguageModelV4,
@@ -347,3 +349,30 @@ Deno.test("step loop: a trace callback that throws does not end the turn", async
   assert.equal(outcome.steps, 2);
   assert.equal(outcome.finishReason, "stop");
 });
+
+Deno.test("step loop: a finished turn leaves its tools collectable while the signal it follows lives on", async () => {
+  // A turn's signal follows the service's closing signal (`AbortSignal.any`), which keeps each
+  // signal depending on it that still has a listener, and whatever the listener holds.
+  const closing = new AbortController();
+  const gc = collector();
+  let tools: ToolSet | undefined = { add: anyTool(() => "5") };
+  const kept = new WeakRef(tools);
+  const model = scriptedModel([callsStep(["add", { n: 1 }]), textStep("done")]);
+  const signal = AbortSignal.any([new AbortController().signal, closing.signal]);
+  const { outcome } = await run(model, tools, { signal });
+  assert.equal(outcome.steps, 2);
+  tools = undefined;
+  // The loop's own promises settle in later ticks: a few rounds of the event loop and a GC.
+  for (let round = 0; round < 5 && kept.deref(); round++) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+  }
+  assert.equal(kept.deref(), undefined, "the turn's tools are still reachable after the turn");
+  assert.equal(closing.signal.aborted, false);
+});
+
+/** V8's `gc()`, exposed for this test module. */
+function collector(): () => void {
+  v8.setFlagsFromString("--expose-gc");
+  return vm.runInNewContext("gc");
+}
