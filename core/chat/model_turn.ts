@@ -9,7 +9,7 @@ import { toolCallChunk } from "./chunks.ts";
 import { skillTools } from "./skill_tools.ts";
 import { uiTools } from "./ui_tools.ts";
 import { shownOutput } from "./tool_output.ts";
-import { isToolUpdate, type RunTools, type ToolRun, toolServerTools } from "./tools.ts";
+import { isToolUpdate, type RunTools, serverToolOffer, type ToolRun } from "./tools.ts";
 import type { ReadyTurn, Turn, TurnOutcome } from "./turn.ts";
 import { modelSteps, type StepPart, type StepsOutcome } from "./model_steps.ts";
 
@@ -27,7 +27,7 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
     throw new Error(`the model profile ${profile.id} cannot be used: ${model.problem}`);
   }
   const [servers, skills, ui] = await Promise.all([
-    toolServerTools({
+    serverToolOffer({
       service,
       gate: service.approvals,
       workspace,
@@ -42,12 +42,8 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
   for (const gap of servers.unavailable) {
     service.events.emit("chat.tools-unavailable", { runId, ...gap });
   }
-  const tools: RunTools = {
-    tools: { ...servers.tools, ...skills.tools, ...ui.tools },
-    origins: new Map([...servers.origins, ...skills.origins, ...ui.origins]),
-    unavailable: servers.unavailable,
-  };
-  const toolCount = Object.keys(tools.tools).length;
+  const toolCount = servers.count + Object.keys(skills.tools).length +
+    Object.keys(ui.tools).length;
   const instructions = [workspace.systemPrompt, skills.instructions, ui.instructions]
     .filter(Boolean).join("\n\n");
   const context = {
@@ -62,6 +58,13 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
   async function* modelBody(): AsyncGenerator<TurnChunk, TurnOutcome> {
     const leave = await service.admission.enter(signal);
     try {
+      // Built once admitted: a turn that waits holds only what it found.
+      const built = servers.build();
+      const tools: RunTools = {
+        tools: { ...built.tools, ...skills.tools, ...ui.tools },
+        origins: new Map([...built.origins, ...skills.origins, ...ui.origins]),
+        unavailable: servers.unavailable,
+      };
       const steps = modelSteps({
         model: model.model,
         settings: model.settings,
@@ -91,7 +94,7 @@ export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyT
 /**
  * The chunks of the step loop's parts, then the turn's outcome; a failure is thrown as a
  * sentence. (A tool-server call registers itself as running while it runs:
- * see `toolServerTools`.)
+ * see `serverToolOffer`.)
  */
 async function* turnChunks(
   steps: AsyncGenerator<StepPart, StepsOutcome>,

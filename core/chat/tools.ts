@@ -134,16 +134,24 @@ function modelView(info: ToolInfo): ModelView {
   return view;
 }
 
+/** The tool servers' tools a run offers: counted at once, built when the model run starts. */
+export interface ServerToolOffer {
+  /** How many tools {@link ServerToolOffer.build} makes. */
+  count: number;
+  unavailable: RunTools["unavailable"];
+  /** The AI SDK tools, and where each leads. */
+  build(): Pick<RunTools, "tools" | "origins">;
+}
+
 /**
  * The model-visible tools of the workspace's enabled servers, named `<serverId>__<tool>`.
  * Servers still connecting are awaited, all together at most the workspace's `toolServerWaitMs`
  * (3 s); servers in `error` or waiting for sign-in are not awaited. A server that cannot be used
  * is left out and reported in `unavailable`, and so is each tool that its `pinning: "block"` holds
- * back (added or changed since pinned, until accepted).
+ * back (added or changed since pinned, until accepted). The tools themselves are made by `build`:
+ * a turn waiting for its model run (see `ModelAdmission`) holds only what it found.
  */
-export async function toolServerTools(run: RunContext): Promise<RunTools> {
-  const tools: ToolSet = {};
-  const origins = new Map<string, ToolOrigin>();
+export async function serverToolOffer(run: RunContext): Promise<ServerToolOffer> {
   const unavailable: RunTools["unavailable"] = [];
   let states = run.workspace.mcpServerIds.map((id) => run.service.mcp.state(id));
   // Most turns find every server connected: no wait (and no timer) then.
@@ -157,6 +165,7 @@ export async function toolServerTools(run: RunContext): Promise<RunTools> {
       wait.clear();
     }
   }
+  const offered: { serverId: string; server: McpServerConfig | undefined; info: ToolInfo }[] = [];
   for (const state of states) {
     if (state.status !== "connected") {
       unavailable.push({
@@ -180,19 +189,36 @@ export async function toolServerTools(run: RunContext): Promise<RunTools> {
         });
         continue;
       }
-      origins.set(info.modelName, { source: state.id, tool: info.name });
-      tools[info.modelName] = dynamicTool({
-        ...modelView(info),
-        execute: (input, options) =>
-          callServerTool(run, { serverId: state.id, server, tool: info.name }, input, {
-            toolCallId: options.toolCallId,
-            signal: options.abortSignal,
-          }),
-        toModelOutput: ({ output }) => (output as ToolRun).model,
-      });
+      offered.push({ serverId: state.id, server, info });
     }
   }
-  return { tools, origins, unavailable };
+  return {
+    count: offered.length,
+    unavailable,
+    build() {
+      const tools: ToolSet = {};
+      const origins = new Map<string, ToolOrigin>();
+      for (const { serverId, server, info } of offered) {
+        origins.set(info.modelName, { source: serverId, tool: info.name });
+        tools[info.modelName] = dynamicTool({
+          ...modelView(info),
+          execute: (input, options) =>
+            callServerTool(run, { serverId, server, tool: info.name }, input, {
+              toolCallId: options.toolCallId,
+              signal: options.abortSignal,
+            }),
+          toModelOutput: ({ output }) => (output as ToolRun).model,
+        });
+      }
+      return { tools, origins };
+    },
+  };
+}
+
+/** The tool servers' tools of a run, built at once (see {@link serverToolOffer}). */
+export async function toolServerTools(run: RunContext): Promise<RunTools> {
+  const offer = await serverToolOffer(run);
+  return { ...offer.build(), unavailable: offer.unavailable };
 }
 
 /** The tool a model call leads to, as the turn found it. */
