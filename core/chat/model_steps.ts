@@ -25,6 +25,7 @@ import { executeTool } from "@ai-sdk/provider-utils";
 import type { LanguageModelV4 } from "@ai-sdk/provider";
 import type { CallSettings } from "../llm/providers.ts";
 import type { TurnCallbacks } from "../telemetry/turn_trace.ts";
+import { abortOf } from "./aborted.ts";
 import { mergeStreams } from "./merge_streams.ts";
 
 /** A tool call of a step as the AI SDK parsed it (`invalid` when it could not be). */
@@ -159,23 +160,6 @@ export async function* modelSteps(options: StepsOptions): AsyncGenerator<StepPar
     }
   }
   return { messages, usage, steps: options.maxSteps, finishReason };
-}
-
-/**
- * A promise that rejects with the signal's reason once it aborts, and `stop` to stop listening.
- * A listener left on a turn's signal would keep the turn's tools and prompt alive for good: the
- * signal follows the service's closing signal (`AbortSignal.any`), which holds on to each signal
- * depending on it that still has listeners.
- */
-function abortOf(signal: AbortSignal): { promise: Promise<never>; stop(): void } {
-  let onAbort = () => {};
-  const promise = new Promise<never>((_, reject) => {
-    onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
-  });
-  promise.catch(() => {});
-  return { promise, stop: () => signal.removeEventListener("abort", onAbort) };
 }
 
 /** The finish reasons after which a step's tool calls run (`streamText`'s rule). */

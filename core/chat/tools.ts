@@ -1,5 +1,6 @@
 /** The tools a chat run offers the model: the enabled tool servers' model-visible tools. */
 import { asRequester } from "../mcp/requester.ts";
+import { abortOf } from "./aborted.ts";
 import type { LanguageModelV4ToolResultOutput as ToolResultOutput } from "@ai-sdk/provider";
 import { dynamicTool, jsonSchema, type ToolSet } from "ai";
 import type { McpServerConfig, Workspace } from "../../wire/config/schema.ts";
@@ -95,20 +96,18 @@ async function readyState(
  */
 function turnWait(ms: number, signal: AbortSignal) {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort = () => {};
-  const until = new Promise<void>((resolve, reject) => {
-    timer = setTimeout(resolve, ms);
-    onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
-  });
+  const aborted = abortOf(signal);
+  const until = Promise.race([
+    new Promise<void>((resolve) => timer = setTimeout(resolve, ms)),
+    aborted.promise,
+  ]);
   until.catch(() => {});
   return {
     until,
     ms,
     clear: () => {
       clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
+      aborted.stop();
     },
   };
 }
