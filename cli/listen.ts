@@ -23,6 +23,14 @@ export const DEFAULT_CLIENT_TIMEOUTS: ClientTimeouts = {
   idleTimeoutMs: 5_000,
 };
 
+/**
+ * The listen queue: connections the kernel holds until Lass accepts them. A connection that finds
+ * the queue full is dropped and the client's retry comes a second later. Deno's default is 511,
+ * and Lass accepts at most about 128 connections per turn of its event loop: a burst of a
+ * thousand connects while turns are running overflowed it (Linux caps this at `somaxconn`).
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** What {@link serveWithTimeouts} listens on. */
 export interface ListenOptions {
   hostname: string;
@@ -104,10 +112,17 @@ export function serveWithTimeouts(
   const serveConnection = serveOnConnection();
   if (serveConnection === undefined) {
     console.error("lass: this Deno cannot cut off slow clients (no serveHttpOnConnection)");
-    const server = Deno.serve({ ...options, onListen() {} }, handler);
+    const server = Deno.serve(
+      { ...options, tcpBacklog: LISTEN_BACKLOG, onListen() {} },
+      handler,
+    );
     return { addr: server.addr, finished: server.finished };
   }
-  const listener = Deno.listen({ hostname: options.hostname, port: options.port });
+  const listener = Deno.listen({
+    hostname: options.hostname,
+    port: options.port,
+    tcpBacklog: LISTEN_BACKLOG,
+  });
   const connections = new Map<Promise<void>, Watched>();
   const stopped = options.signal.aborted ? Promise.resolve() : new Promise<void>((resolve) => {
     options.signal.addEventListener("abort", () => resolve(), { once: true });

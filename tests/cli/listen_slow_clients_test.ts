@@ -156,6 +156,34 @@ Deno.test("800 slow connections do not stop others from being served", async () 
   }
 });
 
+Deno.test("a burst of 1,000 connects waits in the listen queue while Lass is busy", async () => {
+  const server = guardedServer();
+  try {
+    // This process's event loop is blocked until the child exits, so nothing is accepted: each
+    // connect completes only if the kernel's listen queue has room for it. One that found it full
+    // would be dropped and retried a second later (the child then gives up and says how many).
+    const count = 1000;
+    const script = `
+      const pending = Array.from({ length: ${count} }, () =>
+        Deno.connect({ hostname: "127.0.0.1", port: ${server.port} }).then(() => connected++));
+      let connected = 0;
+      const timer = setTimeout(() => { console.log(connected); Deno.exit(0); }, 20_000);
+      await Promise.all(pending);
+      clearTimeout(timer);
+      console.log(connected);
+      Deno.exit(0);`;
+    const output = new Deno.Command(Deno.execPath(), {
+      args: ["eval", script],
+      stdout: "piped",
+      stderr: "piped",
+    }).outputSync();
+    const printed = new TextDecoder().decode(output.stdout).trim();
+    assert.equal(printed, String(count), new TextDecoder().decode(output.stderr));
+  } finally {
+    await server.close();
+  }
+});
+
 Deno.test("lass serve cuts off a slow client after 10 s but keeps its event stream", async () => {
   const dir = await mkdtemp(join(tmpdir(), "lass-slow-"));
   const lass = await startLassProcess(dir, {});
