@@ -11,7 +11,7 @@
  * costs before the rest of Lass adds anything. Figures are medians of the reps but the peak RSS,
  * the highest of them.
  *
- * `deno run --allow-all bench/scale_bench.ts [--turns 1000] [--reps 3]`
+ * `deno run --allow-all bench/scale_bench.ts [--turns 1000] [--reps 5]`
  */
 import { BENCH_TOKEN, startLassProcess } from "./_lass_process.ts";
 import { emptyTiming, type Latency, latency, readChatBody, type TurnTiming } from "./_turns.ts";
@@ -199,14 +199,16 @@ function medianBurst(bursts: Burst[]): Burst {
     cpuPerTurnMs: pick((b) => b.cpuPerTurnMs),
     firstChunk: { p50Ms: pick((b) => b.firstChunk.p50Ms), p99Ms: pick((b) => b.firstChunk.p99Ms) },
     wallMs: pick((b) => b.wallMs),
-    // The highest of the reps: V8 keeps the heap a burst grew to, so later reps start higher.
+    // The highest of the reps: V8 keeps the heap a burst grew to, so later reps start higher. It
+    // grows for four or five bursts before a full collection brings it back (the live heap after
+    // one stays near 40-60 MB), hence five reps by default.
     peakRssMb: Math.max(...bursts.map((b) => b.peakRssMb)),
   };
 }
 
 async function main(): Promise<void> {
   const turns = flag("--turns", 1000);
-  const reps = flag("--reps", 3);
+  const reps = flag("--reps", 5);
   console.log(`Lass scale bench: deno ${Deno.version.deno}, ${navigator.hardwareConcurrency} CPUs`);
   const dir = await Deno.makeTempDir({ prefix: "lass-scale-bench-" });
   const sides: Side[] = [];
