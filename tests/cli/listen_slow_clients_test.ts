@@ -164,9 +164,9 @@ Deno.test("a burst of 1,000 connects waits in the listen queue while Lass is bus
     // would be dropped and retried a second later (the child then gives up and says how many).
     const count = 1000;
     const script = `
+      let connected = 0;
       const pending = Array.from({ length: ${count} }, () =>
         Deno.connect({ hostname: "127.0.0.1", port: ${server.port} }).then(() => connected++));
-      let connected = 0;
       const timer = setTimeout(() => { console.log(connected); Deno.exit(0); }, 20_000);
       await Promise.all(pending);
       clearTimeout(timer);
