@@ -9,7 +9,7 @@
  * Besides, the model loops alone run the same turns in a process of their own (`_sdk_floor.ts`,
  * one at a time and 8 at a time): the AI SDK's `streamText`, and Lass's step loop, the CPU a turn
  * costs before the rest of Lass adds anything. Figures are medians of the reps but the peak RSS,
- * the highest of them.
+ * the highest of them. Last, the RSS Lass comes back to once it has gone quiet.
  *
  * `deno run --allow-all bench/scale_bench.ts [--turns 1000] [--reps 5]`
  */
@@ -36,6 +36,23 @@ interface Burst {
   firstChunk: Latency;
   wallMs: number;
   peakRssMb: number;
+}
+
+/**
+ * Lass's RSS once it has gone quiet after the bursts: read until it fell below three quarters of
+ * the last burst's peak (the heap watcher collected) or 15 s passed since `since`.
+ */
+async function rssOnceQuiet(
+  pid: number,
+  peakMb: number,
+  since: number,
+): Promise<{ rssMb: number; afterMs: number }> {
+  while (true) {
+    const now = await rssMb(pid);
+    const afterMs = performance.now() - since;
+    if (now < peakMb * 0.75 || afterMs > 15_000) return { rssMb: now, afterMs };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 /** A server under test: where its turns go and which process runs it. */
@@ -238,6 +255,7 @@ async function main(): Promise<void> {
         results[side.name].push(await burst(side, turns));
       }
     }
+    const burstsEnded = performance.now();
     const summary = { baseline: medianBurst(results.baseline), Lass: medianBurst(results.Lass) };
     console.error(`model loops alone: ${turns} turns, 1 and 8 at a time...`);
     const floor = {
@@ -247,6 +265,7 @@ async function main(): Promise<void> {
       },
       steps: { one: await sdkFloor(turns, 1, "steps"), eight: await sdkFloor(turns, 8, "steps") },
     };
+    const quiet = await rssOnceQuiet(lass.pid, results.Lass.at(-1)!.peakRssMb, burstsEnded);
     const widths = [10, 9, 7, 12, 10, 10, 9, 10];
     console.log(
       `\n${turns} concurrent turns ("${PROMPT}": ${lines.length} NDJSON lines each), median of ` +
@@ -283,6 +302,11 @@ async function main(): Promise<void> {
     ) {
       console.log(`  ${name}: ${f.one.toFixed(2)} ms, ${f.eight.toFixed(2)} ms`);
     }
+    console.log(
+      `Lass RSS once quiet: ${quiet.rssMb.toFixed(0)} MB, ${
+        (quiet.afterMs / 1000).toFixed(1)
+      } s after its last burst (the heap watcher collects after 5 s of quiet)`,
+    );
     const l = summary.Lass;
     console.log(
       `Lass / baseline CPU per turn: ${
@@ -313,6 +337,7 @@ async function main(): Promise<void> {
         turns,
         reps,
         idleRssMb,
+        quietRssMb: quiet.rssMb,
         summary,
         sdkFloorCpuPerTurnMs: floor,
         results,

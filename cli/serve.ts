@@ -2,6 +2,7 @@
 import { hostName, isLoopbackName } from "../core/host_names.ts";
 import { VERSION } from "../core/version.ts";
 import { CliError } from "./errors.ts";
+import { reduceHeapWhenQuiet } from "./heap_reducer.ts";
 import { type GuardedServer, serveWithTimeouts } from "./listen.ts";
 import { COMMON_HELP, openLass, parseFlags } from "./options.ts";
 import { buildUiIfStale } from "./ui_build.ts";
@@ -185,6 +186,7 @@ export async function run(args: string[]): Promise<number> {
   bound.publicOrigin = `http://${callbackHost(host)}:${bound.app}`;
   console.log(`Lass ready: http://${shownHost(host)}:${bound.app}/?token=${lass.token}`);
   buildUiIfStale().finally(ui.resolve);
+  reduceHeapWhenQuiet(shutdown.signal);
   if (exposed) {
     const names = allowedHosts.filter((name) => !isLoopbackName(name));
     console.warn(
