@@ -1,19 +1,12 @@
 /**
- * The step loop of a model turn. Each step is one model call of the AI SDK
- * (`streamLanguageModelCall`: the prompt conversion, the parsing of tool calls, the step's content);
- * the step's tool calls run here, and their results go back to the model in the next step, until
- * it answers without a tool call or the step limit is reached. `streamText` runs the same loop
- * through a pipeline of web streams and replayable results that cost a chat turn most of its CPU
- * (`bench/scale_bench.ts`); this loop reads each model stream once and yields its parts on.
+ * The step loop of a model turn. Each step is one model call (`model_call.ts`: the AI SDK's prompt
+ * conversion, tool-call parsing and content, on the model's stream read once); the step's tool
+ * calls run here, and their results go back to the model in the next step, until it answers
+ * without a tool call or the step limit is reached. `streamText` runs the same loop through a
+ * pipeline of web streams and replayable results that cost a chat turn most of its CPU
+ * (`bench/scale_bench.ts`); this loop yields each part on as it comes.
  */
-import {
-  experimental_streamLanguageModelCall as streamModelCall,
-  type LanguageModelUsage,
-  type ModelMessage,
-  type ProviderMetadata,
-  type Tool,
-  type ToolSet,
-} from "ai";
+import { type LanguageModelUsage, type ModelMessage, type Tool, type ToolSet } from "ai";
 import {
   addLanguageModelUsage,
   createNullLanguageModelUsage,
@@ -27,38 +20,13 @@ import type { CallSettings } from "../llm/providers.ts";
 import type { TurnCallbacks } from "../telemetry/turn_trace.ts";
 import { abortOf } from "./aborted.ts";
 import { mergeStreams } from "./merge_streams.ts";
-
-/** A tool call of a step as the AI SDK parsed it (`invalid` when it could not be). */
-interface StepToolCall {
-  type: "tool-call";
-  toolCallId: string;
-  toolName: string;
-  input: unknown;
-  invalid?: boolean;
-  providerExecuted?: boolean;
-  /** Goes back with the call's outcome (e.g. OpenAI's parallel tool calls rebuild from it). */
-  providerMetadata?: ProviderMetadata;
-}
-
-/** The outcome of one tool call, as the step's content keeps it for the next prompt. */
-type ToolOutcome =
-  & {
-    toolCallId: string;
-    toolName: string;
-    input: unknown;
-    providerExecuted?: boolean;
-    providerMetadata?: ProviderMetadata;
-  }
-  & ({ type: "tool-result"; output: unknown } | { type: "tool-error"; error: unknown });
-
-/** What the loop yields: the model's deltas and tool calls, the tools' outcomes, each step's end. */
-export type StepPart =
-  | { type: "text-delta"; text: string }
-  | { type: "reasoning-delta"; text: string }
-  | StepToolCall
-  | { type: "tool-result"; toolCallId: string; output: unknown; preliminary?: boolean }
-  | { type: "tool-error"; toolCallId: string; error: unknown }
-  | { type: "step"; usage: LanguageModelUsage; finishReason: string };
+import {
+  type ModelCall,
+  modelCall,
+  type StepPart,
+  type StepToolCall,
+  type ToolOutcome,
+} from "./model_call.ts";
 
 /** How the loop ended well: the response messages of all steps, and the usage summed. */
 export interface StepsOutcome {
@@ -99,7 +67,16 @@ export async function* modelSteps(options: StepsOptions): AsyncGenerator<StepPar
     notify(() => callbacks?.onStepStart({ stepNumber, modelId: model.modelId }));
     let step: ModelCall;
     try {
-      step = yield* modelCall({ ...options, prompt, retry, callSettings, providerOptions });
+      step = yield* modelCall({
+        model,
+        ...(options.instructions && { instructions: options.instructions }),
+        prompt,
+        tools,
+        callSettings,
+        providerOptions,
+        retry,
+        signal,
+      });
     } catch (error) {
       // An abort ends the turn's spans as aborted (`TurnTrace.fail`), not as a step's error.
       if (!signal.aborted) notify(() => callbacks?.onStepError({ stepNumber, error }));
@@ -172,83 +149,6 @@ function notify(callback: () => void): void {
   } catch {
     // Tracing is an observer of the turn.
   }
-}
-
-/** One model call of a step, read to its end. */
-interface ModelCall {
-  /** The call's content as the AI SDK collected it (text with its metadata, tool calls, ...). */
-  content: readonly unknown[];
-  calls: StepToolCall[];
-  /** Outcomes the model stream brought itself: invalid calls, provider-executed tools. */
-  outcomes: ToolOutcome[];
-  usage: LanguageModelUsage;
-  finishReason: string;
-  response: { id?: string; modelId?: string };
-}
-
-/**
- * Calls the model once (retried once when the call is refused before it streams) and yields
- * its deltas and tool calls; an error in its stream is thrown.
- */
-async function* modelCall(
-  options: StepsOptions & {
-    prompt: ModelMessage[];
-    retry: ReturnType<typeof prepareRetries>["retry"];
-    callSettings: ReturnType<typeof prepareCallSettings>;
-    providerOptions: CallSettings["providerOptions"];
-  },
-): AsyncGenerator<StepPart, ModelCall> {
-  const { signal, tools } = options;
-  let content: readonly unknown[] = [];
-  const calls: StepToolCall[] = [];
-  const outcomes: ToolOutcome[] = [];
-  const response: ModelCall["response"] = {};
-  let end: { usage: LanguageModelUsage; finishReason: string } | undefined;
-  const { stream } = await options.retry(() =>
-    streamModelCall({
-      ...options.callSettings,
-      model: options.model,
-      ...(options.instructions && { instructions: options.instructions }),
-      messages: options.prompt,
-      allowSystemInMessages: true,
-      ...(tools && { tools }),
-      providerOptions: options.providerOptions,
-      abortSignal: signal,
-      onLanguageModelCallEnd: (event) => void (content = event.content),
-    })
-  );
-  for await (const part of stream) {
-    // A part read after an abort is not passed on: the turn ends with the abort.
-    if (signal.aborted) throw signal.reason;
-    switch (part.type) {
-      case "error":
-        throw part.error;
-      case "text-delta":
-      case "reasoning-delta":
-        if (part.text !== "") yield { type: part.type, text: part.text };
-        break;
-      case "tool-call":
-        calls.push(part);
-        yield part;
-        break;
-      case "tool-error":
-        // An invalid call (unknown tool, input that fails the schema): the model reads the error
-        // in the next step. (A provider-executed tool's outcome is in the call's content.)
-        if (!part.providerExecuted) outcomes.push(part);
-        yield { type: "tool-error", toolCallId: part.toolCallId, error: part.error };
-        break;
-      case "model-call-response-metadata":
-        response.id = part.id;
-        response.modelId = part.modelId;
-        break;
-      case "model-call-end":
-        end = { usage: part.usage, finishReason: part.finishReason };
-        break;
-    }
-  }
-  if (signal.aborted) throw signal.reason;
-  if (!end) throw new Error("the model's stream ended before its step did");
-  return { content, calls, outcomes, response, ...end };
 }
 
 /** What one tool run yields: its preliminary outputs as parts, then its outcome. */

@@ -11,7 +11,8 @@ import { uiTools } from "./ui_tools.ts";
 import { shownOutput } from "./tool_output.ts";
 import { isToolUpdate, type RunTools, serverToolOffer, type ToolRun } from "./tools.ts";
 import type { ReadyTurn, Turn, TurnOutcome } from "./turn.ts";
-import { modelSteps, type StepPart, type StepsOutcome } from "./model_steps.ts";
+import type { StepPart } from "./model_call.ts";
+import { modelSteps, type StepsOutcome } from "./model_steps.ts";
 
 /** Resolves the profile and gathers the tools; throws a sentence when the profile cannot be used. */
 export async function modelTurn(turn: Turn, profile: LlmProfile): Promise<ReadyTurn> {
