@@ -69,13 +69,17 @@ export class QuietHeapRule {
 
 /**
  * V8's `gc()`, which Deno gives a script only with a command-line flag: the flag is set at run
- * time (so every way of running Lass has it) and the function taken from a new context, as a
- * context gets it when it is created.
+ * time (so every way of running Lass has it), the function taken from a new context (a context
+ * gets it when it is created), and the flag cleared again, so that no later context has a `gc`.
  */
 export async function exposedGc(): Promise<() => void> {
   const [v8, vm] = await Promise.all([import("node:v8"), import("node:vm")]);
   v8.setFlagsFromString("--expose-gc");
-  return vm.runInNewContext("gc");
+  try {
+    return vm.runInNewContext("gc");
+  } finally {
+    v8.setFlagsFromString("--no-expose-gc");
+  }
 }
 
 /** What {@link reduceHeapWhenQuiet} reads and does; the defaults are the process's own. */

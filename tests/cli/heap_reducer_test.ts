@@ -45,6 +45,9 @@ Deno.test("the exposed gc() collects an object that nothing references", async (
   await new Promise((resolve) => setTimeout(resolve, 0));
   gc();
   assert.equal(ref.deref(), undefined, "the unreferenced object survived gc()");
+  // The flag was cleared again: a context made later has no `gc`.
+  const { runInNewContext } = await import("node:vm");
+  assert.equal(runInNewContext("typeof gc"), "undefined");
 });
 
 Deno.test("the watcher collects once the heap it reads goes quiet, then counts from the new mark", async () => {
