@@ -1,7 +1,7 @@
 /**
  * The scale bench's floor: chat turns of the model loop alone in this process, on Lass's demo
  * model with one local tool (no HTTP, no MCP, no chat run around it): either the AI SDK's
- * `streamText`, or Lass's step loop (`core/chat/model_steps.ts`, one AI SDK model call per step).
+ * `streamText`, or Lass's step loop (`core/chat/model_steps.ts`: each step one model call, `model_call.ts`).
  * Prints `{"cpuPerTurnMs": n}` for
  * `deno run -A _sdk_floor.ts <turns> <concurrency> <stream-text|steps>`.
  */
