@@ -1,8 +1,8 @@
 /**
  * The scale bench's floor: chat turns of the model loop alone in this process, on Lass's demo
  * model with one local tool (no HTTP, no MCP, no chat run around it): either the AI SDK's
- * `streamText`, or Lass's step loop (`core/chat/model_steps.ts`: each step one model call, `model_call.ts`).
- * Prints `{"cpuPerTurnMs": n}` for
+ * `streamText`, or Lass's step loop (`core/chat/model_steps.ts`, each step one model call of
+ * `model_call.ts`). Prints `{"cpuPerTurnMs": n}` for
  * `deno run -A _sdk_floor.ts <turns> <concurrency> <stream-text|steps>`.
  */
 import process from "node:process";
