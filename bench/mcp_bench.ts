@@ -16,7 +16,14 @@ import { median } from "./_stats.ts";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
 const WARMUP = 200;
-const CALLS = 2000;
+/**
+ * Rounds of blocks of sequential calls: in each, a block to the direct client, one through Lass
+ * and one to the HTTP floor, in rotating order. A block's p50 is compared within its round, so a
+ * machine that slows down or speeds up mid-run moves both sides (one run of 2,000 calls per side
+ * after the other gave added p50s four times apart from run to run).
+ */
+const CALL_ROUNDS = 40;
+const CALL_BLOCK = 100;
 const STDIO_CONNECTS = 5;
 const HTTP_CONNECTS = 20;
 const GOAL_ADDED_P50_MS = 0.3;
@@ -59,15 +66,57 @@ function summarise(times: number[]): Latency {
   return { p50Ms: at(0.5), p99Ms: at(0.99) };
 }
 
-async function time(runs: number, call: () => Promise<unknown>): Promise<Latency> {
-  for (let i = 0; i < WARMUP; i++) await call();
+/** The milliseconds of `runs` sequential calls. */
+async function timed(runs: number, call: () => Promise<unknown>): Promise<number[]> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
     await call();
     times.push(performance.now() - started);
   }
-  return summarise(times);
+  return times;
+}
+
+/** One server's calls: each side's latency over all its blocks, and the rounds' medians. */
+interface CallRow {
+  label: string;
+  era: string;
+  direct: Latency;
+  lass: Latency;
+  /** The median over rounds of (Lass's block p50 - the direct block's p50). */
+  addedP50Ms: number;
+  /** The same less the round's HTTP floor block p50: what Lass itself adds. */
+  lassPartP50Ms: number;
+}
+
+/** {@link CALL_ROUNDS} rounds of a block to each side and to the HTTP floor, in rotating order. */
+async function interleaved(
+  direct: () => Promise<unknown>,
+  lass: () => Promise<unknown>,
+  floor: () => Promise<unknown>,
+): Promise<Omit<CallRow, "label" | "era">> {
+  const sides = [direct, lass, floor];
+  for (const call of sides) await timed(WARMUP, call);
+  const all: number[][] = [[], [], []];
+  const added: number[] = [];
+  const parts: number[] = [];
+  for (let round = 0; round < CALL_ROUNDS; round++) {
+    const p50s: number[] = [0, 0, 0];
+    for (let i = 0; i < sides.length; i++) {
+      const which = (round + i) % sides.length;
+      const times = await timed(CALL_BLOCK, sides[which]);
+      all[which].push(...times);
+      p50s[which] = summarise(times).p50Ms;
+    }
+    added.push(p50s[1] - p50s[0]);
+    parts.push(p50s[1] - p50s[0] - p50s[2]);
+  }
+  return {
+    direct: summarise(all[0]),
+    lass: summarise(all[1]),
+    addedP50Ms: median(added),
+    lassPartP50Ms: median(parts),
+  };
 }
 
 /** Calls per second over `runs` sequential calls. */
@@ -227,16 +276,10 @@ function demoHttp() {
 async function main(): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "lass-mcp-bench-" });
   const lass = await startLass(dir);
-  const rows: { label: string; era: string; direct: Latency; lass: Latency }[] = [];
+  const rows: CallRow[] = [];
   const traceRows: { label: string; on: number; off: number; ratio: number }[] = [];
-  let floor: Latency | undefined;
   try {
-    if (!TRACE_ONLY && !CONNECTS_ONLY) {
-      const health = await lass.health();
-      const a = await time(CALLS, health);
-      const b = await time(CALLS, health);
-      floor = a.p50Ms <= b.p50Ms ? a : b;
-    }
+    const health = await lass.health();
     for (const server of TRACE_ONLY || CONNECTS_ONLY ? [] : SERVERS) {
       const session = await direct(server);
       const [tool, args] = server.id === "everything"
@@ -248,16 +291,10 @@ async function main(): Promise<void> {
         ? () => session.callToolTask(tool, args, { timeoutMs: 10_000 })
         : () => session.callTool(tool, args, { timeoutMs: 10_000 });
       const lassCall = await lass.call(server.id, tool, args);
-      // Interleave two reps of each and keep the better p50 of each side.
-      const a = await time(CALLS, directCall);
-      const b = await time(CALLS, lassCall);
-      const c = await time(CALLS, directCall);
-      const d = await time(CALLS, lassCall);
       rows.push({
         label: server.label,
         era: `${session.era} / Lass: ${lass.eras[server.id]}`,
-        direct: a.p50Ms <= c.p50Ms ? a : c,
-        lass: b.p50Ms <= d.p50Ms ? b : d,
+        ...await interleaved(directCall, lassCall, health),
       });
       await session.close();
     }
@@ -303,37 +340,33 @@ async function main(): Promise<void> {
     await demoHandler.close();
     await Deno.remove(dir, { recursive: true });
   }
-  report(rows, traceRows, connects, floor);
+  report(rows, traceRows, connects);
 }
 
 function report(
-  rows: { label: string; era: string; direct: Latency; lass: Latency }[],
+  rows: CallRow[],
   traceRows: { label: string; on: number; off: number; ratio: number }[],
   connects: Record<string, ConnectTimes>,
-  floor?: Latency,
 ): void {
-  if (floor) {
-    console.log(
-      `HTTP floor: GET /api/health on Lass through the same client, p50 ${
-        floor.p50Ms.toFixed(3)
-      } ms (every route's round trip; "Lass's part" below is the added p50 less this)\n`,
-    );
-  }
   if (rows.length > 0) {
-    console.log(`Tool calls, ${CALLS} sequential calls per rep, better of two reps (ms)`);
     console.log(
-      "server                      direct p50  direct p99   Lass p50    Lass p99   added p50  era",
+      `Tool calls: ${CALL_ROUNDS} rounds of a block of ${CALL_BLOCK} sequential calls to the ` +
+        `direct client, through Lass, and to the HTTP floor (GET /api/health on Lass through the ` +
+        `same client), in rotating order (ms). p50/p99 over all blocks; "added" is the median ` +
+        `over rounds of Lass's block p50 less the direct one's, "part" that less the floor's`,
+    );
+    console.log(
+      "server                      direct p50  direct p99   Lass p50    Lass p99   added p50  " +
+        "part p50  era",
     );
   }
-  const added: Record<string, number> = {};
   for (const row of rows) {
-    added[row.label] = row.lass.p50Ms - row.direct.p50Ms;
     console.log(
       `${row.label.padEnd(26)}${row.direct.p50Ms.toFixed(3).padStart(11)}${
         row.direct.p99Ms.toFixed(3).padStart(12)
       }${row.lass.p50Ms.toFixed(3).padStart(11)}${row.lass.p99Ms.toFixed(3).padStart(12)}${
-        added[row.label].toFixed(3).padStart(12)
-      }  ${row.era}`,
+        row.addedP50Ms.toFixed(3).padStart(12)
+      }${row.lassPartP50Ms.toFixed(3).padStart(10)}  ${row.era}`,
     );
   }
   console.log(
@@ -366,12 +399,11 @@ function report(
     );
   }
   console.log("\nGoals (informational):");
-  for (const [label, value] of Object.entries(added)) {
-    const part = floor ? `; Lass's part ${(value - floor.p50Ms).toFixed(3)} ms` : "";
+  for (const { label, addedP50Ms, lassPartP50Ms } of rows) {
     console.log(
-      `  ${
-        value <= GOAL_ADDED_P50_MS ? "PASS" : "FAIL"
-      }  ${label}: added p50 <= ${GOAL_ADDED_P50_MS} ms (${value.toFixed(3)} ms${part})`,
+      `  ${addedP50Ms <= GOAL_ADDED_P50_MS ? "PASS" : "FAIL"}  ${label}: added p50 <= ` +
+        `${GOAL_ADDED_P50_MS} ms (${addedP50Ms.toFixed(3)} ms; Lass's part ` +
+        `${lassPartP50Ms.toFixed(3)} ms)`,
     );
   }
   for (const row of traceRows.filter((row) => row.label.endsWith("Lass API"))) {
@@ -383,8 +415,6 @@ function report(
   console.log(
     JSON.stringify({
       calls: rows,
-      addedP50Ms: added,
-      httpFloorP50Ms: floor?.p50Ms,
       traceThroughput: traceRows,
       connectMedianMs: connects,
     }),
