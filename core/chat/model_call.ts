@@ -2,14 +2,14 @@
  * One model call of a step. The AI SDK converts the prompt, prepares the tools, parses each tool
  * call and turns the call's content into what the next prompt carries; the model's stream is read
  * here once, with one reader. The SDK's `streamLanguageModelCall` does the same work through two
- * more stream stages (a transform, then a copy to make it iterable), which took some 40% of the
- * step loop's CPU (`bench/scale_bench.ts`, the model loops alone).
+ * more stream stages (a transform, then a copy to make it iterable), which took more than half of
+ * the step loop's CPU (`bench/scale_bench.ts`, the model loops alone).
  */
 import {
   type LanguageModelUsage,
   type ModelMessage,
   type ProviderMetadata,
-  StreamProviderError,
+  ToolCallNotFoundForApprovalError,
   type ToolSet,
 } from "ai";
 import {
@@ -22,13 +22,14 @@ import {
   prepareTools,
   standardizePrompt,
 } from "ai/internal";
-import { getErrorMessage, isProviderStreamError } from "@ai-sdk/provider-utils";
+import { getErrorMessage } from "@ai-sdk/provider-utils";
 import type {
   LanguageModelV4,
   LanguageModelV4Content,
   LanguageModelV4StreamPart,
   SharedV4ProviderOptions,
 } from "@ai-sdk/provider";
+import { streamProviderError } from "../llm/stream_error.ts";
 
 /** A tool call of a step as the AI SDK parsed it (`invalid` when it could not be). */
 export interface StepToolCall {
@@ -116,7 +117,7 @@ export async function* modelCall(options: ModelCallOptions): AsyncGenerator<Step
       abortSignal: signal,
     })
   );
-  const raw = new RawContent();
+  const content = new StepContent();
   const calls: StepToolCall[] = [];
   const outcomes: ToolOutcome[] = [];
   const response: ModelCall["response"] = {};
@@ -132,10 +133,10 @@ export async function* modelCall(options: ModelCallOptions): AsyncGenerator<Step
       }
       // A part read after an abort is not passed on: the turn ends with the abort.
       if (signal.aborted) throw signal.reason;
-      raw.add(part);
+      content.add(part);
       switch (part.type) {
         case "error":
-          throw streamError(part.error);
+          throw streamProviderError(part.error);
         case "text-delta":
         case "reasoning-delta":
           if (part.delta !== "") yield { type: part.type, text: part.delta };
@@ -150,6 +151,7 @@ export async function* modelCall(options: ModelCallOptions): AsyncGenerator<Step
             abortSignal: signal,
           }) as StepToolCall;
           calls.push(call);
+          content.own(call);
           yield call;
           // An invalid call (unknown tool, input that fails the schema): the model reads the
           // error in the next step.
@@ -161,12 +163,33 @@ export async function* modelCall(options: ModelCallOptions): AsyncGenerator<Step
           }
           break;
         }
-        case "tool-result":
-          // A provider-executed tool's failure shows; its outcome is in the call's content.
+        case "tool-result": {
+          // A provider-executed tool's outcome (its call may be in an earlier answer).
+          const call = calls.findLast((call) => call.toolCallId === part.toolCallId);
+          content.own({
+            type: part.isError ? "tool-error" : "tool-result",
+            toolCallId: part.toolCallId,
+            toolName: part.toolName,
+            input: call?.input,
+            [part.isError ? "error" : "output"]: part.result,
+            providerExecuted: true,
+            dynamic: part.dynamic,
+            ...(part.providerMetadata && { providerMetadata: part.providerMetadata }),
+          });
           if (part.isError) {
             yield { type: "tool-error", toolCallId: part.toolCallId, error: part.result };
           }
           break;
+        }
+        case "tool-approval-request": {
+          const toolCall = calls.findLast((call) => call.toolCallId === part.toolCallId);
+          if (!toolCall) {
+            const { toolCallId, approvalId } = part;
+            throw new ToolCallNotFoundForApprovalError({ toolCallId, approvalId });
+          }
+          content.own({ type: "tool-approval-request", approvalId: part.approvalId, toolCall });
+          break;
+        }
         case "response-metadata":
           response.id = part.id;
           response.modelId = part.modelId;
@@ -185,29 +208,25 @@ export async function* modelCall(options: ModelCallOptions): AsyncGenerator<Step
   }
   if (signal.aborted) throw signal.reason;
   if (!end) throw new Error("the model's stream ended before its step did");
-  const content = await convertLanguageModelContent({
-    content: raw.parts,
-    toolCalls: calls as never,
-    toolOutputs: [],
-    toolApprovalRequests: [],
-    toolApprovalResponses: [],
-    tools,
-    abortSignal: signal,
-  });
-  return { content, calls, outcomes, response, ...end };
+  return { content: await content.parts(tools, signal), calls, outcomes, response, ...end };
 }
 
 /**
- * The call's content as a model's non-streaming answer has it (what `convertLanguageModelContent`
- * reads): text and reasoning joined per part, the rest as it came.
+ * The call's content in the order it came. Text and reasoning are joined per part, and with
+ * files, sources and custom parts made into content by the SDK (`convertLanguageModelContent`,
+ * one part each; it also downloads a file given by URL). Tool calls, provider-executed results
+ * and approval requests are added as parsed here: the SDK's conversion finds calls by id, so
+ * two calls with one id (some OpenAI-compatible servers reuse them) would both show the first,
+ * and a result whose call came in an earlier answer would fail the step.
  */
-class RawContent {
-  readonly parts: LanguageModelV4Content[] = [];
+class StepContent {
+  readonly #entries: ({ raw: LanguageModelV4Content } | { own: unknown })[] = [];
   readonly #open = new Map<
     string,
     { type: "text" | "reasoning"; text: string; providerMetadata?: ProviderMetadata }
   >();
 
+  /** Takes a stream part that is content as it came (tool parts come through {@link own}). */
   add(part: LanguageModelV4StreamPart): void {
     switch (part.type) {
       case "text-start":
@@ -222,11 +241,29 @@ class RawContent {
       case "reasoning-file":
       case "source":
       case "custom":
-      case "tool-call":
-      case "tool-result":
-      case "tool-approval-request":
-        this.parts.push(part as LanguageModelV4Content);
+        this.#entries.push({ raw: part });
     }
+  }
+
+  /** Takes a content part made here. */
+  own(part: unknown): void {
+    this.#entries.push({ own: part });
+  }
+
+  /** The content parts, in order. */
+  async parts(tools: ToolSet | undefined, signal: AbortSignal): Promise<unknown[]> {
+    const raw = this.#entries.flatMap((entry) => "raw" in entry ? [entry.raw] : []);
+    const converted = raw.length === 0 ? [] : await convertLanguageModelContent({
+      content: raw,
+      toolCalls: [],
+      toolOutputs: [],
+      toolApprovalRequests: [],
+      toolApprovalResponses: [],
+      tools,
+      abortSignal: signal,
+    });
+    let next = 0;
+    return this.#entries.map((entry) => "raw" in entry ? converted[next++] : entry.own);
   }
 
   /** Adds to the open text or reasoning part of that id (opened by its first part, as the SDK does). */
@@ -239,39 +276,10 @@ class RawContent {
     if (!open) {
       open = { type, text: "" };
       this.#open.set(key, open);
-      this.parts.push(open as LanguageModelV4Content);
+      this.#entries.push({ raw: open as LanguageModelV4Content });
     }
     if (part.delta !== undefined) open.text += part.delta;
     if (part.providerMetadata) open.providerMetadata = part.providerMetadata;
     if (part.type.endsWith("-end")) this.#open.delete(key);
   }
-}
-
-/**
- * An error part of the model's stream, as the AI SDK reports it: an `Error` as it is, a
- * provider's error payload with a message (at its top, under `error`, or `response.error`) as a
- * `StreamProviderError`, anything else as it is.
- */
-function streamError(error: unknown): unknown {
-  if (error instanceof Error || typeof error !== "object" || error === null) return error;
-  const outer = error as Record<string, unknown>;
-  const details = isProviderStreamError(error)
-    ? outer
-    : recordOf(recordOf(outer.response)?.error) ??
-      recordOf(outer.error) ?? outer;
-  if (typeof details.message !== "string") return error;
-  const text = (value: unknown) => typeof value === "string" ? value : undefined;
-  const code = [details.code, outer.code].find((value) =>
-    typeof value === "string" || typeof value === "number"
-  ) as string | number | undefined;
-  return new StreamProviderError({
-    message: details.message,
-    type: text(details.type) ?? text(outer.type),
-    code,
-    data: isProviderStreamError(error) ? (error as { data?: unknown }).data : error,
-  });
-}
-
-function recordOf(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null ? value as Record<string, unknown> : undefined;
 }

@@ -3,10 +3,10 @@
  * the AI SDK's helpers make of its content, its errors, and a consumer that stops reading.
  */
 import assert from "node:assert/strict";
-import { StreamProviderError, type ToolSet } from "ai";
+import { StreamProviderError, ToolCallNotFoundForApprovalError, type ToolSet } from "ai";
 import type { LanguageModelV4, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { modelSteps } from "../../core/chat/model_steps.ts";
-import { run, scriptedModel, USAGE } from "./_scripted_model.ts";
+import { anyTool, run, scriptedModel, USAGE } from "./_scripted_model.ts";
 
 const START: LanguageModelV4StreamPart = { type: "stream-start", warnings: [] };
 const STOP: LanguageModelV4StreamPart = {
@@ -22,6 +22,20 @@ Deno.test("model call: a provider's error payload in the stream is thrown as the
   assert.ok(StreamProviderError.isInstance(error), `not a StreamProviderError: ${error}`);
   assert.equal(error.message, "Overloaded");
   assert.equal(error.type, "overloaded_error");
+  // The message says the status, as the SDK reads it.
+  assert.equal(error.statusCode, 503);
+  assert.equal(error.isRetryable, true);
+  const limited = scriptedModel([[START, {
+    type: "error",
+    error: { error: { message: "Slow down", code: "rate_limit", status: 429 } },
+  }]]);
+  const slow = await run(limited, {}).then(() => assert.fail("the turn did not fail"), (e) => e);
+  assert.deepEqual([slow.message, slow.code, slow.statusCode, slow.isRetryable], [
+    "Slow down",
+    "rate_limit",
+    429,
+    true,
+  ]);
   // What is not an error payload is thrown as it came.
   const odd = scriptedModel([[START, { type: "error", error: "socket hang up" }]]);
   await assert.rejects(run(odd, {}), (thrown) => thrown === "socket hang up");
@@ -139,4 +153,63 @@ Deno.test("model call: a consumer that stops reading cancels the model's stream"
   } finally {
     clearTimeout(timer);
   }
+});
+
+Deno.test("model call: a provider's result whose call came in an earlier answer goes back with the step", async () => {
+  const model = scriptedModel([[
+    START,
+    { type: "tool-result", toolCallId: "srv_0", toolName: "code_execution", result: { ok: 1 } },
+    { type: "text-start", id: "t" },
+    { type: "text-delta", id: "t", delta: "done" },
+    { type: "text-end", id: "t" },
+    STOP,
+  ]]);
+  const { outcome } = await run(model, {});
+  const [message] = JSON.parse(JSON.stringify(outcome.messages));
+  assert.deepEqual(message.content.map((part: { type: string }) => part.type), [
+    "tool-result",
+    "text",
+  ]);
+  assert.equal(message.content[0].toolCallId, "srv_0");
+});
+
+Deno.test("model call: two calls with one id each go back with their own input", async () => {
+  const seen: unknown[] = [];
+  const tools = { count: anyTool((input) => (seen.push(input.n), input.n)) };
+  const call = (n: number): LanguageModelV4StreamPart => ({
+    type: "tool-call",
+    toolCallId: "same",
+    toolName: "count",
+    input: JSON.stringify({ n }),
+  });
+  const model = scriptedModel([
+    [START, call(1), call(2), {
+      type: "finish",
+      usage: USAGE,
+      finishReason: { unified: "tool-calls", raw: "tool_calls" },
+    }],
+    [START, { type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "ok" }, STOP],
+  ]);
+  await run(model, tools);
+  assert.deepEqual(seen.sort(), [1, 2]);
+  const assistant = model.prompts[1].find((message) => message.role === "assistant");
+  const inputs = (assistant?.content as { type: string; input?: unknown }[])
+    .filter((part) => part.type === "tool-call").map((part) => part.input);
+  assert.deepEqual(inputs, [{ n: 1 }, { n: 2 }]);
+});
+
+Deno.test("model call: an approval request for a call the answer does not have ends the step at once", async () => {
+  const model = scriptedModel([[
+    START,
+    { type: "tool-approval-request", approvalId: "a1", toolCallId: "nowhere" },
+    { type: "text-start", id: "t" },
+    { type: "text-delta", id: "t", delta: "after" },
+    STOP,
+  ]]);
+  const parts: { type: string }[] = [];
+  await assert.rejects(
+    run(model, {}, { parts: parts as never }),
+    (error) => ToolCallNotFoundForApprovalError.isInstance(error),
+  );
+  assert.deepEqual(parts, []);
 });
