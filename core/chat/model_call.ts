@@ -66,7 +66,7 @@ export type StepPart =
 
 /** One model call, read to its end. */
 export interface ModelCall {
-  /** The call's content as the AI SDK converts it (text with its metadata, tool calls, ...). */
+  /** The call's content for the next prompt (text with its metadata, tool calls, ...), in order. */
   content: readonly unknown[];
   calls: StepToolCall[];
   /** Outcomes the model stream brought itself: invalid calls, provider-executed tools. */
