@@ -1,4 +1,8 @@
-/** The real Lass as a child process for benchmarks: started on a config, stopped cleanly. */
+/**
+ * The real Lass as a child process for benchmarks, run as `deno task start` runs it (its flags and
+ * permissions): started on a config, stopped cleanly.
+ */
+import { START_FLAGS } from "../scripts/permissions.ts";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
 const READY = /^Lass ready: http:\/\/127\.0\.0\.1:(\d+)\//;
@@ -65,7 +69,7 @@ export async function startLassProcess(
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      "-A",
+      ...START_FLAGS,
       MAIN_TS,
       "--port",
       "0",

@@ -14,7 +14,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildBundles } from "../scripts/build_bundle.ts";
-import { START_PERMISSIONS } from "../scripts/permissions.ts";
+import { START_RUN } from "../scripts/permissions.ts";
 import { median } from "./_stats.ts";
 import { DEMO_LLM } from "./_demo_llm.ts";
 
@@ -121,7 +121,7 @@ async function main(): Promise<void> {
     const lassChat = (lass: string) => () =>
       timed(Deno.execPath(), [
         "run",
-        ...START_PERMISSIONS,
+        ...START_RUN,
         lass,
         "chat",
         "--config",
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
         "--cli",
         Deno.execPath(),
         "run",
-        ...START_PERMISSIONS,
+        ...START_RUN,
         lass,
         "demo-server",
         "--method",

@@ -21,7 +21,7 @@ import { VERSION } from "../core/version.ts";
 import { mtimeOf, newestIn, runDeno, withLock } from "./_build_files.ts";
 import { buildUi } from "./build_ui.ts";
 import { UI_OUT } from "./ui_stale.ts";
-import { START_PERMISSIONS } from "./permissions.ts";
+import { START_RUN } from "./permissions.ts";
 
 const ROOT = new URL("../", import.meta.url);
 /** Where the generated modules go (git ignores `build/`, `deno check` skips it). */
@@ -101,7 +101,7 @@ await startBundle(import.meta.url, ${JSON.stringify(id)});
 /** What a reader of `dist/lass.js` sees first. */
 const LASS_JS_HEADER =
   `// Lass ${VERSION}: the Local Agent Sandbox Service in one file, built by deno task build.
-// Run: deno run ${START_PERMISSIONS.join(" ")} lass.js [command] (lass.js --help lists them).
+// Run: deno run ${START_RUN.join(" ")} lass.js [command] (lass.js --help lists them).
 // Its modules are packed at the end; the first run unpacks them into a cache folder.
 `;
 
@@ -296,7 +296,7 @@ export async function compileBinary(): Promise<string> {
     const target = fileURLToPath(new URL("lass", DIST));
     try {
       await runDeno(
-        ["compile", ...START_PERMISSIONS, "--quiet", "-o", target, compile],
+        ["compile", ...START_RUN, "--quiet", "-o", target, compile],
         fileURLToPath(ROOT),
       );
     } catch (error) {

@@ -6,9 +6,9 @@ import { copyFile, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { buildBundles } from "../scripts/build_bundle.ts";
-import { START_PERMISSIONS } from "../scripts/permissions.ts";
+import { START_PERMISSIONS, START_RUN } from "../scripts/permissions.ts";
 
-export { START_PERMISSIONS };
+export { START_PERMISSIONS, START_RUN };
 
 /** `dist/lass.js` and `dist/mod.js`, built by `deno task build`'s script when a source is newer. */
 export async function builtBundles(): Promise<{ lassJs: string; modJs: string }> {

@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchChromium, skipBrowser, watchForProblems } from "./_browser.ts";
-import { builtBundles, copyAlone, START_PERMISSIONS } from "./_bundle.ts";
+import { builtBundles, copyAlone, START_RUN } from "./_bundle.ts";
 import { initializeOverStdio, runToEnd, startServer, stopServer } from "./_process.ts";
 import { parseNdjson } from "./_chat.ts";
 import type { Json } from "./_helpers.ts";
@@ -27,7 +27,7 @@ function lassJs(): Promise<string> {
 function serveCopy(copy: string, dir: string, env: Record<string, string> = {}) {
   return startServer(DENO, [
     "run",
-    ...START_PERMISSIONS,
+    ...START_RUN,
     copy,
     "serve",
     "--port",
@@ -104,7 +104,7 @@ Deno.test("dist/lass.js lists the same commands as main.ts, and each answers --h
   const { dir, copy } = await copyAlone(await lassJs(), "lass-bundle-");
   try {
     const run = (entry: string, args: string[]) =>
-      runToEnd(DENO, ["run", ...START_PERMISSIONS, entry, ...args], { cwd: dir });
+      runToEnd(DENO, ["run", ...START_RUN, entry, ...args], { cwd: dir });
     const [bundled, source] = await Promise.all([run(copy, ["help"]), run(MAIN, ["help"])]);
     assert.equal(bundled.code, 0, bundled.stderr);
     assert.equal(bundled.stdout, source.stdout);
@@ -130,7 +130,7 @@ Deno.test("dist/lass.js chat runs a turn with a tool call in process, text and -
     const chat = (args: string[]) =>
       runToEnd(DENO, [
         "run",
-        ...START_PERMISSIONS,
+        ...START_RUN,
         copy,
         "chat",
         "Add 2 and 3 with a tool",
@@ -162,7 +162,7 @@ Deno.test("dist/lass.js demo-server answers an MCP initialize over stdio", async
   try {
     const answer = await initializeOverStdio(
       DENO,
-      ["run", ...START_PERMISSIONS, copy, "demo-server"],
+      ["run", ...START_RUN, copy, "demo-server"],
       dir,
     );
     assert.deepEqual(answer, { serverName: "lass-demo", code: 0 }, "it exits when stdin closes");
@@ -173,7 +173,7 @@ Deno.test("dist/lass.js demo-server answers an MCP initialize over stdio", async
 
 /** `lass help` from a copied bundle that unpacks into `cache`. */
 function helpWithCache(copy: string, dir: string, cache: string) {
-  return runToEnd(DENO, ["run", ...START_PERMISSIONS, copy, "help"], {
+  return runToEnd(DENO, ["run", ...START_RUN, copy, "help"], {
     cwd: dir,
     env: { LASS_CACHE_DIR: cache },
   });
@@ -220,7 +220,7 @@ Deno.test("dist/lass.js unpacks its modules once into LASS_CACHE_DIR; concurrent
 Deno.test("dist/lass.js says how to fix a cache folder it cannot write", async () => {
   const { dir, copy } = await copyAlone(await lassJs(), "lass-bundle-");
   try {
-    const ran = await runToEnd(DENO, ["run", ...START_PERMISSIONS, copy, "help"], {
+    const ran = await runToEnd(DENO, ["run", ...START_RUN, copy, "help"], {
       cwd: dir,
       // A folder inside a file cannot be made.
       env: { LASS_CACHE_DIR: join(copy, "cache") },
