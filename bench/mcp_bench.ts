@@ -13,6 +13,8 @@ import { ToolServerTraces } from "../core/mcp/session/trace.ts";
 import { startBenchLass } from "./_mcp_lass.ts";
 import { EVERYTHING, startEverything } from "../tests/_everything.ts";
 import { median } from "./_stats.ts";
+import { blockRounds } from "./_rounds.ts";
+import { type Latency, latency } from "./_turns.ts";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
 const WARMUP = 200;
@@ -54,29 +56,6 @@ type Server = (typeof SERVERS)[number];
 const TRACED = SERVERS.filter((server) => server.id.startsWith("demo"));
 const untraced = (id: string) => `${id}notrace`;
 
-/** p50 and p99 of a list of milliseconds. */
-interface Latency {
-  p50Ms: number;
-  p99Ms: number;
-}
-
-function summarise(times: number[]): Latency {
-  const sorted = [...times].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-  return { p50Ms: at(0.5), p99Ms: at(0.99) };
-}
-
-/** The milliseconds of `runs` sequential calls. */
-async function timed(runs: number, call: () => Promise<unknown>): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await call();
-    times.push(performance.now() - started);
-  }
-  return times;
-}
-
 /** One server's calls: each side's latency over all its blocks, and the rounds' medians. */
 interface CallRow {
   label: string;
@@ -89,61 +68,43 @@ interface CallRow {
   lassPartP50Ms: number;
 }
 
-/** {@link CALL_ROUNDS} rounds of a block to each side and to the HTTP floor, in rotating order. */
+/** {@link CALL_ROUNDS} rounds of a block to each side and to the HTTP floor. */
 async function interleaved(
   direct: () => Promise<unknown>,
   lass: () => Promise<unknown>,
   floor: () => Promise<unknown>,
 ): Promise<Omit<CallRow, "label" | "era">> {
-  const sides = [direct, lass, floor];
-  for (const call of sides) await timed(WARMUP, call);
-  const all: number[][] = [[], [], []];
-  const added: number[] = [];
-  const parts: number[] = [];
-  for (let round = 0; round < CALL_ROUNDS; round++) {
-    const p50s: number[] = [0, 0, 0];
-    for (let i = 0; i < sides.length; i++) {
-      const which = (round + i) % sides.length;
-      const times = await timed(CALL_BLOCK, sides[which]);
-      all[which].push(...times);
-      p50s[which] = summarise(times).p50Ms;
-    }
-    added.push(p50s[1] - p50s[0]);
-    parts.push(p50s[1] - p50s[0] - p50s[2]);
-  }
+  const rounds = await blockRounds([direct, lass, floor], {
+    rounds: CALL_ROUNDS,
+    block: CALL_BLOCK,
+    warmup: WARMUP,
+  });
+  const p50s = rounds.map((blocks) => blocks.map((block) => latency(block.times).p50Ms));
+  const all = (side: number) => rounds.flatMap((blocks) => blocks[side].times);
   return {
-    direct: summarise(all[0]),
-    lass: summarise(all[1]),
-    addedP50Ms: median(added),
-    lassPartP50Ms: median(parts),
+    direct: latency(all(0)),
+    lass: latency(all(1)),
+    addedP50Ms: median(p50s.map(([direct, lass]) => lass - direct)),
+    lassPartP50Ms: median(p50s.map(([direct, lass, floor]) => lass - direct - floor)),
   };
 }
 
-/** Calls per second over `runs` sequential calls. */
-async function throughput(runs: number, call: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  for (let i = 0; i < runs; i++) await call();
-  return runs / ((performance.now() - started) / 1000);
-}
-
 /**
- * Trace on against off in short blocks, side by side (so a busy moment of a shared machine hits
- * both sides alike): the median rate of each side, and the median of the pairs' ratios.
+ * Trace on against off in short blocks, side by side: the median rate (calls/s) of each side,
+ * and the median of the rounds' ratios.
  */
 async function traceCost(on: () => Promise<unknown>, off: () => Promise<unknown>) {
-  for (let i = 0; i < WARMUP; i++) await on(), await off();
-  const rates = { on: [] as number[], off: [] as number[] };
-  const ratios: number[] = [];
-  for (let pair = 0; pair < TRACE_PAIRS; pair++) {
-    const first = pair % 2 === 0 ? on : off;
-    const a = await throughput(TRACE_BLOCK_CALLS, first);
-    const b = await throughput(TRACE_BLOCK_CALLS, first === on ? off : on);
-    const [rateOn, rateOff] = first === on ? [a, b] : [b, a];
-    rates.on.push(rateOn);
-    rates.off.push(rateOff);
-    ratios.push(rateOn / rateOff);
-  }
-  return { on: median(rates.on), off: median(rates.off), ratio: median(ratios) };
+  const rounds = await blockRounds([on, off], {
+    rounds: TRACE_PAIRS,
+    block: TRACE_BLOCK_CALLS,
+    warmup: WARMUP,
+  });
+  const rates = rounds.map((blocks) => blocks.map((block) => block.times.length / block.ms * 1000));
+  return {
+    on: median(rates.map(([on]) => on)),
+    off: median(rates.map(([, off]) => off)),
+    ratio: median(rates.map(([on, off]) => on / off)),
+  };
 }
 
 /**

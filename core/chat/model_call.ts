@@ -107,11 +107,12 @@ export async function* modelCall(options: ModelCallOptions): AsyncGenerator<Step
     abortSignal: signal,
     provider: model.provider.split(".")[0],
   });
-  const { stream } = await options.retry(async () =>
+  const stepTools = await prepareTools({ tools });
+  const { stream } = await options.retry(() =>
     model.doStream({
       ...options.callSettings,
       prompt,
-      tools: await prepareTools({ tools }),
+      tools: stepTools,
       toolChoice: prepareToolChoice({ toolChoice: undefined }),
       providerOptions: options.providerOptions,
       abortSignal: signal,

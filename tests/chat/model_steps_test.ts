@@ -3,10 +3,9 @@
  * reads in the next step, how tool calls run, and where the loop stops.
  */
 import assert from "node:assert/strict";
-import v8 from "node:v8";
-import vm from "node:vm";
 import { APICallError, dynamicTool, jsonSchema, type ModelMessage, type ToolSet } from "ai";
 import type { StepPart } from "../../core/chat/model_call.ts";
+import { exposedGc } from "../../cli/heap_reducer.ts";
 import {
   anyTool,
   callsStep,
@@ -256,7 +255,7 @@ Deno.test("step loop: a finished turn leaves its tools collectable while the sig
   // A turn's signal follows the service's closing signal (`AbortSignal.any`), which keeps each
   // signal depending on it that still has a listener, and whatever the listener holds.
   const closing = new AbortController();
-  const gc = collector();
+  const gc = await exposedGc();
   let tools: ToolSet | undefined = { add: anyTool(() => "5") };
   const kept = new WeakRef(tools);
   const model = scriptedModel([callsStep(["add", { n: 1 }]), textStep("done")]);
@@ -272,9 +271,3 @@ Deno.test("step loop: a finished turn leaves its tools collectable while the sig
   assert.equal(kept.deref(), undefined, "the turn's tools are still reachable after the turn");
   assert.equal(closing.signal.aborted, false);
 });
-
-/** V8's `gc()`, exposed for this test module. */
-function collector(): () => void {
-  v8.setFlagsFromString("--expose-gc");
-  return vm.runInNewContext("gc");
-}

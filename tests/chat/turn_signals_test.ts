@@ -5,15 +5,13 @@
  * tools and prompt for good (about 7 KB a turn).
  */
 import assert from "node:assert/strict";
-import v8 from "node:v8";
-import vm from "node:vm";
+import { exposedGc } from "../../cli/heap_reducer.ts";
 import { startService } from "../_helpers.ts";
 import { chat, chatConfig, DEMO_LLM, user } from "../_chat.ts";
 import { startA2aAgent } from "../fixtures/a2a_agents.ts";
 import { startAguiAgent, textEvents, toolCallEvents } from "../fixtures/agui_agent.ts";
 
-v8.setFlagsFromString("--expose-gc");
-const gc: () => void = vm.runInNewContext("gc");
+const gc = await exposedGc();
 
 Deno.test("finished chat turns leave no signal behind: a tool call, an answer, a failing model, agents", async () => {
   const broken = { ...DEMO_LLM, id: "broken", baseURL: "http://127.0.0.1:9/v1", model: "m" };
