@@ -6,7 +6,9 @@
  * into a temp cache folder by the warm-up run) and the source tree (`main.ts`). All run in one go,
  * interleaved, several times; the medians count (beside them, the median of each round's own ratio,
  * which a machine that drifts during the run moves less). Goal: `lass chat` at most half the
- * Inspector's time, the one file on both sides.
+ * Inspector's time, the one file on both sides. Beside them runs the floor: the same turn done by
+ * the SDKs alone (`_cli_floor.ts`, bundled into one minified file here), the least a chat command
+ * built on them can take.
  *
  * The Inspector is installed with npm into a temp folder outside the repo (kept between runs;
  * `LASS_BENCH_INSPECTOR_DIR` picks another). `LASS_BENCH_REPEATS` sets the repeats (default 7).
@@ -14,12 +16,14 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { buildBundles } from "../scripts/build_bundle.ts";
 import { START_RUN } from "../scripts/permissions.ts";
 import { median } from "./_stats.ts";
 import { DEMO_LLM } from "./_demo_llm.ts";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
+const FLOOR_TS = fileURLToPath(new URL("_cli_floor.ts", import.meta.url));
 const INSPECTOR_VERSION = "2.12";
 const PROMPT = "Add 2 and 3 with a tool";
 const GOAL_RATIO = 0.5;
@@ -119,6 +123,18 @@ async function main(): Promise<void> {
   cacheDir = join(dir, "cache");
   try {
     await writeFile(join(dir, "builtin.json"), JSON.stringify(demoConfig()));
+    const floorJs = join(dir, "floor.js");
+    const bundled = await timed(Deno.execPath(), [
+      "bundle",
+      "--platform",
+      "deno",
+      "--minify",
+      "--quiet",
+      "-o",
+      floorJs,
+      FLOOR_TS,
+    ], fileURLToPath(new URL("..", import.meta.url)));
+    expect(bundled, true, "deno bundle of the floor");
     const lassChat = (lass: string) => () =>
       timed(Deno.execPath(), [
         "run",
@@ -150,6 +166,7 @@ async function main(): Promise<void> {
         "b=3",
       ], inspectorDir);
     const sides = {
+      "SDKs alone, one file": () => timed(Deno.execPath(), ["run", ...START_RUN, floorJs, PROMPT]),
       "lass chat, dist/lass.js": lassChat(lassJs),
       "lass chat, main.ts": lassChat(MAIN_TS),
       "inspector --cli, dist/lass.js demo-server": inspectorCall(lassJs),
@@ -158,6 +175,7 @@ async function main(): Promise<void> {
     const lassAnswered = (ran: Ran) => ran.stdout.includes("returned 5");
     const inspectorAnswered = (ran: Ran) => /"sum":\s*5/.test(ran.stdout);
     const checks: Record<keyof typeof sides, (ran: Ran) => boolean> = {
+      "SDKs alone, one file": (ran) => /returned .*"sum":5/.test(ran.stdout),
       "lass chat, dist/lass.js": lassAnswered,
       "lass chat, main.ts": lassAnswered,
       "inspector --cli, dist/lass.js demo-server": inspectorAnswered,
@@ -197,10 +215,14 @@ async function main(): Promise<void> {
     const ratios = {
       "dist/lass.js": ratio("lass chat, dist/lass.js", "inspector --cli, dist/lass.js demo-server"),
       "main.ts": ratio("lass chat, main.ts", "inspector --cli, main.ts demo-server"),
+      floor: ratio("SDKs alone, one file", "inspector --cli, dist/lass.js demo-server"),
     };
     for (const [form, value] of Object.entries(ratios)) {
+      const what = form === "floor"
+        ? "SDKs alone / inspector on dist/lass.js"
+        : `lass chat / inspector, both on ${form}`;
       console.log(
-        `  lass chat / inspector, both on ${form}: ${value.ofMedians.toFixed(2)}x ` +
+        `  ${what}: ${value.ofMedians.toFixed(2)}x ` +
           `(median of the rounds' own ratios ${value.perRound.toFixed(2)}x)`,
       );
     }

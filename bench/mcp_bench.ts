@@ -11,10 +11,13 @@ import type { SessionHandlers } from "../core/mcp/session/types.ts";
 import { createDemoHandler } from "../core/mcp/demo/server.ts";
 import { ToolServerTraces } from "../core/mcp/session/trace.ts";
 import { startBenchLass } from "./_mcp_lass.ts";
+import { startBareHop } from "./_bare_hop.ts";
+import { rawHttpClient } from "./_raw_http.ts";
 import { EVERYTHING, startEverything } from "../tests/_everything.ts";
 import { median } from "./_stats.ts";
 import { blockRounds } from "./_rounds.ts";
-import { type Latency, latency } from "./_turns.ts";
+import { latency } from "./_turns.ts";
+import { type CallRow, type ConnectTimes, report, type TraceRow } from "./_mcp_report.ts";
 
 const MAIN_TS = new URL("../main.ts", import.meta.url).pathname;
 const WARMUP = 200;
@@ -56,25 +59,14 @@ type Server = (typeof SERVERS)[number];
 const TRACED = SERVERS.filter((server) => server.id.startsWith("demo"));
 const untraced = (id: string) => `${id}notrace`;
 
-/** One server's calls: each side's latency over all its blocks, and the rounds' medians. */
-interface CallRow {
-  label: string;
-  era: string;
-  direct: Latency;
-  lass: Latency;
-  /** The median over rounds of (Lass's block p50 - the direct block's p50). */
-  addedP50Ms: number;
-  /** The same less the round's HTTP floor block p50: what Lass itself adds. */
-  lassPartP50Ms: number;
-}
-
-/** {@link CALL_ROUNDS} rounds of a block to each side and to the HTTP floor. */
+/** {@link CALL_ROUNDS} rounds of a block to each side, to the HTTP floor and to the bare hop. */
 async function interleaved(
   direct: () => Promise<unknown>,
   lass: () => Promise<unknown>,
   floor: () => Promise<unknown>,
+  hop: () => Promise<unknown>,
 ): Promise<Omit<CallRow, "label" | "era">> {
-  const rounds = await blockRounds([direct, lass, floor], {
+  const rounds = await blockRounds([direct, lass, floor, hop], {
     rounds: CALL_ROUNDS,
     block: CALL_BLOCK,
     warmup: WARMUP,
@@ -86,6 +78,7 @@ async function interleaved(
     lass: latency(all(1)),
     addedP50Ms: median(p50s.map(([direct, lass]) => lass - direct)),
     lassPartP50Ms: median(p50s.map(([direct, lass, floor]) => lass - direct - floor)),
+    hopAddedP50Ms: median(p50s.map(([direct, , , hop]) => hop - direct)),
   };
 }
 
@@ -182,14 +175,6 @@ async function direct(server: Server) {
   return session;
 }
 
-/** Connect times of one spec: `auto` (a first start), `legacy`, and for stdio `kept`. */
-interface ConnectTimes {
-  auto: number;
-  legacy: number;
-  /** Under `auto` with the era an earlier start kept (stdio only: the manager keeps no other). */
-  kept?: number;
-}
-
 /**
  * Connect times (session only) of one spec under `auto`, under `legacy` and, on stdio, in the
  * era an earlier start kept (`cache/eras.json`): that era at once, probed on the server's own
@@ -238,7 +223,7 @@ async function main(): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "lass-mcp-bench-" });
   const lass = await startLass(dir);
   const rows: CallRow[] = [];
-  const traceRows: { label: string; on: number; off: number; ratio: number }[] = [];
+  const traceRows: TraceRow[] = [];
   try {
     const health = await lass.health();
     for (const server of TRACE_ONLY || CONNECTS_ONLY ? [] : SERVERS) {
@@ -252,12 +237,28 @@ async function main(): Promise<void> {
         ? () => session.callToolTask(tool, args, { timeoutMs: 10_000 })
         : () => session.callTool(tool, args, { timeoutMs: 10_000 });
       const lassCall = await lass.call(server.id, tool, args);
-      rows.push({
-        label: server.label,
-        era: `${session.era} / Lass: ${lass.eras[server.id]}`,
-        ...await interleaved(directCall, lassCall, health),
+      const hop = await startBareHop(
+        "inProcess" in server ? { inProcess: true } : server,
+        server.era,
+      );
+      const hopClient = await rawHttpClient({
+        port: hop.port,
+        method: "POST",
+        path: "/",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ tool, args }),
       });
-      await session.close();
+      try {
+        rows.push({
+          label: server.label,
+          era: `${session.era} / Lass: ${lass.eras[server.id]}`,
+          ...await interleaved(directCall, lassCall, health, () => hopClient.send()),
+        });
+      } finally {
+        hopClient.close();
+        await hop.stop();
+        await session.close();
+      }
     }
     for (const server of CALLS_ONLY || CONNECTS_ONLY ? [] : TRACED) {
       const args = { a: 2, b: 3 };
@@ -301,85 +302,14 @@ async function main(): Promise<void> {
     await demoHandler.close();
     await Deno.remove(dir, { recursive: true });
   }
-  report(rows, traceRows, connects);
-}
-
-function report(
-  rows: CallRow[],
-  traceRows: { label: string; on: number; off: number; ratio: number }[],
-  connects: Record<string, ConnectTimes>,
-): void {
-  if (rows.length > 0) {
-    console.log(
-      `Tool calls: ${CALL_ROUNDS} rounds of a block of ${CALL_BLOCK} sequential calls to the ` +
-        `direct client, through Lass, and to the HTTP floor (GET /api/health on Lass through the ` +
-        `same client), in rotating order (ms). p50/p99 over all blocks; "added" is the median ` +
-        `over rounds of Lass's block p50 less the direct one's, "part" that less the floor's`,
-    );
-    console.log(
-      "server                      direct p50  direct p99   Lass p50    Lass p99   added p50  " +
-        "part p50  era",
-    );
-  }
-  for (const row of rows) {
-    console.log(
-      `${row.label.padEnd(26)}${row.direct.p50Ms.toFixed(3).padStart(11)}${
-        row.direct.p99Ms.toFixed(3).padStart(12)
-      }${row.lass.p50Ms.toFixed(3).padStart(11)}${row.lass.p99Ms.toFixed(3).padStart(12)}${
-        row.addedP50Ms.toFixed(3).padStart(12)
-      }${row.lassPartP50Ms.toFixed(3).padStart(10)}  ${row.era}`,
-    );
-  }
-  console.log(
-    `\nTool-call throughput, wire trace on against trace: false (calls/s, medians of ` +
-      `${TRACE_PAIRS} pairs of blocks of ${TRACE_BLOCK_CALLS} sequential calls; the ratio is the ` +
-      `median of the pairs' ratios). "session": Lass's own client on the in-process demo, no ` +
-      `HTTP, one sink switched on and off: the recording's cost against a call of about 0.1 ms`,
-  );
-  for (const row of traceRows) {
-    console.log(
-      `  ${row.label.padEnd(38)} on ${row.on.toFixed(0).padStart(6)}  off ${
-        row.off.toFixed(0).padStart(6)
-      }  ratio ${row.ratio.toFixed(3)}  cost ${((1 - row.ratio) * 100).toFixed(1)}%`,
-    );
-  }
-  if (Object.keys(connects).length > 0) {
-    console.log(
-      "\nConnect, median (ms): auto (a first start) and, on stdio, auto with the era kept by an " +
-        "earlier start, against legacy",
-    );
-  }
-  for (const [label, { auto, legacy, kept }] of Object.entries(connects)) {
-    const keptText = kept === undefined
-      ? ""
-      : `  kept ${kept.toFixed(1).padStart(8)}  ratio ${(kept / legacy).toFixed(2)}`;
-    console.log(
-      `  ${label.padEnd(30)} auto ${auto.toFixed(1).padStart(8)}  legacy ${
-        legacy.toFixed(1).padStart(8)
-      }  ratio ${(auto / legacy).toFixed(2)}${keptText}`,
-    );
-  }
-  console.log("\nGoals (informational):");
-  for (const { label, addedP50Ms, lassPartP50Ms } of rows) {
-    console.log(
-      `  ${addedP50Ms <= GOAL_ADDED_P50_MS ? "PASS" : "FAIL"}  ${label}: added p50 <= ` +
-        `${GOAL_ADDED_P50_MS} ms (${addedP50Ms.toFixed(3)} ms; Lass's part ` +
-        `${lassPartP50Ms.toFixed(3)} ms)`,
-    );
-  }
-  for (const row of traceRows.filter((row) => row.label.endsWith("Lass API"))) {
-    console.log(
-      `  ${row.ratio >= 1 - GOAL_TRACE_COST ? "PASS" : "FAIL"}  ${row.label}: recording the wire ` +
-        `costs <= ${GOAL_TRACE_COST * 100}% of throughput (${((1 - row.ratio) * 100).toFixed(1)}%)`,
-    );
-  }
-  console.log(
-    JSON.stringify({
-      calls: rows,
-      traceThroughput: traceRows,
-      connectMedianMs: connects,
-    }),
-  );
+  report(rows, traceRows, connects, {
+    callRounds: CALL_ROUNDS,
+    callBlock: CALL_BLOCK,
+    tracePairs: TRACE_PAIRS,
+    traceBlockCalls: TRACE_BLOCK_CALLS,
+    goalAddedP50Ms: GOAL_ADDED_P50_MS,
+    goalTraceCost: GOAL_TRACE_COST,
+  });
 }
 
 if (import.meta.main) await main();
