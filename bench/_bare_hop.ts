@@ -14,7 +14,8 @@ import { createDemoHandler } from "../core/mcp/demo/server.ts";
 /** Which server the hop reaches. */
 export type HopServer = { inProcess: true } | { stdio: { command: string; args: string[] } };
 
-const quiet: SessionHandlers = {
+/** Session handlers that refuse server requests and drop what servers tell: the bench's clients. */
+export const QUIET_HANDLERS: SessionHandlers = {
   sampling: () => Promise.reject(new Error("no sampling in the bench")),
   elicitation: () => Promise.reject(new Error("no elicitation in the bench")),
   log: () => {},
@@ -56,7 +57,10 @@ async function serve(server: HopServer, era: string): Promise<void> {
   const spec: TransportSpec = "inProcess" in server
     ? { kind: "in-process", handler: createDemoHandler() }
     : { kind: "stdio", ...server.stdio, env };
-  const session = await openSession(spec, quiet, { timeoutMs: 60_000, era: era as EraSetting });
+  const session = await openSession(spec, QUIET_HANDLERS, {
+    timeoutMs: 60_000,
+    era: era as EraSetting,
+  });
   const http = Deno.serve({
     hostname: "127.0.0.1",
     port: 0,

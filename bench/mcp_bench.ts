@@ -7,11 +7,10 @@
 import { type EraSetting } from "../core/mcp/session/errors.ts";
 import { openSession } from "../core/mcp/session/client.ts";
 import { type TransportSpec } from "../core/mcp/session/types.ts";
-import type { SessionHandlers } from "../core/mcp/session/types.ts";
 import { createDemoHandler } from "../core/mcp/demo/server.ts";
 import { ToolServerTraces } from "../core/mcp/session/trace.ts";
 import { startBenchLass } from "./_mcp_lass.ts";
-import { startBareHop } from "./_bare_hop.ts";
+import { QUIET_HANDLERS, startBareHop } from "./_bare_hop.ts";
 import { rawHttpClient } from "./_raw_http.ts";
 import { EVERYTHING, startEverything } from "../tests/_everything.ts";
 import { median } from "./_stats.ts";
@@ -109,7 +108,7 @@ async function sessionTraceCost(server: Server) {
   let recording = true;
   const session = await openSession(
     specOf(server),
-    { ...quietHandlers, wire: () => traces.channel(server.id, () => recording) },
+    { ...QUIET_HANDLERS, wire: () => traces.channel(server.id, () => recording) },
     { timeoutMs: 60_000, era: server.era as EraSetting },
   );
   const call = () =>
@@ -146,17 +145,6 @@ function startLass(dir: string) {
   ]);
 }
 
-const quietHandlers: SessionHandlers = {
-  sampling: () => Promise.reject(new Error("no sampling in the bench")),
-  elicitation: () => Promise.reject(new Error("no elicitation in the bench")),
-  log: () => {},
-  stderr: () => {},
-  listChanged: () => {},
-  reread: () => {},
-  closed: () => {},
-  troubled: () => {},
-};
-
 const env = { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "" };
 const demoHandler = createDemoHandler();
 
@@ -168,7 +156,7 @@ function specOf(server: Server): TransportSpec {
 
 /** The same v2 client (Lass's `openSession`) in this process, to the same server. */
 async function direct(server: Server) {
-  const session = await openSession(specOf(server), quietHandlers, {
+  const session = await openSession(specOf(server), QUIET_HANDLERS, {
     timeoutMs: 60_000,
     era: server.era as EraSetting,
   });
@@ -190,7 +178,7 @@ async function connectTimes(spec: TransportSpec, runs: number): Promise<ConnectT
         ? { era: verdict, probeInPlace: true }
         : { era: era as "auto" | "legacy" };
       const started = performance.now();
-      const session = await openSession(spec, quietHandlers, { timeoutMs: 60_000, ...options });
+      const session = await openSession(spec, QUIET_HANDLERS, { timeoutMs: 60_000, ...options });
       out[era].push(performance.now() - started);
       if (era === "auto") verdict = session.verdict.kind;
       await session.close();
