@@ -41,8 +41,7 @@ export async function startBareHop(server: HopServer, era: string) {
     if (done) throw new Error(`the bare hop exited before listening:\n${text}`);
     text += value;
   }
-  lines.releaseLock();
-  child.stdout.cancel().catch(() => {});
+  await lines.cancel();
   return {
     port: Number(/^(\d+)$/m.exec(text)![1]),
     stop: async () => {

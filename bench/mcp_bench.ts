@@ -226,7 +226,7 @@ async function main(): Promise<void> {
         : () => session.callTool(tool, args, { timeoutMs: 10_000 });
       const lassCall = await lass.call(server.id, tool, args);
       const hop = await startBareHop(
-        "inProcess" in server ? { inProcess: true } : server,
+        "inProcess" in server ? { inProcess: true } : { stdio: server.stdio },
         server.era,
       );
       const hopClient = await rawHttpClient({

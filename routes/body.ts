@@ -53,7 +53,7 @@ export function checkDeclaredLength(req: Request, limit = MAX_BODY_BYTES): void 
 /** Reads the body as text, stopping (413) as soon as it passes `limit` bytes. */
 export async function readText(req: Request, limit = MAX_BODY_BYTES): Promise<string> {
   checkDeclaredLength(req, limit);
-  // A declared length within the limit is read in one go (without asking for \`req.body\`, which
+  // A declared length within the limit is read in one go (without asking for `req.body`, which
   // makes a stream of it); otherwise the stream is counted.
   if (req.headers.has("content-length")) return await req.text();
   if (!req.body) return "";
